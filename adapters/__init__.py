@@ -1,0 +1,1 @@
+"""The adapters that plug vpnsite's domain core into the world: SQL storage, HTTP, the CLI."""

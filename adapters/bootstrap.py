@@ -1,0 +1,73 @@
+"""The composition root: real adapters plugged into the domain's ports."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from vpnsite.fleet import SPEC_LOCATIONS
+from vpnsite.keyed_hashes import Keyring
+from vpnsite.licence_checks import LicenceChecks
+from vpnsite.ports import Clock, RandomSource
+from vpnsite.rate_limits import Limiter, longest_window
+from vpnsite.retention import RetentionReport, run_retention
+from vpnsite.signups import FreeTier, Signups
+from vpnsite.support import Support
+from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.sql.store import SqlStore
+from vpnsite_adapters.status_snapshot import StatusSnapshot
+from vpnsite_adapters.system import SystemClock, SystemRandom
+
+
+@frozen
+class Services:
+    settings: Settings
+    store: SqlStore
+    clock: Clock
+    snapshot: StatusSnapshot
+    signups: Signups
+    licence_checks: LicenceChecks
+    support: Support
+
+    def run_retention(self) -> RetentionReport:
+        try:
+            return run_retention(
+                self.store.retention, self.clock.now(), longest_window(self.settings.rate_limits)
+            )
+        finally:
+            self.store.release()
+
+    def close(self) -> None:
+        self.snapshot.stop()
+        self.store.close()
+
+
+def build_services(
+    settings: Settings, clock: Clock | None = None, random: RandomSource | None = None
+) -> Services:
+    clock = clock or SystemClock()
+    random = random or SystemRandom()
+    store = SqlStore.open(settings.database_url, max_connections=settings.db_pool_size)
+    if settings.seed_default_fleet and store.fleet.is_empty():
+        store.fleet.add_locations(SPEC_LOCATIONS)
+        store.release()
+    keys = Keyring.from_master(settings.secret_key)
+    limiter = Limiter(settings.rate_limits, keys.subjects, store.rate_limits)
+    snapshot = StatusSnapshot(store, clock)
+    return Services(
+        settings=settings,
+        store=store,
+        clock=clock,
+        snapshot=snapshot,
+        signups=Signups(
+            store=store.signups,
+            limiter=limiter,
+            keys=keys,
+            clock=clock,
+            random=random,
+            free_tier=FreeTier(settings.free_tier_cap),
+            user_count=lambda: snapshot.users,
+            term_days=settings.licence_days,
+        ),
+        licence_checks=LicenceChecks(store.licences, limiter, keys, clock, random),
+        support=Support(store.tickets, limiter, keys, clock, random),
+    )

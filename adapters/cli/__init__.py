@@ -1,0 +1,1 @@
+"""The ``vpnsite`` command."""

@@ -1,0 +1,158 @@
+"""The six calls of the website, plus health checks: thin handlers around the use cases."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from vpnsite.licences import DAY
+from vpnsite.signup_requests import FormData, SignedForm
+from vpnsite_adapters.bootstrap import Services
+from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
+from vpnsite_adapters.http.schemas import CheckLicense, CreateUser, SubmitEmail, SupportRequest, structure
+from vpnsite_adapters.status_snapshot import Encoded
+
+api = Blueprint("api", __name__)
+
+
+def services() -> Services:
+    return current_app.extensions["vpnsite"]  # type: ignore[no-any-return]
+
+
+def json_body(cls: type[Any]) -> Any:
+    if request.mimetype != "application/json":
+        raise BadJson(415, "unsupported_media_type")
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        raise BadJson(413, "payload_too_large")
+    raw = request.get_data(cache=False)
+    if len(raw) > MAX_BODY_BYTES:
+        raise BadJson(413, "payload_too_large")
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadJson(400, "invalid_json") from None
+    return structure(body, cls)
+
+
+def caller_ip() -> str | None:
+    return client_ip(request.environ, services().settings.trusted_proxies)
+
+
+def personal(response: Response) -> Response:
+    """A response that carries a code or a personal link: never cached, never sent as a referrer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def archive_url(token: str) -> str:
+    base = services().settings.public_url or request.host_url.rstrip("/")
+    return f"{base}/api/config/{token}"
+
+
+def polled(encoded: Encoded) -> Response:
+    if request.if_none_match.contains(encoded.etag.strip('"')):
+        response = Response(status=304)
+    else:
+        response = Response(encoded.body, mimetype="application/json")
+    response.headers["ETag"] = encoded.etag
+    response.headers["Cache-Control"] = "public, max-age=2"
+    return response
+
+
+@api.get("/api/user-count")
+def user_count() -> Response:
+    return polled(services().snapshot.user_count)
+
+
+@api.get("/api/server-status")
+def server_status() -> Response:
+    return polled(services().snapshot.server_status)
+
+
+@api.post("/api/submit-email")
+def submit_email() -> Response:
+    body: SubmitEmail = json_body(SubmitEmail)
+    hz_id = body.cookies.hz_id if body.cookies else None
+    signed = services().signups.submit_email(body.email, caller_ip(), hz_id)
+    form = signed.form
+    return jsonify(
+        success=True,
+        form_data={
+            "user_email": form.user_email,
+            "user_days": form.user_days,
+            "subscription": form.subscription,
+            "user_comment": form.user_comment,
+            "request_id": form.request_id,
+            "sig": signed.sig,
+        },
+    )
+
+
+@api.post("/api/create-user")
+def create_user() -> Response:
+    body: CreateUser = json_body(CreateUser)
+    form = FormData(
+        user_email=body.email,
+        user_days=body.user_days,
+        subscription=body.subscription,
+        user_comment=body.user_comment,
+        request_id=body.request_id,
+    )
+    activation = services().signups.create_user(SignedForm(form, body.sig), caller_ip())
+    licence = activation.licence
+    return personal(
+        jsonify(
+            success=True,
+            user_email=licence.email,
+            user_code=activation.code,
+            user_days=round((licence.ends_at - licence.starts_at) / DAY),
+            user_start=int(licence.starts_at.timestamp()),
+            user_stop=int(licence.ends_at.timestamp()),
+            activation_url=archive_url(activation.archive_token),
+        )
+    )
+
+
+@api.post("/api/check-license")
+def check_license() -> Response:
+    body: CheckLicense = json_body(CheckLicense)
+    checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
+    licence = checked.licence
+    now = services().clock.now()
+    return personal(
+        jsonify(
+            success=True,
+            license={
+                "email": licence.email,
+                "code": checked.code,
+                "start": licence.starts_at.date().isoformat(),
+                "end": licence.ends_at.date().isoformat(),
+                "end_timestamp": int(licence.ends_at.timestamp()),
+                "days": licence.days_remaining(now),
+                "active": licence.is_live(now),
+                "configUrl": None if checked.archive_token is None else archive_url(checked.archive_token),
+            },
+        )
+    )
+
+
+@api.post("/api/support")
+def support() -> Response:
+    body: SupportRequest = json_body(SupportRequest)
+    ticket = services().support.open_ticket(body.email, body.activation_code, body.message, caller_ip())
+    return jsonify(success=True, ticket=ticket.number)
+
+
+@api.get("/healthz")
+def healthz() -> Response:
+    return jsonify(status="ok")
+
+
+@api.get("/readyz")
+def readyz() -> Response:
+    services().store.ping()
+    return jsonify(status="ready")

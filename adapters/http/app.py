@@ -1,0 +1,77 @@
+"""The Flask app factory."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+
+from flask import Flask, Response, g, jsonify, request
+from flask_cors import CORS
+
+from vpnsite_adapters.bootstrap import Services
+from vpnsite_adapters.http.api import api
+from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
+from vpnsite_adapters.http.languages import pick_language
+from vpnsite_adapters.http.openapi import openapi_document
+
+access_log = logging.getLogger("vpnsite.access")
+_PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+}
+API_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+
+def redact(path: str) -> str:
+    """The path as logs may show it: personal links lose their token."""
+    return _PERSONAL_PATH.sub(r"\1[redacted]", path)
+
+
+def create_app(services: Services) -> Flask:
+    app = Flask("vpnsite")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["vpnsite"] = services
+    app.register_blueprint(api)
+    register_error_handlers(app)
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": list(services.settings.cors_origins)}},
+        expose_headers=["Retry-After", "ETag"],
+    )
+    document = openapi_document()
+
+    @app.get("/api/openapi.json")
+    def openapi() -> Response:
+        return jsonify(document)
+
+    @app.before_request
+    def start() -> None:
+        g.language = pick_language(request.headers.get("Accept-Language"))
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        if response.mimetype == "application/json":
+            response.headers.setdefault("Content-Security-Policy", API_CSP)
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        if services.settings.access_log:
+            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+            access_log.info(
+                "%s %s %s %.1fms", request.method, redact(request.path), response.status_code, elapsed
+            )
+        return response
+
+    @app.teardown_request
+    def release(_error: BaseException | None) -> None:
+        services.store.release()
+
+    return app

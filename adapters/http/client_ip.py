@@ -1,0 +1,40 @@
+"""The client's address: the peer's, or the one a trusted proxy forwarded."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vpnsite_adapters.settings import Network
+
+
+def client_ip(environ: Mapping[str, Any], trusted: Sequence[Network]) -> str | None:
+    """``X-Forwarded-For`` is believed only from a trusted proxy, and only back to the first hop
+    that is not one: a client cannot choose its own address by sending the header."""
+    peer = environ.get("REMOTE_ADDR")
+    if not trusted or not _is_trusted(peer, trusted):
+        return peer
+    hops = [hop.strip() for hop in str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted(hop, trusted):
+            return hop if _is_address(hop) else peer
+    return hops[0] if hops and _is_address(hops[0]) else peer
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_trusted(address: str | None, trusted: Sequence[Network]) -> bool:
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted)

@@ -1,0 +1,108 @@
+"""Every failure as JSON: ``{"detail": ..., "code": ...}`` with the right status, never a trace."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import peewee
+from flask import Flask, Response, g, jsonify
+from werkzeug.exceptions import HTTPException
+
+from vpnsite.errors import DomainError, InvalidField, RateLimited
+from vpnsite.support import MAX_MESSAGE
+from vpnsite_adapters.http.messages import detail_text, field_text
+from vpnsite_adapters.http.schemas import FieldError, InvalidBody
+
+log = logging.getLogger("vpnsite.http")
+
+MAX_BODY_BYTES = 16 * 1024
+_FIELD_LIMITS: dict[str, dict[str, Any]] = {"message_too_long": {"limit": MAX_MESSAGE}}
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+class BadJson(Exception):
+    """The body is not JSON, or not sent as JSON."""
+
+    def __init__(self, status: int, code: str) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+
+
+def language() -> str:
+    return str(getattr(g, "language", "en"))
+
+
+def error_response(status: int, code: str, **params: object) -> Response:
+    response = jsonify(detail=detail_text(code, language(), **params), code=code)
+    response.status_code = status
+    return response
+
+
+def validation_response(errors: list[FieldError]) -> Response:
+    lang = language()
+    detail = [
+        {
+            "loc": list(error.loc),
+            "msg": field_text(error.kind, lang, **{**_FIELD_LIMITS.get(error.kind, {}), **error.params}),
+            "type": f"value_error.{error.kind}",
+        }
+        for error in errors
+    ]
+    response = jsonify(detail=detail, code="validation_error")
+    response.status_code = 422
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(InvalidField)
+    def invalid_field(error: InvalidField) -> Response:
+        return validation_response([FieldError(("body", error.field), error.kind, {})])
+
+    @app.errorhandler(InvalidBody)
+    def invalid_body(error: InvalidBody) -> Response:
+        return validation_response(error.errors)
+
+    @app.errorhandler(RateLimited)
+    def rate_limited(error: RateLimited) -> Response:
+        response = error_response(error.status, error.code, **error.params)
+        response.headers["Retry-After"] = str(error.retry_after_seconds)
+        return response
+
+    @app.errorhandler(DomainError)
+    def domain_error(error: DomainError) -> Response:
+        return error_response(error.status, error.code, **error.params)
+
+    @app.errorhandler(BadJson)
+    def bad_json(error: BadJson) -> Response:
+        return error_response(error.status, error.code, limit=MAX_BODY_BYTES // 1024)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        code = _HTTP_CODES.get(status, "internal_error")
+        response = error_response(status, code, limit=MAX_BODY_BYTES // 1024)
+        allowed = getattr(error, "valid_methods", None)
+        if allowed:
+            response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    @app.errorhandler(peewee.OperationalError)
+    @app.errorhandler(peewee.InterfaceError)
+    def database_unavailable(error: Exception) -> Response:
+        log.error("database unavailable: %s", type(error).__name__)
+        response = error_response(503, "unavailable")
+        response.headers["Retry-After"] = "5"
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        log.exception("unexpected error")
+        return error_response(500, "internal_error")

@@ -1,0 +1,197 @@
+"""Human-readable texts of API errors in the five languages.
+
+The website matches on ``code`` first; for older clients two phrases stay in every language:
+"Too many requests" and "already been used".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+Texts = Mapping[str, str]
+
+DETAILS: Mapping[str, Texts] = {
+    "request_already_used": {
+        "en": "This activation link has already been used.",
+        "ru": "Эта ссылка активации уже использована (already been used).",
+        "es": "Este enlace de activación ya se ha utilizado (already been used).",
+        "fr": "Ce lien d’activation a déjà été utilisé (already been used).",
+        "pt": "Este link de ativação já foi usado (already been used).",
+    },
+    "invalid_signature": {
+        "en": "This sign-up request is not valid. Please enter your e-mail again.",
+        "ru": "Этот запрос на регистрацию недействителен. Введите e-mail ещё раз.",
+        "es": "Esta solicitud de registro no es válida. Introduce tu correo electrónico de nuevo.",
+        "fr": "Cette demande d’inscription n’est pas valide. Saisissez de nouveau votre e-mail.",
+        "pt": "Esta solicitação de cadastro não é válida. Digite seu e-mail novamente.",
+    },
+    "free_tier_full": {
+        "en": "All {cap} free places are taken. New sign-ups will open again soon.",
+        "ru": "Все {cap} бесплатных мест заняты. Регистрация скоро откроется снова.",
+        "es": "Las {cap} plazas gratuitas están ocupadas. Pronto se abrirán nuevos registros.",
+        "fr": "Les {cap} places gratuites sont prises. Les inscriptions rouvriront bientôt.",
+        "pt": "Todas as {cap} vagas gratuitas estão ocupadas. Novos cadastros abrirão em breve.",
+    },
+    "licence_not_found": {
+        "en": "Activation code or email not found.",
+        "ru": "Код активации или e-mail не найден.",
+        "es": "No se encontró el código de activación o el correo electrónico.",
+        "fr": "Code d’activation ou e-mail introuvable.",
+        "pt": "Código de ativação ou e-mail não encontrado.",
+    },
+    "request_expired": {
+        "en": "This sign-up request has expired. Please enter your e-mail again.",
+        "ru": "Срок действия запроса на регистрацию истёк. Введите e-mail ещё раз.",
+        "es": "Esta solicitud de registro ha caducado. Introduce tu correo electrónico de nuevo.",
+        "fr": "Cette demande d’inscription a expiré. Saisissez de nouveau votre e-mail.",
+        "pt": "Esta solicitação de cadastro expirou. Digite seu e-mail novamente.",
+    },
+    "rate_limited": {
+        "en": "Too many requests. Please try again in {seconds} s.",
+        "ru": "Слишком много запросов (Too many requests). Повторите попытку через {seconds} с.",
+        "es": "Demasiadas solicitudes (Too many requests). Inténtalo de nuevo en {seconds} s.",
+        "fr": "Trop de requêtes (Too many requests). Réessayez dans {seconds} s.",
+        "pt": "Muitas solicitações (Too many requests). Tente novamente em {seconds} s.",
+    },
+    "invalid_json": {
+        "en": "The request body is not valid JSON.",
+        "ru": "Тело запроса не является корректным JSON.",
+        "es": "El cuerpo de la solicitud no es un JSON válido.",
+        "fr": "Le corps de la requête n’est pas un JSON valide.",
+        "pt": "O corpo da solicitação não é um JSON válido.",
+    },
+    "unsupported_media_type": {
+        "en": "Send the request body as JSON (Content-Type: application/json).",
+        "ru": "Отправьте тело запроса в формате JSON (Content-Type: application/json).",
+        "es": "Envía el cuerpo de la solicitud como JSON (Content-Type: application/json).",
+        "fr": "Envoyez le corps de la requête en JSON (Content-Type: application/json).",
+        "pt": "Envie o corpo da solicitação como JSON (Content-Type: application/json).",
+    },
+    "payload_too_large": {
+        "en": "The request body is larger than {limit} KB.",
+        "ru": "Тело запроса больше {limit} КБ.",
+        "es": "El cuerpo de la solicitud supera los {limit} KB.",
+        "fr": "Le corps de la requête dépasse {limit} Ko.",
+        "pt": "O corpo da solicitação passa de {limit} KB.",
+    },
+    "bad_request": {
+        "en": "The request could not be understood.",
+        "ru": "Не удалось разобрать запрос.",
+        "es": "No se pudo interpretar la solicitud.",
+        "fr": "La requête n’a pas pu être comprise.",
+        "pt": "Não foi possível entender a solicitação.",
+    },
+    "not_found": {
+        "en": "Not found.",
+        "ru": "Не найдено.",
+        "es": "No encontrado.",
+        "fr": "Introuvable.",
+        "pt": "Não encontrado.",
+    },
+    "method_not_allowed": {
+        "en": "This method is not allowed here.",
+        "ru": "Этот метод здесь не поддерживается.",
+        "es": "Este método no está permitido aquí.",
+        "fr": "Cette méthode n’est pas autorisée ici.",
+        "pt": "Este método não é permitido aqui.",
+    },
+    "unavailable": {
+        "en": "The service is briefly unavailable. Please try again in a moment.",
+        "ru": "Сервис временно недоступен. Повторите попытку через минуту.",
+        "es": "El servicio no está disponible en este momento. Inténtalo de nuevo en un momento.",
+        "fr": "Le service est momentanément indisponible. Réessayez dans un instant.",
+        "pt": "O serviço está temporariamente indisponível. Tente novamente em instantes.",
+    },
+    "internal_error": {
+        "en": "Something went wrong on our side. Please try again.",
+        "ru": "У нас что-то пошло не так. Повторите попытку.",
+        "es": "Algo ha fallado por nuestra parte. Inténtalo de nuevo.",
+        "fr": "Un problème est survenu de notre côté. Veuillez réessayer.",
+        "pt": "Algo deu errado do nosso lado. Tente novamente.",
+    },
+}
+
+# What a field failed: the ``msg`` of a validation error item.
+FIELD_ERRORS: Mapping[str, Texts] = {
+    "missing": {
+        "en": "This field is required.",
+        "ru": "Это поле обязательно.",
+        "es": "Este campo es obligatorio.",
+        "fr": "Ce champ est obligatoire.",
+        "pt": "Este campo é obrigatório.",
+    },
+    "wrong_type": {
+        "en": "Expected {expected}.",
+        "ru": "Ожидается значение типа {expected}.",
+        "es": "Se esperaba un valor de tipo {expected}.",
+        "fr": "Valeur de type {expected} attendue.",
+        "pt": "Esperava-se um valor do tipo {expected}.",
+    },
+    "too_long": {
+        "en": "At most {limit} characters.",
+        "ru": "Не более {limit} символов.",
+        "es": "Como máximo {limit} caracteres.",
+        "fr": "{limit} caractères au maximum.",
+        "pt": "No máximo {limit} caracteres.",
+    },
+    "email_invalid": {
+        "en": "Enter a valid e-mail address.",
+        "ru": "Введите корректный адрес e-mail.",
+        "es": "Introduce una dirección de correo electrónico válida.",
+        "fr": "Saisissez une adresse e-mail valide.",
+        "pt": "Digite um endereço de e-mail válido.",
+    },
+    "email_too_long": {
+        "en": "An e-mail address has at most 254 characters.",
+        "ru": "Адрес e-mail не может быть длиннее 254 символов.",
+        "es": "Una dirección de correo electrónico tiene como máximo 254 caracteres.",
+        "fr": "Une adresse e-mail compte 254 caractères au maximum.",
+        "pt": "Um endereço de e-mail tem no máximo 254 caracteres.",
+    },
+    "code_format": {
+        "en": "The activation code has 20 digits.",
+        "ru": "Код активации состоит из 20 цифр.",
+        "es": "El código de activación tiene 20 dígitos.",
+        "fr": "Le code d’activation comporte 20 chiffres.",
+        "pt": "O código de ativação tem 20 dígitos.",
+    },
+    "code_mistyped": {
+        "en": "This activation code contains a typo. Please check the 20 digits.",
+        "ru": "В коде активации опечатка. Проверьте все 20 цифр.",
+        "es": "Este código de activación tiene un error. Revisa los 20 dígitos.",
+        "fr": "Ce code d’activation contient une faute de frappe. Vérifiez les 20 chiffres.",
+        "pt": "Este código de ativação tem um erro de digitação. Confira os 20 dígitos.",
+    },
+    "message_too_long": {
+        "en": "Please keep the message under {limit} characters.",
+        "ru": "Сообщение должно быть короче {limit} символов.",
+        "es": "El mensaje debe tener menos de {limit} caracteres.",
+        "fr": "Le message doit faire moins de {limit} caractères.",
+        "pt": "A mensagem deve ter menos de {limit} caracteres.",
+    },
+}
+
+TYPE_NAMES: Mapping[str, Texts] = {
+    "string": {"en": "a string", "ru": "строка", "es": "texto", "fr": "texte", "pt": "texto"},
+    "integer": {
+        "en": "a whole number",
+        "ru": "целое число",
+        "es": "número entero",
+        "fr": "nombre entier",
+        "pt": "número inteiro",
+    },
+    "object": {"en": "an object", "ru": "объект", "es": "objeto", "fr": "objet", "pt": "objeto"},
+}
+
+
+def detail_text(code: str, language: str, **params: object) -> str:
+    texts = DETAILS.get(code, DETAILS["internal_error"])
+    return texts.get(language, texts["en"]).format(**params)
+
+
+def field_text(kind: str, language: str, **params: object) -> str:
+    texts = FIELD_ERRORS[kind]
+    if "expected" in params:
+        names = TYPE_NAMES[str(params["expected"])]
+        params = {**params, "expected": names.get(language, names["en"])}
+    return texts.get(language, texts["en"]).format(**params)

@@ -1,0 +1,291 @@
+"""The OpenAPI 3.1 description of the JSON API. Tests validate real responses against it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vpnsite.codes import CODE_LENGTH
+
+_ERROR = {
+    "type": "object",
+    "required": ["detail", "code"],
+    "properties": {"detail": {"type": "string"}, "code": {"type": "string"}},
+}
+_VALIDATION_ERROR = {
+    "type": "object",
+    "required": ["detail", "code"],
+    "properties": {
+        "code": {"const": "validation_error"},
+        "detail": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["loc", "msg", "type"],
+                "properties": {
+                    "loc": {"type": "array", "items": {"type": ["string", "integer"]}},
+                    "msg": {"type": "string"},
+                    "type": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+_COOKIES = {
+    "type": ["object", "null"],
+    "properties": {"hz_id": {"type": ["string", "null"], "maxLength": 64}},
+}
+_CODE = {"type": "string", "pattern": f"^[0-9]{{{CODE_LENGTH}}}$"}
+_EMAIL = {"type": "string", "maxLength": 320}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    descriptions = {
+        400: "Malformed JSON, or the sign-up request has already been used",
+        403: "Invalid signature, or the free tier is full",
+        404: "Licence not found",
+        410: "The sign-up request has expired",
+        413: "Body larger than 16 KB",
+        415: "Body not sent as application/json",
+        429: "Rate limited; see Retry-After",
+        503: "The database is unavailable",
+    }
+    responses: dict[str, Any] = {"422": _json(_ref("ValidationError"), "A field is missing or wrong")}
+    for status in (400, 413, 415, 429, 503, *statuses):
+        responses[str(status)] = _json(_ref("Error"), descriptions[status])
+    return responses
+
+
+def _post(summary: str, body: str, ok: str, *statuses: int) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": summary,
+            "parameters": [{"$ref": "#/components/parameters/AcceptLanguage"}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(body)}}},
+            "responses": {"200": _json(_ref(ok), "Success"), **_errors(*statuses)},
+        }
+    }
+
+
+def _polled(summary: str, ok: str) -> dict[str, Any]:
+    return {
+        "get": {
+            "summary": summary,
+            "responses": {
+                "200": _json(_ref(ok), "The current snapshot (at most 2 s old)"),
+                "304": {"description": "Unchanged since the ETag sent in If-None-Match"},
+            },
+        }
+    }
+
+
+_VPN_SERVER = {
+    "type": "object",
+    "required": ["id", "name", "flag", "location", "status", "ping", "load", "popularity", "popularity_ru"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "flag": {"type": "string", "pattern": "^[a-z]{2}$"},
+        "location": {"type": "string"},
+        "status": {"enum": ["online", "offline"]},
+        "ping": {"type": ["integer", "null"], "minimum": 0},
+        "load": {"type": "string", "pattern": "^[0-9]{1,3}%$"},
+        "sessions": {"type": "integer", "minimum": 0},
+        "rank": {"enum": ["very_high", "high", "medium", "low"]},
+        "popularity": {"type": "string"},
+        "popularity_ru": {"type": "string"},
+        "popularity_es": {"type": "string"},
+        "popularity_fr": {"type": "string"},
+        "popularity_pt": {"type": "string"},
+    },
+}
+_SYSTEM_SERVER = {
+    "type": "object",
+    "required": ["id", "location", "status", "ping", "load"],
+    "properties": {
+        "id": {"type": "string"},
+        "location": {"type": "string"},
+        "status": {"enum": ["online", "offline", "not_configured"]},
+        "ping": {"type": ["integer", "null"], "minimum": 0},
+        "load": {"type": ["string", "null"]},
+    },
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": _ERROR,
+    "ValidationError": _VALIDATION_ERROR,
+    "SubmitEmail": {
+        "type": "object",
+        "required": ["email"],
+        "properties": {"email": _EMAIL, "cookies": _COOKIES},
+    },
+    "FormData": {
+        "type": "object",
+        "required": ["user_email", "user_days", "subscription", "user_comment", "request_id", "sig"],
+        "properties": {
+            "user_email": {"type": "string"},
+            "user_days": {"type": "integer", "minimum": 1},
+            "subscription": {"type": "string"},
+            "user_comment": {"type": "string"},
+            "request_id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+            "sig": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        },
+    },
+    "SubmitEmailResult": {
+        "type": "object",
+        "required": ["success", "form_data"],
+        "properties": {"success": {"const": True}, "form_data": _ref("FormData")},
+    },
+    "CreateUser": {
+        "type": "object",
+        "required": ["email", "user_days", "subscription", "user_comment", "request_id", "sig"],
+        "properties": {
+            "email": _EMAIL,
+            "user_days": {"type": "integer"},
+            "subscription": {"type": "string", "maxLength": 32},
+            "user_comment": {"type": "string", "maxLength": 500},
+            "request_id": {"type": "string", "maxLength": 64},
+            "sig": {"type": "string", "maxLength": 128},
+            "cookies": _COOKIES,
+        },
+    },
+    "ActivationResult": {
+        "type": "object",
+        "required": ["success", "user_email", "user_code", "user_days", "user_stop", "activation_url"],
+        "properties": {
+            "success": {"const": True},
+            "user_email": {"type": "string"},
+            "user_code": _CODE,
+            "user_days": {"type": "integer", "minimum": 1},
+            "user_start": {"type": "integer", "description": "Unix time in seconds"},
+            "user_stop": {"type": "integer", "description": "Expiry, Unix time in seconds"},
+            "activation_url": {"type": "string", "format": "uri"},
+        },
+    },
+    "CheckLicense": {
+        "type": "object",
+        "required": ["email", "activation_code"],
+        "properties": {"email": _EMAIL, "activation_code": {"type": "string", "maxLength": 64}},
+    },
+    "LicenceResult": {
+        "type": "object",
+        "required": ["success", "license"],
+        "properties": {
+            "success": {"const": True},
+            "license": {
+                "type": "object",
+                "required": ["email", "code", "end", "days", "configUrl"],
+                "properties": {
+                    "email": {"type": "string"},
+                    "code": _CODE,
+                    "start": {"type": "string", "format": "date"},
+                    "end": {"type": "string", "format": "date"},
+                    "end_timestamp": {"type": "integer"},
+                    "days": {"type": "integer", "minimum": 0},
+                    "active": {"type": "boolean"},
+                    "configUrl": {"type": ["string", "null"], "format": "uri"},
+                },
+            },
+        },
+    },
+    "SupportRequest": {
+        "type": "object",
+        "required": ["email", "message"],
+        "properties": {
+            "email": _EMAIL,
+            "activation_code": {"type": ["string", "null"], "maxLength": 64},
+            "message": {"type": "string", "maxLength": 10000},
+        },
+    },
+    "SupportResult": {
+        "type": "object",
+        "required": ["success", "ticket"],
+        "properties": {"success": {"const": True}, "ticket": {"type": "string", "pattern": "^T-[0-9]{8}$"}},
+    },
+    "UserCount": {
+        "type": "object",
+        "required": ["success", "user_count"],
+        "properties": {"success": {"const": True}, "user_count": {"type": "integer", "minimum": 0}},
+    },
+    "ServerStatus": {
+        "type": "object",
+        "required": ["vpn_servers", "system_servers", "summary"],
+        "properties": {
+            "vpn_servers": {"type": "array", "items": _VPN_SERVER},
+            "system_servers": {"type": "array", "items": _SYSTEM_SERVER},
+            "summary": {
+                "type": "object",
+                "required": ["vpn_servers_count", "system_servers_count"],
+                "properties": {
+                    "vpn_servers_count": {"type": "integer", "minimum": 0},
+                    "vpn_servers_online": {"type": "integer", "minimum": 0},
+                    "system_servers_count": {"type": "integer", "minimum": 0},
+                    "user_count": {"type": "integer", "minimum": 0},
+                    "demo": {"type": "boolean"},
+                    "updated_at": {"type": "integer"},
+                },
+            },
+        },
+    },
+    "Health": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}},
+}
+
+
+def openapi_document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "vpnsite",
+            "version": "1",
+            "description": "Sign-up, licences, support and status of a free VPN service.",
+        },
+        "paths": {
+            "/api/user-count": _polled("Users holding a live licence", "UserCount"),
+            "/api/server-status": _polled("VPN and system servers", "ServerStatus"),
+            "/api/submit-email": _post(
+                "Start a sign-up: a signed, one-time request", "SubmitEmail", "SubmitEmailResult", 403
+            ),
+            "/api/create-user": _post(
+                "Redeem a sign-up request for a licence", "CreateUser", "ActivationResult", 403, 410
+            ),
+            "/api/check-license": _post(
+                "Look up a licence by e-mail and activation code", "CheckLicense", "LicenceResult", 404
+            ),
+            "/api/support": _post("Open a support ticket", "SupportRequest", "SupportResult"),
+            "/healthz": {
+                "get": {
+                    "summary": "The process is alive",
+                    "responses": {"200": _json(_ref("Health"), "Alive")},
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "summary": "The database answers",
+                    "responses": {
+                        "200": _json(_ref("Health"), "Ready"),
+                        "503": _json(_ref("Error"), "The database is unavailable"),
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": SCHEMAS,
+            "parameters": {
+                "AcceptLanguage": {
+                    "name": "Accept-Language",
+                    "in": "header",
+                    "required": False,
+                    "description": "en, ru, es, fr or pt: the language of human-readable details",
+                    "schema": {"type": "string"},
+                }
+            },
+        },
+    }

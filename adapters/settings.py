@@ -1,0 +1,149 @@
+"""One settings object, read once from ``VPNSITE_*`` variables and a ``.env`` file."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from attrs import evolve, fields_dict, frozen
+from dotenv import dotenv_values
+
+from vpnsite.licences import DEFAULT_TERM_DAYS
+from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite_adapters.sql.database import sqlite_url
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+_PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
+MIN_SECRET_LENGTH = 32
+
+
+class SettingsError(ValueError):
+    pass
+
+
+@frozen
+class Settings:
+    data_dir: Path
+    database_url: str
+    secret_key: bytes
+    host: str = "127.0.0.1"
+    port: int = 8000
+    threads: int = 8
+    licence_days: int = DEFAULT_TERM_DAYS
+    free_tier_cap: int = 1_000_000
+    rate_limits: tuple[RateLimit, ...] = DEFAULT_RULES
+    cors_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[Network, ...] = ()
+    public_url: str | None = None
+    access_log: bool = True
+    db_pool_size: int = 16
+    seed_default_fleet: bool = True
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env"), **overrides: object
+) -> Settings:
+    """Settings from the environment, then ``.env`` (the environment wins), then ``overrides``
+    (command-line options). Creates the data directory and, on first start, the secret key."""
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+
+    def get(name: str, default: str | None = None) -> str | None:
+        return values.get(f"VPNSITE_{name}", default)
+
+    data_dir = Path(str(overrides.pop("data_dir", None) or get("DATA_DIR", "vpnsite-data"))).resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    settings = Settings(
+        data_dir=data_dir,
+        database_url=get("DATABASE_URL") or sqlite_url(data_dir / "vpnsite.db"),
+        secret_key=_secret_key(get("SECRET_KEY"), data_dir),
+        host=get("HOST", "127.0.0.1") or "127.0.0.1",
+        port=_integer(get("PORT", "8000"), "PORT", 1, 65535),
+        threads=_integer(get("THREADS", "8"), "THREADS", 1, 256),
+        licence_days=_integer(get("LICENCE_DAYS", str(DEFAULT_TERM_DAYS)), "LICENCE_DAYS", 1, 3650),
+        free_tier_cap=_integer(get("FREE_TIER_CAP", "1000000"), "FREE_TIER_CAP", 0, 10**12),
+        rate_limits=_rate_limits(get("RATE_LIMITS", "")),
+        cors_origins=tuple(_words(get("CORS_ORIGINS", ""))),
+        trusted_proxies=_networks(get("TRUSTED_PROXIES", "")),
+        public_url=(get("PUBLIC_URL") or "").rstrip("/") or None,
+        access_log=_boolean(get("ACCESS_LOG", "true"), "ACCESS_LOG"),
+        db_pool_size=_integer(get("DB_POOL_SIZE", "16"), "DB_POOL_SIZE", 1, 1000),
+        seed_default_fleet=_boolean(get("SEED_DEFAULT_FLEET", "true"), "SEED_DEFAULT_FLEET"),
+    )
+    unknown = set(overrides) - set(fields_dict(Settings))
+    if unknown:
+        raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
+    return evolve(settings, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _secret_key(given: str | None, data_dir: Path) -> bytes:
+    if given is not None:
+        if given.strip().lower() in _PLACEHOLDER_SECRETS or len(given) < MIN_SECRET_LENGTH:
+            raise SettingsError(
+                f"VPNSITE_SECRET_KEY must be a real secret of at least {MIN_SECRET_LENGTH} characters"
+            )
+        return given.encode()
+    path = data_dir / "secret.key"
+    if not path.exists():
+        # O_EXCL: of two processes starting at once, one writes the key and both read the same.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_hex(32))
+    key = path.read_text().strip()
+    if len(key) < MIN_SECRET_LENGTH:
+        raise SettingsError(f"{path} holds no usable secret key")
+    return key.encode()
+
+
+def _words(text: str | None) -> list[str]:
+    return [word for word in (text or "").replace(",", " ").split() if word]
+
+
+def _integer(text: str | None, name: str, low: int, high: int) -> int:
+    try:
+        value = int(text or "")
+    except ValueError:
+        raise SettingsError(f"VPNSITE_{name} must be a whole number, not {text!r}") from None
+    if not low <= value <= high:
+        raise SettingsError(f"VPNSITE_{name} must be between {low} and {high}")
+    return value
+
+
+def _boolean(text: str | None, name: str) -> bool:
+    value = (text or "").strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise SettingsError(f"VPNSITE_{name} must be true or false, not {text!r}")
+
+
+def _networks(text: str | None) -> tuple[Network, ...]:
+    try:
+        return tuple(ipaddress.ip_network(word, strict=False) for word in _words(text))
+    except ValueError as error:
+        raise SettingsError(f"VPNSITE_TRUSTED_PROXIES: {error}") from None
+
+
+def _rate_limits(text: str | None) -> tuple[RateLimit, ...]:
+    """``off`` disables every limit; otherwise the rules given replace the defaults of the same
+    action, subject and kind (all calls or failures only), and the other defaults stay."""
+    text = (text or "").strip()
+    if text.lower() == "off":
+        return ()
+    try:
+        given = parse_rules(text)
+    except ValueError as error:
+        raise SettingsError(f"VPNSITE_RATE_LIMITS: {error}") from None
+    replaced = {(rule.action, rule.subject, rule.failures_only) for rule in given}
+    kept = [rule for rule in DEFAULT_RULES if (rule.action, rule.subject, rule.failures_only) not in replaced]
+    return (*kept, *given)

@@ -1,0 +1,1 @@
+"""Storage on SQLite (the embedded default) or PostgreSQL, through peewee."""

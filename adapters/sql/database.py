@@ -1,0 +1,70 @@
+"""Opening the database named by a URL: a SQLite file (WAL mode) or PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import peewee
+from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def to_db(moment: datetime) -> int:
+    """Times are stored as whole microseconds since the epoch: exact, and the same on both databases."""
+    return (moment - _EPOCH) // _MICROSECOND
+
+
+def from_db(value: int) -> datetime:
+    return _EPOCH + value * _MICROSECOND
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def open_database(url: str, max_connections: int = 16) -> peewee.Database:
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        # sqlite:///relative.db and sqlite:////absolute.db, as SQLAlchemy spells them
+        path = unquote(parts.path)[1:]
+        return peewee.SqliteDatabase(
+            path,
+            pragmas={
+                "journal_mode": "wal",
+                "synchronous": "normal",
+                "foreign_keys": 1,
+                "busy_timeout": 10_000,
+                "cache_size": -16_000,
+            },
+            timeout=10,
+            # Writers take the lock up front: no deadlock between two readers turning writers.
+            lock_type="IMMEDIATE",
+        )
+    if parts.scheme in ("postgres", "postgresql"):
+        return PooledPostgresqlDatabase(
+            unquote(parts.path.lstrip("/")),
+            user=unquote(parts.username) if parts.username else None,
+            password=unquote(parts.password) if parts.password else None,
+            host=parts.hostname,
+            port=parts.port,
+            max_connections=max_connections,
+            stale_timeout=300,
+            timeout=10,
+            connect_timeout=5,
+            autoconnect=True,
+        )
+    raise ValueError(f"unsupported database URL scheme {parts.scheme!r}: use sqlite:/// or postgresql://")
+
+
+def is_postgres(db: peewee.Database) -> bool:
+    return isinstance(db, peewee.PostgresqlDatabase)
+
+
+def release(db: peewee.Database) -> None:
+    """Hand a pooled connection back after a request; SQLite keeps one open connection per thread."""
+    if isinstance(db, PooledDatabase) and not db.is_closed():
+        db.close()

@@ -1,0 +1,58 @@
+"""Licences: look-up by code hash or archive link, and the count of users."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+import peewee
+from attrs import frozen
+
+from vpnsite.licences import Licence
+from vpnsite_adapters.sql.database import from_db, to_db
+
+
+def licence_from_row(row: Any) -> Licence:
+    return Licence(
+        id=row.id,
+        email=row.email or "",
+        code_hash=row.code_hash,
+        starts_at=from_db(row.starts_at),
+        ends_at=from_db(row.ends_at),
+    )
+
+
+@frozen
+class SqlLicenceStore:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def find_by_code_hash(self, code_hash: str) -> Licence | None:
+        row = self.models.Licence.get_or_none(self.models.Licence.code_hash == code_hash)
+        return None if row is None else licence_from_row(row)
+
+    def add_archive_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
+        self.models.ArchiveLink.insert(
+            token_hash=link_hash, licence_id=licence_id, created_at=to_db(now)
+        ).execute()
+
+    def find_by_archive_link(self, link_hash: str) -> Licence | None:
+        licences, links = self.models.Licence, self.models.ArchiveLink
+        row = (
+            licences.select()
+            .join(links, on=(links.licence_id == licences.id))
+            .where(links.token_hash == link_hash)
+            .first()
+        )
+        return None if row is None else licence_from_row(row)
+
+    def count_users(self, now: datetime) -> int:
+        """Distinct addresses holding a licence that has not ended."""
+        licences = self.models.Licence
+        return int(
+            licences.select(peewee.fn.COUNT(licences.email_key.distinct()))
+            .where((licences.ends_at > to_db(now)) & licences.email_key.is_null(False))
+            .scalar()
+            or 0
+        )

@@ -1,0 +1,111 @@
+"""Versioned schema migrations, applied in order and recorded in ``schema_migrations``.
+
+The DDL is written once for both databases: text keys, BIGINT microsecond times, no
+auto-increment, nothing either dialect lacks.
+"""
+
+from __future__ import annotations
+
+import time
+
+import peewee
+
+from vpnsite_adapters.sql.database import is_postgres
+
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (
+        1,
+        "licences, sign-up requests, archive links, rate limits, tickets, fleet",
+        (
+            """CREATE TABLE signup_request (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL,
+                user_days INTEGER NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                redeemed_at BIGINT
+            )""",
+            "CREATE INDEX signup_request_expires_at ON signup_request (expires_at)",
+            """CREATE TABLE licence (
+                id TEXT PRIMARY KEY,
+                request_id TEXT UNIQUE,
+                email TEXT,
+                email_key TEXT,
+                ip TEXT,
+                code_hash TEXT NOT NULL UNIQUE,
+                starts_at BIGINT NOT NULL,
+                ends_at BIGINT NOT NULL,
+                anonymised_at BIGINT
+            )""",
+            "CREATE INDEX licence_ends_at_email_key ON licence (ends_at, email_key)",
+            "CREATE INDEX licence_email_key ON licence (email_key)",
+            """CREATE TABLE archive_link (
+                token_hash TEXT PRIMARY KEY,
+                licence_id TEXT NOT NULL REFERENCES licence (id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL
+            )""",
+            "CREATE INDEX archive_link_licence_id ON archive_link (licence_id)",
+            """CREATE TABLE rate_event (
+                key TEXT NOT NULL,
+                at BIGINT NOT NULL
+            )""",
+            "CREATE INDEX rate_event_key_at ON rate_event (key, at)",
+            "CREATE INDEX rate_event_at ON rate_event (at)",
+            """CREATE TABLE ticket (
+                number TEXT PRIMARY KEY,
+                email TEXT,
+                code_hash TEXT,
+                message TEXT,
+                created_at BIGINT NOT NULL,
+                closed_at BIGINT
+            )""",
+            """CREATE TABLE vpn_server (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                country TEXT NOT NULL,
+                city TEXT NOT NULL,
+                position INTEGER NOT NULL DEFAULT 0,
+                last_seen BIGINT,
+                load_percent DOUBLE PRECISION,
+                ping_ms INTEGER,
+                sessions INTEGER NOT NULL DEFAULT 0,
+                service_up BOOLEAN NOT NULL DEFAULT FALSE
+            )""",
+        ),
+    ),
+)
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def applied_version(db: peewee.Database) -> int:
+    if not db.table_exists("schema_migrations"):
+        return 0
+    row = db.execute_sql("SELECT MAX(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(db: peewee.Database) -> list[int]:
+    """Apply the migrations this database lacks; return their versions. Safe to run concurrently
+    from several processes: on PostgreSQL an advisory lock serialises them."""
+    applied = []
+    with db.atomic():
+        if is_postgres(db):
+            db.execute_sql("SELECT pg_advisory_xact_lock(7253901)")
+        db.execute_sql(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+        )
+        current = applied_version(db)
+        for version, name, statements in MIGRATIONS:
+            if version <= current:
+                continue
+            for statement in statements:
+                db.execute_sql(statement)
+            db.execute_sql(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES "
+                f"({db.param}, {db.param}, {db.param})",
+                (version, name, int(time.time())),
+            )
+            applied.append(version)
+    return applied

@@ -1,0 +1,75 @@
+"""peewee models of the tables the migrations create, built per database so that two stores in
+one process never share a binding."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import peewee
+
+
+def bind_models(db: peewee.Database) -> SimpleNamespace:
+    class Base(peewee.Model):
+        class Meta:
+            database = db
+            legacy_table_names = False
+
+    class SignupRequest(Base):
+        id = peewee.TextField(primary_key=True)
+        email = peewee.TextField()
+        user_days = peewee.IntegerField()
+        created_at = peewee.BigIntegerField()
+        expires_at = peewee.BigIntegerField()
+        redeemed_at = peewee.BigIntegerField(null=True)
+
+    class Licence(Base):
+        id = peewee.TextField(primary_key=True)
+        request_id = peewee.TextField(null=True)
+        email = peewee.TextField(null=True)
+        email_key = peewee.TextField(null=True)
+        ip = peewee.TextField(null=True)
+        code_hash = peewee.TextField()
+        starts_at = peewee.BigIntegerField()
+        ends_at = peewee.BigIntegerField()
+        anonymised_at = peewee.BigIntegerField(null=True)
+
+    class ArchiveLink(Base):
+        token_hash = peewee.TextField(primary_key=True)
+        licence_id = peewee.TextField()
+        created_at = peewee.BigIntegerField()
+
+    class RateEvent(Base):
+        key = peewee.TextField()
+        at = peewee.BigIntegerField()
+
+        class Meta:
+            primary_key = False
+
+    class Ticket(Base):
+        number = peewee.TextField(primary_key=True)
+        email = peewee.TextField(null=True)
+        code_hash = peewee.TextField(null=True)
+        message = peewee.TextField(null=True)
+        created_at = peewee.BigIntegerField()
+        closed_at = peewee.BigIntegerField(null=True)
+
+    class VpnServer(Base):
+        id = peewee.TextField(primary_key=True)
+        name = peewee.TextField()
+        country = peewee.TextField()
+        city = peewee.TextField()
+        position = peewee.IntegerField(default=0)
+        last_seen = peewee.BigIntegerField(null=True)
+        load_percent = peewee.DoubleField(null=True)
+        ping_ms = peewee.IntegerField(null=True)
+        sessions = peewee.IntegerField(default=0)
+        service_up = peewee.BooleanField(default=False)
+
+    return SimpleNamespace(
+        SignupRequest=SignupRequest,
+        Licence=Licence,
+        ArchiveLink=ArchiveLink,
+        RateEvent=RateEvent,
+        Ticket=Ticket,
+        VpnServer=VpnServer,
+    )

@@ -1,0 +1,48 @@
+"""Applying the retention policy in SQL."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import peewee
+from attrs import frozen
+
+from vpnsite.retention import RetentionPlan, RetentionReport
+from vpnsite_adapters.sql.database import to_db
+
+
+@frozen
+class SqlRetentionStore:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def apply_retention(self, plan: RetentionPlan) -> RetentionReport:
+        m = self.models
+        now = to_db(plan.now)
+        with self.db.atomic():
+            live = m.Licence.select(m.Licence.email_key).where(
+                (m.Licence.ends_at > now) & m.Licence.email_key.is_null(False)
+            )
+            anonymised = (
+                m.Licence.update(email=None, email_key=None, ip=None, anonymised_at=now)
+                .where(
+                    (m.Licence.ends_at < to_db(plan.licences_ended_before))
+                    & m.Licence.email_key.is_null(False)
+                    & m.Licence.email_key.not_in(live)
+                )
+                .execute()
+            )
+            requests = (
+                m.SignupRequest.delete()
+                .where(m.SignupRequest.expires_at < to_db(plan.requests_expired_before))
+                .execute()
+            )
+            events = m.RateEvent.delete().where(m.RateEvent.at < to_db(plan.rate_events_before)).execute()
+            ended = m.Licence.select(m.Licence.id).where(m.Licence.ends_at <= now)
+            links = m.ArchiveLink.delete().where(m.ArchiveLink.licence_id.in_(ended)).execute()
+        return RetentionReport(
+            licences_anonymised=anonymised,
+            requests_deleted=requests,
+            rate_events_deleted=events,
+            archive_links_deleted=links,
+        )

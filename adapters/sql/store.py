@@ -1,0 +1,58 @@
+"""One database, migrated, with a store for each port of the domain."""
+
+from __future__ import annotations
+
+import peewee
+from attrs import frozen
+
+from vpnsite_adapters.sql.database import open_database, release
+from vpnsite_adapters.sql.fleet import SqlFleetStore
+from vpnsite_adapters.sql.licences import SqlLicenceStore
+from vpnsite_adapters.sql.migrations import migrate
+from vpnsite_adapters.sql.models import bind_models
+from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
+from vpnsite_adapters.sql.retention import SqlRetentionStore
+from vpnsite_adapters.sql.signups import SqlSignupStore
+from vpnsite_adapters.sql.tickets import SqlTicketStore
+
+
+@frozen
+class SqlStore:
+    db: peewee.Database
+    signups: SqlSignupStore
+    licences: SqlLicenceStore
+    rate_limits: SqlRateLimitStore
+    tickets: SqlTicketStore
+    fleet: SqlFleetStore
+    retention: SqlRetentionStore
+
+    @classmethod
+    def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
+        db = open_database(url, max_connections)
+        if run_migrations:
+            migrate(db)
+            release(db)
+        models = bind_models(db)
+        return cls(
+            db=db,
+            signups=SqlSignupStore(db, models),
+            licences=SqlLicenceStore(db, models),
+            rate_limits=SqlRateLimitStore(db, models),
+            tickets=SqlTicketStore(db, models),
+            fleet=SqlFleetStore(db, models),
+            retention=SqlRetentionStore(db, models),
+        )
+
+    def ping(self) -> None:
+        """One round trip to the database; raises if it cannot be reached."""
+        self.db.execute_sql("SELECT 1").fetchone()
+
+    def release(self) -> None:
+        release(self.db)
+
+    def close(self) -> None:
+        if not self.db.is_closed():
+            self.db.close()
+        close_all = getattr(self.db, "close_all", None)
+        if close_all is not None:
+            close_all()

@@ -1,0 +1,44 @@
+"""Support tickets."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import peewee
+from attrs import frozen
+
+from vpnsite.support import Ticket
+from vpnsite_adapters.sql.database import from_db, to_db
+
+
+@frozen
+class SqlTicketStore:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def add_ticket(self, ticket: Ticket) -> bool:
+        tickets = self.models.Ticket
+        with self.db.atomic():
+            if tickets.select().where(tickets.number == ticket.number).exists():
+                return False
+            tickets.insert(
+                number=ticket.number,
+                email=ticket.email,
+                code_hash=ticket.code_hash,
+                message=ticket.message,
+                created_at=to_db(ticket.created_at),
+            ).execute()
+        return True
+
+    def find_ticket(self, number: str) -> Ticket | None:
+        row = self.models.Ticket.get_or_none(self.models.Ticket.number == number)
+        if row is None:
+            return None
+        return Ticket(
+            number=row.number,
+            email=row.email or "",
+            message=row.message or "",
+            created_at=from_db(row.created_at),
+            code_hash=row.code_hash,
+            closed_at=None if row.closed_at is None else from_db(row.closed_at),
+        )

@@ -1,0 +1,150 @@
+"""The user count and server status every open page polls, kept in memory and refreshed in the
+background, so polling never costs a database query per request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from attrs import define, field
+
+from vpnsite.fleet import Rank, ServerView, view_fleet
+from vpnsite.ports import Clock
+from vpnsite_adapters.sql.store import SqlStore
+
+log = logging.getLogger("vpnsite.status")
+
+REFRESH_SECONDS = 1.0
+
+POPULARITY_LABELS: dict[str, dict[Rank, str]] = {
+    "en": {Rank.VERY_HIGH: "very high", Rank.HIGH: "high", Rank.MEDIUM: "medium", Rank.LOW: "low"},
+    "ru": {Rank.VERY_HIGH: "очень высокая", Rank.HIGH: "высокая", Rank.MEDIUM: "средняя", Rank.LOW: "низкая"},
+    "es": {Rank.VERY_HIGH: "muy alta", Rank.HIGH: "alta", Rank.MEDIUM: "media", Rank.LOW: "baja"},
+    "fr": {Rank.VERY_HIGH: "très élevée", Rank.HIGH: "élevée", Rank.MEDIUM: "moyenne", Rank.LOW: "faible"},
+    "pt": {Rank.VERY_HIGH: "muito alta", Rank.HIGH: "alta", Rank.MEDIUM: "média", Rank.LOW: "baixa"},
+}
+
+
+@define(frozen=True)
+class Encoded:
+    body: bytes
+    etag: str
+
+    @classmethod
+    def of(cls, payload: Any) -> Encoded:
+        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        return cls(body, '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"')
+
+
+def host_load_percent() -> float:
+    """The one-minute load average of this host as a share of its cores."""
+    try:
+        return min(100.0, os.getloadavg()[0] / (os.cpu_count() or 1) * 100)
+    except OSError:
+        return 0.0
+
+
+@define
+class StatusSnapshot:
+    store: SqlStore
+    clock: Clock
+    users: int = 0
+    user_count: Encoded = field(factory=lambda: Encoded.of({"success": True, "user_count": 0}))
+    server_status: Encoded = field(factory=lambda: Encoded.of({}))
+    refreshed_at: float = 0.0
+    measure_load: Callable[[], float] = host_load_percent
+    _stop: threading.Event = field(factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def refresh(self) -> None:
+        """Read the database once and replace both answers; on failure keep the last ones."""
+        started = time.perf_counter()
+        try:
+            now = self.clock.now()
+            users = self.store.licences.count_users(now)
+            servers = self.store.fleet.list_servers()
+            database_ms = round((time.perf_counter() - started) * 1000)
+        except Exception:
+            log.warning("status refresh failed; serving the last snapshot", exc_info=True)
+            return
+        finally:
+            self.store.release()
+        views = view_fleet(servers, now)
+        load = f"{round(self.measure_load())}%"
+        freshest = max((s.last_seen for s in servers if s.last_seen is not None), default=None)
+        hub_online = any(view.online for view in views)
+        system = [
+            {
+                "id": "activation-server",
+                "location": "Hub",
+                "status": "online",
+                "ping": database_ms,
+                "load": load,
+            },
+            {
+                "id": "hub-server",
+                "location": "Hub",
+                "status": "online" if hub_online else "offline",
+                "ping": None if freshest is None else max(0, round((now - freshest).total_seconds() * 1000)),
+                "load": load,
+            },
+            {"id": "billing", "location": "Hub", "status": "not_configured", "ping": None, "load": None},
+        ]
+        vpn = [_vpn_server(view) for view in views]
+        self.users = users
+        self.user_count = Encoded.of({"success": True, "user_count": users})
+        self.server_status = Encoded.of(
+            {
+                "vpn_servers": vpn,
+                "system_servers": system,
+                "summary": {
+                    "vpn_servers_count": len(vpn),
+                    "vpn_servers_online": sum(1 for view in views if view.online),
+                    "system_servers_count": len(system),
+                    "user_count": users,
+                    "demo": False,
+                    "updated_at": int(now.timestamp()),
+                },
+            }
+        )
+        self.refreshed_at = time.monotonic()
+
+    def start(self) -> None:
+        self.refresh()
+        self._thread = threading.Thread(target=self._run, name="status-snapshot", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(REFRESH_SECONDS):
+            self.refresh()
+
+
+def _vpn_server(view: ServerView) -> dict[str, Any]:
+    server, location = view.server, view.server.location
+    entry: dict[str, Any] = {
+        "id": location.id,
+        "name": location.name,
+        "flag": location.country,
+        "location": location.city,
+        "status": "online" if view.online else "offline",
+        "ping": server.ping_ms if view.online else None,
+        "load": f"{round(server.load_percent or 0)}%" if view.online else "0%",
+        "sessions": server.sessions if view.online else 0,
+        "rank": view.rank.value,
+        "popularity": POPULARITY_LABELS["en"][view.rank],
+    }
+    for language, labels in POPULARITY_LABELS.items():
+        if language != "en":
+            entry[f"popularity_{language}"] = labels[view.rank]
+    return entry

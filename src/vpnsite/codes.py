@@ -1,0 +1,52 @@
+"""Activation codes: 20 digits whose last digit is a Luhn check digit, so a mistyped code is
+recognised before any look-up."""
+
+from __future__ import annotations
+
+from vpnsite.ports import RandomSource
+
+CODE_LENGTH = 20
+_SEPARATORS = str.maketrans("", "", " -\u00a0\t")
+
+
+def luhn_check_digit(payload: str) -> str:
+    """The digit that makes ``payload + digit`` pass the Luhn check."""
+    total = 0
+    for position, char in enumerate(reversed(payload)):
+        digit = int(char)
+        if position % 2 == 0:
+            digit *= 2
+            if digit > 9:
+                digit -= 9
+        total += digit
+    return str((10 - total % 10) % 10)
+
+
+def is_well_formed(code: str) -> bool:
+    """True for exactly 20 ASCII digits whose last digit checks the other nineteen."""
+    return (
+        len(code) == CODE_LENGTH
+        and code.isascii()
+        and code.isdigit()
+        and luhn_check_digit(code[:-1]) == code[-1]
+    )
+
+
+def clean_typed_code(typed: str) -> str:
+    """What a person typed, without the spaces and dashes they may group the digits with."""
+    return typed.strip().translate(_SEPARATORS)
+
+
+def new_activation_code(random: RandomSource) -> str:
+    payload = "".join(str(random.randbelow(10)) for _ in range(CODE_LENGTH - 1))
+    return payload + luhn_check_digit(payload)
+
+
+def code_problem(code: str) -> str | None:
+    """Why a cleaned code cannot be an activation code: ``code_format`` (not 20 digits),
+    ``code_mistyped`` (the check digit does not match), or None."""
+    if len(code) != CODE_LENGTH or not (code.isascii() and code.isdigit()):
+        return "code_format"
+    if not is_well_formed(code):
+        return "code_mistyped"
+    return None

@@ -1,0 +1,21 @@
+"""The ports the use cases need. Adapters implement them; tests use the real adapters or the
+deterministic ones defined beside the tests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
+        ...
+
+
+class RandomSource(Protocol):
+    """A cryptographically secure source of randomness."""
+
+    def randbelow(self, upper: int) -> int: ...
+
+    def token_bytes(self, size: int) -> bytes: ...

@@ -1,0 +1,153 @@
+"""Sliding-window rate limits per action and subject (client IP, visitor id, e-mail)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Literal, Protocol
+
+from attrs import frozen
+
+from vpnsite.errors import RateLimited
+from vpnsite.keyed_hashes import KeyedHasher
+
+Subject = Literal["ip", "hz_id", "email"]
+SUBJECTS: tuple[Subject, ...] = ("ip", "hz_id", "email")
+
+SUBMIT_EMAIL = "submit-email"
+CREATE_USER = "create-user"
+CHECK_LICENSE = "check-license"
+SUPPORT = "support"
+ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT)
+
+
+@frozen
+class RateLimit:
+    """At most ``limit`` counted events per ``window`` for one subject of one action.
+
+    ``failures_only`` rules count only calls that failed (wrong codes, say), so a person who gets
+    it right is never slowed down by them.
+    """
+
+    action: str
+    subject: Subject
+    limit: int
+    window: timedelta
+    failures_only: bool = False
+
+    @property
+    def name(self) -> str:
+        suffix = ":failures" if self.failures_only else ""
+        return f"{self.action}:{self.subject}:{self.limit}/{int(self.window.total_seconds())}s{suffix}"
+
+    def retry_after(self, hits: Sequence[datetime], now: datetime) -> timedelta | None:
+        """None when one more event is admitted; otherwise how long until it would be.
+
+        ``hits`` are the times of the events counted so far, in any order.
+        """
+        since = now - self.window
+        recent = sorted(hit for hit in hits if since < hit <= now)
+        if len(recent) < self.limit:
+            return None
+        # The window admits one more once enough of the oldest hits have slid out of it.
+        return recent[len(recent) - self.limit] + self.window - now
+
+
+DEFAULT_RULES: tuple[RateLimit, ...] = (
+    RateLimit(SUBMIT_EMAIL, "ip", 5, timedelta(minutes=10)),
+    RateLimit(SUBMIT_EMAIL, "hz_id", 5, timedelta(minutes=10)),
+    RateLimit(SUBMIT_EMAIL, "ip", 30, timedelta(days=1)),
+    RateLimit(CREATE_USER, "ip", 10, timedelta(minutes=10)),
+    RateLimit(CHECK_LICENSE, "ip", 10, timedelta(minutes=1)),
+    RateLimit(CHECK_LICENSE, "email", 20, timedelta(hours=1), failures_only=True),
+    RateLimit(SUPPORT, "ip", 5, timedelta(hours=1)),
+    RateLimit(SUPPORT, "email", 5, timedelta(hours=1)),
+)
+
+_RULE = re.compile(
+    r"^(?P<action>[a-z-]+):(?P<subject>ip|hz_id|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
+    r"(?P<failures>!)?$"
+)
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_rules(text: str) -> tuple[RateLimit, ...]:
+    """Rules written as ``action:subject=limit/window`` separated by commas or spaces, e.g.
+    ``submit-email:ip=5/10m, check-license:email=20/1h!`` (``!``: count failures only)."""
+    rules = []
+    for item in re.split(r"[,\s]+", text.strip()):
+        if not item:
+            continue
+        match = _RULE.match(item)
+        if match is None or match["action"] not in ACTIONS:
+            raise ValueError(f"not a rate-limit rule: {item!r}")
+        window = timedelta(**{_UNITS[match["unit"]]: int(match["count"] or 1)})
+        limit = int(match["limit"])
+        if limit < 1 or window <= timedelta(0):
+            raise ValueError(f"a rule needs a limit and a window of at least 1: {item!r}")
+        subject: Subject = match["subject"]  # type: ignore[assignment]
+        rules.append(RateLimit(match["action"], subject, limit, window, bool(match["failures"])))
+    return tuple(rules)
+
+
+def rules_for(rules: Sequence[RateLimit], action: str, failures_only: bool = False) -> list[RateLimit]:
+    return [rule for rule in rules if rule.action == action and rule.failures_only == failures_only]
+
+
+def longest_window(rules: Sequence[RateLimit]) -> timedelta:
+    return max((rule.window for rule in rules), default=timedelta(0))
+
+
+@frozen
+class Counter:
+    """One rule applied to one subject: the events it counts are kept under ``key``."""
+
+    rule: RateLimit
+    key: str
+
+
+class RateLimitStore(Protocol):
+    def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+        """Atomically: if every counter admits one more event, record one under each key and
+        return None; otherwise record nothing and return the longest wait."""
+        ...
+
+    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+        """The longest wait among the counters, recording nothing."""
+        ...
+
+    def record(self, counters: Sequence[Counter], now: datetime) -> None: ...
+
+
+@frozen
+class Limiter:
+    rules: tuple[RateLimit, ...]
+    hasher: KeyedHasher
+    store: RateLimitStore
+
+    def admit(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
+        """Count one call of ``action``; raise :class:`RateLimited` when a rule refuses it."""
+        wait = self.store.admit(self._counters(action, subjects, failures_only=False), now)
+        if wait is not None:
+            raise RateLimited(wait)
+
+    def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
+        wait = self.store.wait(self._counters(action, subjects, failures_only=True), now)
+        if wait is not None:
+            raise RateLimited(wait)
+
+    def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
+        self.store.record(self._counters(action, subjects, failures_only=True), now)
+
+    def _counters(
+        self, action: str, subjects: Mapping[Subject, str | None], failures_only: bool
+    ) -> list[Counter]:
+        counters = []
+        for rule in rules_for(self.rules, action, failures_only):
+            value = subjects.get(rule.subject)
+            if value:
+                # Rules of one action and subject share their events; only the window differs.
+                scope = f"{action}|{rule.subject}|{'failures' if failures_only else 'calls'}|{value}"
+                counters.append(Counter(rule, self.hasher.hash(scope)))
+        return counters

@@ -1,0 +1,65 @@
+"""Retention: what personal data to erase, and when. A pure policy; the store applies it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from attrs import frozen
+
+PERSONAL_DATA_KEPT_AFTER_END = timedelta(days=30)
+SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY = timedelta(days=1)
+
+
+@frozen
+class RetentionPlan:
+    """Cut-offs computed from one moment, so one run is consistent with itself.
+
+    - a licence that ended before ``licences_ended_before`` loses its e-mail and IP address,
+      unless the same address still holds a live licence (one that ends after ``now``);
+    - sign-up requests that expired before ``requests_expired_before`` are deleted;
+    - rate-limit events older than ``rate_events_before`` are deleted;
+    - archive links of licences that have ended are deleted.
+    """
+
+    now: datetime
+    licences_ended_before: datetime
+    requests_expired_before: datetime
+    rate_events_before: datetime
+
+
+def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPlan:
+    return RetentionPlan(
+        now=now,
+        licences_ended_before=now - PERSONAL_DATA_KEPT_AFTER_END,
+        requests_expired_before=now - SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY,
+        rate_events_before=now - longest_rate_window,
+    )
+
+
+def anonymises_licence(plan: RetentionPlan, ends_at: datetime, address_has_live_licence: bool) -> bool:
+    return ends_at < plan.licences_ended_before and not address_has_live_licence
+
+
+def deletes_request(plan: RetentionPlan, expires_at: datetime) -> bool:
+    return expires_at < plan.requests_expired_before
+
+
+def deletes_rate_event(plan: RetentionPlan, at: datetime) -> bool:
+    return at < plan.rate_events_before
+
+
+@frozen
+class RetentionReport:
+    licences_anonymised: int
+    requests_deleted: int
+    rate_events_deleted: int
+    archive_links_deleted: int
+
+
+class RetentionStore(Protocol):
+    def apply_retention(self, plan: RetentionPlan) -> RetentionReport: ...
+
+
+def run_retention(store: RetentionStore, now: datetime, longest_rate_window: timedelta) -> RetentionReport:
+    return store.apply_retention(plan_retention(now, longest_rate_window))

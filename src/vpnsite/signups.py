@@ -1,0 +1,133 @@
+"""Signing up: ``submit-email`` issues a signed one-time request, ``create-user`` redeems it for a
+licence with a fresh activation code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Literal, Protocol
+
+from attrs import frozen
+
+from vpnsite.codes import new_activation_code
+from vpnsite.emails import normalise_email
+from vpnsite.errors import FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
+from vpnsite.identifiers import new_id, new_token
+from vpnsite.keyed_hashes import Keyring
+from vpnsite.licences import Licence, licence_term
+from vpnsite.ports import Clock, RandomSource
+from vpnsite.rate_limits import CREATE_USER, SUBMIT_EMAIL, Limiter
+from vpnsite.signup_requests import (
+    REQUEST_TTL,
+    SUBSCRIPTION_FREE,
+    FormData,
+    SignedForm,
+    SignupRequest,
+    sign,
+    signature_matches,
+)
+
+Redemption = Literal["redeemed", "already_used", "code_taken"]
+
+
+class SignupStore(Protocol):
+    def add_request(self, request: SignupRequest) -> None: ...
+
+    def find_request(self, request_id: str) -> tuple[SignupRequest, bool] | None:
+        """The request and whether it was redeemed, or None if it is unknown (or erased)."""
+        ...
+
+    def redeem(
+        self, request_id: str, licence: Licence, link_hash: str, ip: str | None, now: datetime
+    ) -> Redemption:
+        """In one transaction: mark the request used, store the licence and its archive link.
+
+        Nothing is written unless all of it is; ``code_taken`` says the code hash already
+        belongs to another licence.
+        """
+        ...
+
+
+@frozen
+class FreeTier:
+    """The service is free for the first ``cap`` users (distinct e-mails with a live licence)."""
+
+    cap: int
+
+    def admits(self, users: int) -> bool:
+        return users < self.cap
+
+
+@frozen
+class Activation:
+    """What a redeemed request gives the visitor; the only time the code exists in clear."""
+
+    licence: Licence
+    code: str
+    archive_token: str
+
+
+@frozen
+class Signups:
+    store: SignupStore
+    limiter: Limiter
+    keys: Keyring
+    clock: Clock
+    random: RandomSource
+    free_tier: FreeTier
+    user_count: Callable[[], int]
+    term_days: int
+
+    def submit_email(self, email: str, ip: str | None, hz_id: str | None) -> SignedForm:
+        address = normalise_email(email)
+        now = self.clock.now()
+        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "hz_id": hz_id}, now)
+        users = self.user_count()
+        if not self.free_tier.admits(users):
+            raise FreeTierFull(cap=self.free_tier.cap)
+        request = SignupRequest(
+            id=new_id(self.random),
+            email=address,
+            user_days=self.term_days,
+            created_at=now,
+            expires_at=now + REQUEST_TTL,
+        )
+        self.store.add_request(request)
+        form = FormData(
+            user_email=address,
+            user_days=request.user_days,
+            subscription=SUBSCRIPTION_FREE,
+            user_comment="",
+            request_id=request.id,
+        )
+        return SignedForm(form, sign(form, self.keys.signup))
+
+    def create_user(self, signed: SignedForm, ip: str | None) -> Activation:
+        now = self.clock.now()
+        self.limiter.admit(CREATE_USER, {"ip": ip}, now)
+        if not signature_matches(signed.form, signed.sig, self.keys.signup):
+            raise InvalidSignature()
+        found = self.store.find_request(signed.form.request_id)
+        if found is None:
+            raise RequestExpired()
+        request, redeemed = found
+        if redeemed:
+            raise RequestAlreadyUsed()
+        if request.has_expired(now):
+            raise RequestExpired()
+        starts_at, ends_at = licence_term(now, request.user_days)
+        token = new_token(self.random)
+        while True:
+            code = new_activation_code(self.random)
+            licence = Licence(
+                id=new_id(self.random),
+                email=request.email,
+                code_hash=self.keys.codes.hash(code),
+                starts_at=starts_at,
+                ends_at=ends_at,
+            )
+            outcome = self.store.redeem(request.id, licence, self.keys.tokens.hash(token), ip, now)
+            if outcome == "redeemed":
+                return Activation(licence, code, token)
+            if outcome == "already_used":
+                raise RequestAlreadyUsed()
