@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import peewee
 from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase
+
+# peewee logs every query with its parameters at DEBUG: e-mail and IP addresses would reach the
+# logs whenever someone turned debugging on.
+logging.getLogger("peewee").setLevel(logging.INFO)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)

@@ -1,0 +1,122 @@
+"""Fixtures for the adapters against the real databases: every store test runs on SQLite and on
+PostgreSQL. PostgreSQL tests skip with a reason outside CI when no server answers; under
+CI=true they fail instead."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import psycopg2
+import pytest
+
+from vpnsite_adapters.bootstrap import Services, build_services
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.settings import load_settings
+from vpnsite_adapters.sql.database import sqlite_url
+from vpnsite_adapters.sql.store import SqlStore
+
+POSTGRES_ADMIN = os.environ.get("VPNSITE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+IN_CI = os.environ.get("CI") == "true"
+
+
+def _postgres_unavailable() -> str | None:
+    try:
+        psycopg2.connect(POSTGRES_ADMIN, connect_timeout=3).close()
+    except psycopg2.OperationalError as error:
+        return f"PostgreSQL at {POSTGRES_ADMIN} is not reachable: {error}".strip()
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    problem = _postgres_unavailable()
+    if problem:
+        if IN_CI:
+            pytest.fail(problem + " (CI=true: PostgreSQL tests must run)")
+        pytest.skip(problem)
+    return POSTGRES_ADMIN
+
+
+def _admin(sql: str) -> None:
+    connection = psycopg2.connect(POSTGRES_ADMIN)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def fresh_postgres_url(postgres_server: str) -> Iterator[str]:
+    name = f"vpnsite_test_{uuid.uuid4().hex[:12]}"
+    _admin(f"CREATE DATABASE {name}")
+    base = postgres_server.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path / "vpnsite.db")
+    return str(request.getfixturevalue("fresh_postgres_url"))
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[SqlStore]:
+    opened = SqlStore.open(database_url)
+    yield opened
+    opened.close()
+
+
+class SteppingClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.moment = start or datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> None:
+        self.moment += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> SteppingClock:
+    return SteppingClock()
+
+
+@pytest.fixture
+def make_services(database_url: str, tmp_path: Path, clock: SteppingClock) -> Iterator[object]:
+    built: list[Services] = []
+
+    def make(**overrides: object) -> Services:
+        environ = {"VPNSITE_DATABASE_URL": database_url, "VPNSITE_ACCESS_LOG": "true"}
+        environ.update({f"VPNSITE_{k.upper()}": str(v) for k, v in overrides.items()})
+        settings = load_settings(environ, env_file=None, data_dir=tmp_path / "data")
+        services = build_services(settings, clock=clock)
+        services.snapshot.refresh()
+        built.append(services)
+        return services
+
+    yield make
+    for services in built:
+        services.close()
+
+
+@pytest.fixture
+def services(make_services: object) -> Services:
+    return make_services()  # type: ignore[operator, no-any-return]
+
+
+@pytest.fixture
+def client(services: Services):  # type: ignore[no-untyped-def]
+    return create_app(services).test_client()
