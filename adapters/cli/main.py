@@ -106,3 +106,7 @@ def retention_run(settings: Settings) -> int:
         services.close()
     print(json.dumps(attrs.asdict(report)))
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""`vpnsite` as an operator runs it: a real `vpnsite serve` process walked over HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def vpnsite(*args: str, env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vpnsite_adapters.cli.main", *args], env=env, capture_output=True, text=True,
+        timeout=60, check=False, **kwargs,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def environment(tmp_path: Path, database_url: str) -> dict[str, str]:
+    return {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data"), "VPNSITE_DATABASE_URL": database_url}
+
+
+@pytest.fixture
+def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
+            env=environment, stdout=output, stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(base + "/readyz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "vpnsite serve did not become ready"
+            time.sleep(0.1)
+        yield base, log
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_whole_flow_against_a_running_server(server: tuple[str, Path]) -> None:
+    base, log = server
+    before = requests.get(base + "/api/user-count").json()["user_count"]
+    form = requests.post(base + "/api/submit-email", json={"email": "walk@example.org"}).json()["form_data"]
+    payload = {"email": form.pop("user_email"), **form}
+    created = requests.post(base + "/api/create-user", json=payload)
+    assert created.status_code == 200
+    code = created.json()["user_code"]
+
+    checked = requests.post(base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code})
+    assert checked.status_code == 200 and checked.json()["license"]["days"] == 90
+
+    replay = requests.post(base + "/api/create-user", json=payload)
+    assert replay.status_code == 400 and "already been used" in replay.json()["detail"]
+
+    tampered = requests.post(base + "/api/submit-email", json={"email": "walk2@example.org"}).json()["form_data"]
+    tampered = {"email": tampered.pop("user_email"), **tampered, "user_days": 9999}
+    assert requests.post(base + "/api/create-user", json=tampered).status_code == 403
+
+    deadline = time.monotonic() + 5
+    while requests.get(base + "/api/user-count").json()["user_count"] != before + 1:
+        assert time.monotonic() < deadline, "the user count did not go up within the snapshot period"
+        time.sleep(0.2)
+
+    statuses = [
+        requests.post(base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code}).status_code
+        for _ in range(10)
+    ]
+    assert statuses[-1] == 429 and statuses.count(200) == 9
+
+    logged = log.read_text()
+    assert code not in logged and "walk@example.org" not in logged
+
+
+def test_migrate_and_retention_from_the_command_line(environment: dict[str, str]) -> None:
+    migrated = vpnsite("migrate", env=environment)
+    assert migrated.returncode == 0, migrated.stderr
+    assert "applied [1]" in migrated.stdout
+    assert "up to date" in vpnsite("migrate", env=environment).stdout
+    retention = vpnsite("retention", "run", env=environment)
+    assert retention.returncode == 0, retention.stderr
+    assert '"licences_anonymised": 0' in retention.stdout
+
+
+def test_a_bad_setting_stops_the_command_with_a_clear_message(environment: dict[str, str]) -> None:
+    result = vpnsite("serve", env={**environment, "VPNSITE_SECRET_KEY": "changeme"})
+    assert result.returncode == 2
+    assert "VPNSITE_SECRET_KEY" in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,108 @@
+"""The SQL store against the domain's rules, on both databases."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from vpnsite.emails import email_key
+from vpnsite.licences import Licence
+from vpnsite.rate_limits import Counter, RateLimit
+from vpnsite.retention import anonymises_licence, deletes_rate_event, deletes_request, plan_retention
+from vpnsite.signup_requests import SignupRequest
+from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
+from vpnsite_adapters.sql.store import SqlStore
+
+
+def test_migrations_are_applied_once(database_url: str) -> None:
+    first = SqlStore.open(database_url)
+    assert applied_version(first.db) == LATEST
+    assert migrate(first.db) == []
+    first.close()
+    again = SqlStore.open(database_url)
+    assert applied_version(again.db) == LATEST
+    again.close()
+
+
+def test_times_survive_the_round_trip_to_the_microsecond(clock: Any) -> None:
+    moment = clock.now() + timedelta(microseconds=123457)
+    assert from_db(to_db(moment)) == moment
+
+
+def _licence(rng: random.Random, now: Any, number: int) -> tuple[Licence, str]:
+    address = f"user{rng.randrange(12)}@example.org"
+    ends = now + timedelta(days=rng.randint(-80, 80), hours=rng.randint(-12, 12))
+    licence = Licence(
+        id=f"licence-{number}",
+        email=address,
+        code_hash=f"hash-{number}",
+        starts_at=ends - timedelta(days=90),
+        ends_at=ends,
+    )
+    return licence, address
+
+
+def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: Any) -> None:
+    rng = random.Random(20261122)
+    now = clock.now()
+    licences = []
+    for number in range(120):
+        licence, address = _licence(rng, now, number)
+        request = SignupRequest(f"request-{number}", address, 90, licence.starts_at, licence.starts_at + timedelta(minutes=30))
+        store.signups.add_request(request)
+        assert store.signups.redeem(request.id, licence, f"link-{number}", "192.0.2.7", licence.starts_at) == "redeemed"
+        licences.append(licence)
+    rule = RateLimit("check-license", "ip", 10, timedelta(hours=1))
+    event_times = [now - timedelta(minutes=rng.randint(0, 180)) for _ in range(40)]
+    for at in event_times:
+        store.rate_limits.record([Counter(rule, "k")], at)
+    requests_before = store.db.execute_sql("SELECT id, expires_at FROM signup_request").fetchall()
+
+    plan = plan_retention(now, timedelta(hours=1))
+    report = store.retention.apply_retention(plan)
+
+    live_keys = {email_key(lic.email) for lic in licences if lic.ends_at > now}
+    expected_anonymised = {
+        lic.id for lic in licences if anonymises_licence(plan, lic.ends_at, email_key(lic.email) in live_keys)
+    }
+    rows = store.db.execute_sql("SELECT id, email, ip FROM licence").fetchall()
+    anonymised = {row[0] for row in rows if row[1] is None}
+    assert anonymised == expected_anonymised
+    assert report.licences_anonymised == len(expected_anonymised)
+    assert all(row[2] is None for row in rows if row[0] in anonymised)
+    assert all(row[1] is not None and row[2] == "192.0.2.7" for row in rows if row[0] not in anonymised)
+
+    kept_requests = {row[0] for row in store.db.execute_sql("SELECT id FROM signup_request").fetchall()}
+    assert kept_requests == {rid for rid, expires in requests_before if not deletes_request(plan, from_db(expires))}
+
+    kept_events = store.db.execute_sql("SELECT COUNT(*) FROM rate_event").fetchone()[0]
+    assert kept_events == sum(1 for at in event_times if not deletes_rate_event(plan, at))
+
+    links = {row[0] for row in store.db.execute_sql("SELECT licence_id FROM archive_link").fetchall()}
+    assert links == {lic.id for lic in licences if lic.ends_at > now}
+
+
+def test_users_are_distinct_addresses_with_a_live_licence(store: SqlStore, clock: Any) -> None:
+    now = clock.now()
+    holders = [("Anna@example.org", 10), ("anna@example.org", 20), ("bob@example.org", 5), ("carl@example.org", -1)]
+    for number, (address, days) in enumerate(holders):
+        ends = now + timedelta(days=days)
+        request = SignupRequest(f"r{number}", address, 90, now, now + timedelta(minutes=30))
+        store.signups.add_request(request)
+        licence = Licence(f"l{number}", address, f"h{number}", ends - timedelta(days=90), ends)
+        store.signups.redeem(request.id, licence, f"t{number}", None, now)
+    assert store.licences.count_users(now) == 2
+
+
+def test_a_code_hash_belongs_to_one_licence(store: SqlStore, clock: Any) -> None:
+    now = clock.now()
+    for number in range(2):
+        store.signups.add_request(SignupRequest(f"r{number}", "a@example.org", 90, now, now + timedelta(minutes=30)))
+    first = Licence("l0", "a@example.org", "same-hash", now, now + timedelta(days=90))
+    second = Licence("l1", "a@example.org", "same-hash", now, now + timedelta(days=90))
+    assert store.signups.redeem("r0", first, "t0", None, now) == "redeemed"
+    assert store.signups.redeem("r1", second, "t1", None, now) == "code_taken"
+    # The losing request is untouched and can still be redeemed with another code.
+    assert store.signups.find_request("r1")[1] is False
