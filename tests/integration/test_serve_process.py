@@ -22,8 +22,13 @@ def free_port() -> int:
 
 def vpnsite(*args: str, env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "vpnsite_adapters.cli.main", *args], env=env, capture_output=True, text=True,
-        timeout=60, check=False, **kwargs,  # type: ignore[arg-type]
+        [sys.executable, "-m", "vpnsite_adapters.cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        **kwargs,  # type: ignore[arg-type]
     )
 
 
@@ -39,7 +44,9 @@ def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, P
     with log.open("w") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-            env=environment, stdout=output, stderr=subprocess.STDOUT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -68,13 +75,17 @@ def test_the_whole_flow_against_a_running_server(server: tuple[str, Path]) -> No
     assert created.status_code == 200
     code = created.json()["user_code"]
 
-    checked = requests.post(base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code})
+    checked = requests.post(
+        base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code}
+    )
     assert checked.status_code == 200 and checked.json()["license"]["days"] == 90
 
     replay = requests.post(base + "/api/create-user", json=payload)
     assert replay.status_code == 400 and "already been used" in replay.json()["detail"]
 
-    tampered = requests.post(base + "/api/submit-email", json={"email": "walk2@example.org"}).json()["form_data"]
+    tampered = requests.post(base + "/api/submit-email", json={"email": "walk2@example.org"}).json()[
+        "form_data"
+    ]
     tampered = {"email": tampered.pop("user_email"), **tampered, "user_days": 9999}
     assert requests.post(base + "/api/create-user", json=tampered).status_code == 403
 
@@ -84,7 +95,9 @@ def test_the_whole_flow_against_a_running_server(server: tuple[str, Path]) -> No
         time.sleep(0.2)
 
     statuses = [
-        requests.post(base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code}).status_code
+        requests.post(
+            base + "/api/check-license", json={"email": "walk@example.org", "activation_code": code}
+        ).status_code
         for _ in range(10)
     ]
     assert statuses[-1] == 429 and statuses.count(200) == 9

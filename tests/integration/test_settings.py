@@ -34,7 +34,8 @@ def test_the_environment_wins_over_the_env_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "name, value", [("PORT", "eighty"), ("PORT", "70000"), ("ACCESS_LOG", "maybe"), ("TRUSTED_PROXIES", "10.0.0.0/33")]
+    "name, value",
+    [("PORT", "eighty"), ("PORT", "70000"), ("ACCESS_LOG", "maybe"), ("TRUSTED_PROXIES", "10.0.0.0/33")],
 )
 def test_nonsense_settings_fail_fast_with_their_name(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
@@ -43,7 +44,9 @@ def test_nonsense_settings_fail_fast_with_their_name(tmp_path: Path, name: str, 
 
 def test_rate_limit_rules_replace_only_their_own_defaults(tmp_path: Path) -> None:
     settings = load_settings(
-        {"VPNSITE_RATE_LIMITS": "check-license:ip=3/1m, check-license:email=5/1h!"}, env_file=None, data_dir=tmp_path
+        {"VPNSITE_RATE_LIMITS": "check-license:ip=3/1m, check-license:email=5/1h!"},
+        env_file=None,
+        data_dir=tmp_path,
     )
     check_rules = [rule for rule in settings.rate_limits if rule.action == "check-license"]
     assert sorted(check_rules, key=lambda r: r.subject) == [

@@ -50,9 +50,14 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     licences = []
     for number in range(120):
         licence, address = _licence(rng, now, number)
-        request = SignupRequest(f"request-{number}", address, 90, licence.starts_at, licence.starts_at + timedelta(minutes=30))
+        request = SignupRequest(
+            f"request-{number}", address, 90, licence.starts_at, licence.starts_at + timedelta(minutes=30)
+        )
         store.signups.add_request(request)
-        assert store.signups.redeem(request.id, licence, f"link-{number}", "192.0.2.7", licence.starts_at) == "redeemed"
+        assert (
+            store.signups.redeem(request.id, licence, f"link-{number}", "192.0.2.7", licence.starts_at)
+            == "redeemed"
+        )
         licences.append(licence)
     rule = RateLimit("check-license", "ip", 10, timedelta(hours=1))
     event_times = [now - timedelta(minutes=rng.randint(0, 180)) for _ in range(40)]
@@ -75,7 +80,9 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     assert all(row[1] is not None and row[2] == "192.0.2.7" for row in rows if row[0] not in anonymised)
 
     kept_requests = {row[0] for row in store.db.execute_sql("SELECT id FROM signup_request").fetchall()}
-    assert kept_requests == {rid for rid, expires in requests_before if not deletes_request(plan, from_db(expires))}
+    assert kept_requests == {
+        rid for rid, expires in requests_before if not deletes_request(plan, from_db(expires))
+    }
 
     kept_events = store.db.execute_sql("SELECT COUNT(*) FROM rate_event").fetchone()[0]
     assert kept_events == sum(1 for at in event_times if not deletes_rate_event(plan, at))
@@ -86,7 +93,12 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
 
 def test_users_are_distinct_addresses_with_a_live_licence(store: SqlStore, clock: Any) -> None:
     now = clock.now()
-    holders = [("Anna@example.org", 10), ("anna@example.org", 20), ("bob@example.org", 5), ("carl@example.org", -1)]
+    holders = [
+        ("Anna@example.org", 10),
+        ("anna@example.org", 20),
+        ("bob@example.org", 5),
+        ("carl@example.org", -1),
+    ]
     for number, (address, days) in enumerate(holders):
         ends = now + timedelta(days=days)
         request = SignupRequest(f"r{number}", address, 90, now, now + timedelta(minutes=30))
@@ -99,7 +111,9 @@ def test_users_are_distinct_addresses_with_a_live_licence(store: SqlStore, clock
 def test_a_code_hash_belongs_to_one_licence(store: SqlStore, clock: Any) -> None:
     now = clock.now()
     for number in range(2):
-        store.signups.add_request(SignupRequest(f"r{number}", "a@example.org", 90, now, now + timedelta(minutes=30)))
+        store.signups.add_request(
+            SignupRequest(f"r{number}", "a@example.org", 90, now, now + timedelta(minutes=30))
+        )
     first = Licence("l0", "a@example.org", "same-hash", now, now + timedelta(days=90))
     second = Licence("l1", "a@example.org", "same-hash", now, now + timedelta(days=90))
     assert store.signups.redeem("r0", first, "t0", None, now) == "redeemed"
