@@ -13,7 +13,6 @@ from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
 from vpnsite_adapters.http.schemas import CheckLicense, CreateUser, SubmitEmail, SupportRequest, structure
-from vpnsite_adapters.status_snapshot import Encoded
 
 api = Blueprint("api", __name__)
 
@@ -51,26 +50,6 @@ def personal(response: Response) -> Response:
 def archive_url(token: str) -> str:
     base = services().settings.public_url or request.host_url.rstrip("/")
     return f"{base}/api/config/{token}"
-
-
-def polled(encoded: Encoded) -> Response:
-    if request.if_none_match.contains(encoded.etag.strip('"')):
-        response = Response(status=304)
-    else:
-        response = Response(encoded.body, mimetype="application/json")
-    response.headers["ETag"] = encoded.etag
-    response.headers["Cache-Control"] = "public, max-age=2"
-    return response
-
-
-@api.get("/api/user-count")
-def user_count() -> Response:
-    return polled(services().snapshot.user_count)
-
-
-@api.get("/api/server-status")
-def server_status() -> Response:
-    return polled(services().snapshot.server_status)
 
 
 @api.post("/api/submit-email")

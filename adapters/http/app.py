@@ -14,6 +14,7 @@ from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.openapi import openapi_document
+from vpnsite_adapters.http.polling import PollingEndpoints
 
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
@@ -29,6 +30,11 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'"
 def redact(path: str) -> str:
     """The path as logs may show it: personal links lose their token."""
     return _PERSONAL_PATH.sub(r"\1[redacted]", path)
+
+
+def log_access(method: str, path: str, status: int, seconds: float) -> None:
+    """One line per request: no address, no query string, no personal link."""
+    access_log.info("%s %s %s %.1fms", method, redact(path), status, seconds * 1000)
 
 
 def create_app(services: Services) -> Flask:
@@ -74,4 +80,11 @@ def create_app(services: Services) -> Flask:
     def release(_error: BaseException | None) -> None:
         services.store.release()
 
+    app.wsgi_app = PollingEndpoints(  # type: ignore[method-assign]
+        app.wsgi_app,
+        services.snapshot,
+        {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
+        services.settings.cors_origins,
+        log_access if services.settings.access_log else None,
+    )
     return app

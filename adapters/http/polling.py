@@ -1,0 +1,64 @@
+"""The two endpoints every open page polls, answered before Flask sees the request.
+
+They only copy bytes from the in-memory snapshot, and at a few thousand requests per second the
+framework's per-request machinery would cost more than the answer itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from vpnsite_adapters.status_snapshot import Encoded, StatusSnapshot
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+AccessLog = Callable[[str, str, int, float], None]
+
+
+class PollingEndpoints:
+    def __init__(
+        self,
+        app: WsgiApp,
+        snapshot: StatusSnapshot,
+        headers: dict[str, str],
+        cors_origins: tuple[str, ...],
+        access_log: AccessLog | None,
+    ) -> None:
+        self.app = app
+        self.routes: dict[str, Callable[[], Encoded]] = {
+            "/api/user-count": lambda: snapshot.user_count,
+            "/api/server-status": lambda: snapshot.server_status,
+        }
+        self.headers = [*headers.items(), ("Cache-Control", "public, max-age=2")]
+        self.cors_origins = frozenset(cors_origins)
+        self.access_log = access_log
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        method = environ["REQUEST_METHOD"]
+        route = self.routes.get(environ.get("PATH_INFO", ""))
+        if route is None or method not in ("GET", "HEAD"):
+            return self.app(environ, start_response)
+        started = time.perf_counter()
+        encoded = route()
+        headers = [*self.headers, ("ETag", encoded.etag)]
+        origin = environ.get("HTTP_ORIGIN")
+        if origin in self.cors_origins:
+            headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+        if _matches(environ.get("HTTP_IF_NONE_MATCH"), encoded.etag):
+            status, body = "304 Not Modified", b""
+        else:
+            status, body = "200 OK", encoded.body
+            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        start_response(status, headers)
+        if self.access_log is not None:
+            self.access_log(method, environ["PATH_INFO"], int(status[:3]), time.perf_counter() - started)
+        return [b""] if method == "HEAD" else [body]
+
+
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    if not if_none_match:
+        return False
+    candidates = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+    return etag in candidates or "*" in candidates

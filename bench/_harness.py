@@ -1,0 +1,113 @@
+"""Shared pieces of the benchmarks: servers started as subprocesses, wrk runs, fresh databases."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg2
+import requests
+
+HERE = Path(__file__).resolve().parent
+POSTGRES_ADMIN = os.environ.get("VPNSITE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+@contextmanager
+def process(args: Sequence[str], url: str, env: dict[str, str] | None = None) -> Iterator[None]:
+    proc = subprocess.Popen(list(args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_up(url, proc)
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+@contextmanager
+def vpnsite(database_url: str | None, threads: int, **settings: str) -> Iterator[str]:
+    data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
+    port = free_port()
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()}}
+    if database_url:
+        env["VPNSITE_DATABASE_URL"] = database_url
+    base = f"http://127.0.0.1:{port}"
+    args = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port), "--threads", str(threads)]
+    try:
+        with process(args, base + "/healthz", env):
+            yield base
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextmanager
+def hello_app(threads: int) -> Iterator[str]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with process([sys.executable, str(HERE / "hello_app.py"), str(port), str(threads)], base + "/"):
+        yield base
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    name = f"vpnsite_bench_{uuid.uuid4().hex[:10]}"
+
+    def admin(sql: str) -> None:
+        connection = psycopg2.connect(POSTGRES_ADMIN)
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+        connection.close()
+
+    admin(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES_ADMIN.rsplit("/", 1)[0] + "/" + name
+    finally:
+        admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def wrk(url: str, seconds: int, connections: int, script: Path | None = None) -> str:
+    args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script is not None:
+        args += ["-s", str(script)]
+    return subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+
+
+def requests_per_second(output: str) -> float:
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if match is None:
+        raise RuntimeError(f"no throughput in wrk output:\n{output}")
+    return float(match.group(1))
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
