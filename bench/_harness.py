@@ -57,11 +57,24 @@ def process(args: Sequence[str], url: str, env: dict[str, str] | None = None) ->
 def vpnsite(database_url: str | None, threads: int, **settings: str) -> Iterator[str]:
     data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
     port = free_port()
-    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()}}
+    env = {
+        **os.environ,
+        "VPNSITE_DATA_DIR": str(data_dir),
+        **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()},
+    }
     if database_url:
         env["VPNSITE_DATABASE_URL"] = database_url
     base = f"http://127.0.0.1:{port}"
-    args = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port), "--threads", str(threads)]
+    args = [
+        sys.executable,
+        "-m",
+        "vpnsite_adapters.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--threads",
+        str(threads),
+    ]
     try:
         with process(args, base + "/healthz", env):
             yield base

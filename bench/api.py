@@ -43,8 +43,10 @@ def polling(rounds: int, seconds: int) -> None:
             bare.append(requests_per_second(wrk(hello + "/", seconds, 32)))
             ours.append(requests_per_second(wrk(site + "/api/user-count", seconds, 32)))
     ratio = median(ours) / median(bare)
-    print(f"polling  bare waitress {median(bare):8.0f} req/s   /api/user-count {median(ours):8.0f} req/s"
-          f"   ratio {ratio:.2f} (budget ≥ 0.70)  runs: bare {bare} ours {ours}")
+    print(
+        f"polling  bare waitress {median(bare):8.0f} req/s   /api/user-count {median(ours):8.0f} req/s"
+        f"   ratio {ratio:.2f} (budget ≥ 0.70)  runs: bare {bare} ours {ours}"
+    )
 
 
 def signups(rounds: int, seconds: int) -> None:
@@ -52,7 +54,10 @@ def signups(rounds: int, seconds: int) -> None:
         rates = []
         for _ in range(rounds):
             if database:
-                with fresh_postgres() as url, vpnsite(url, THREADS, rate_limits="off", access_log="false") as site:
+                with (
+                    fresh_postgres() as url,
+                    vpnsite(url, THREADS, rate_limits="off", access_log="false") as site,
+                ):
                     rates.append(_signup_rate(site, seconds))
             else:
                 with vpnsite(None, THREADS, rate_limits="off", access_log="false") as site:
@@ -129,12 +134,16 @@ def check_latency(sizes: list[int], samples: int) -> None:
                     with vpnsite(url, THREADS, rate_limits="off", access_log="false") as site:
                         results[size] = _check_latency(site, samples)
         small, large = results[sizes[0]], results[sizes[-1]]
-        figures = "   ".join(f"{size:>9,} licences: p50 {p50:.2f} ms p99 {p99:.2f} ms" for size, (p50, p99) in results.items())
+        figures = "   ".join(
+            f"{size:>9,} licences: p50 {p50:.2f} ms p99 {p99:.2f} ms" for size, (p50, p99) in results.items()
+        )
         print(f"check    {label:8s} {figures}   p50 ratio {large[0] / small[0]:.2f} (budget: flat)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--skip-million", action="store_true", help="compare 1,000 with 10,000 licences only")
