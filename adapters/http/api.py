@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from vpnsite.licences import DAY
 from vpnsite.signup_requests import FormData, SignedForm
@@ -56,7 +56,7 @@ def archive_url(token: str) -> str:
 def submit_email() -> Response:
     body: SubmitEmail = json_body(SubmitEmail)
     hz_id = body.cookies.hz_id if body.cookies else None
-    signed = services().signups.submit_email(body.email, caller_ip(), hz_id)
+    signed = services().signups.submit_email(body.email, caller_ip(), hz_id, g.language)
     form = signed.form
     return jsonify(
         success=True,
@@ -122,7 +122,9 @@ def check_license() -> Response:
 @api.post("/api/support")
 def support() -> Response:
     body: SupportRequest = json_body(SupportRequest)
-    ticket = services().support.open_ticket(body.email, body.activation_code, body.message, caller_ip())
+    ticket = services().support.open_ticket(
+        body.email, body.activation_code, body.message, caller_ip(), g.language
+    )
     return jsonify(success=True, ticket=ticket.number)
 
 

@@ -20,6 +20,7 @@ def licence_from_row(row: Any) -> Licence:
         code_hash=row.code_hash,
         starts_at=from_db(row.starts_at),
         ends_at=from_db(row.ends_at),
+        language=row.language,
     )
 
 

@@ -23,7 +23,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 user_days INTEGER NOT NULL,
                 created_at BIGINT NOT NULL,
                 expires_at BIGINT NOT NULL,
-                redeemed_at BIGINT
+                redeemed_at BIGINT,
+                language TEXT NOT NULL DEFAULT 'en'
             )""",
             "CREATE INDEX signup_request_expires_at ON signup_request (expires_at)",
             """CREATE TABLE licence (
@@ -35,7 +36,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 code_hash TEXT NOT NULL UNIQUE,
                 starts_at BIGINT NOT NULL,
                 ends_at BIGINT NOT NULL,
-                anonymised_at BIGINT
+                anonymised_at BIGINT,
+                language TEXT NOT NULL DEFAULT 'en'
             )""",
             "CREATE INDEX licence_ends_at_email_key ON licence (ends_at, email_key)",
             "CREATE INDEX licence_email_key ON licence (email_key)",
@@ -57,7 +59,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 code_hash TEXT,
                 message TEXT,
                 created_at BIGINT NOT NULL,
-                closed_at BIGINT
+                closed_at BIGINT,
+                language TEXT NOT NULL DEFAULT 'en'
             )""",
             """CREATE TABLE vpn_server (
                 id TEXT PRIMARY KEY,

@@ -21,6 +21,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         created_at = peewee.BigIntegerField()
         expires_at = peewee.BigIntegerField()
         redeemed_at = peewee.BigIntegerField(null=True)
+        language = peewee.TextField(default="en")
 
     class Licence(Base):
         id = peewee.TextField(primary_key=True)
@@ -32,6 +33,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         starts_at = peewee.BigIntegerField()
         ends_at = peewee.BigIntegerField()
         anonymised_at = peewee.BigIntegerField(null=True)
+        language = peewee.TextField(default="en")
 
     class ArchiveLink(Base):
         token_hash = peewee.TextField(primary_key=True)
@@ -52,6 +54,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         message = peewee.TextField(null=True)
         created_at = peewee.BigIntegerField()
         closed_at = peewee.BigIntegerField(null=True)
+        language = peewee.TextField(default="en")
 
     class VpnServer(Base):
         id = peewee.TextField(primary_key=True)

@@ -27,6 +27,7 @@ class SqlSignupStore:
             user_days=request.user_days,
             created_at=to_db(request.created_at),
             expires_at=to_db(request.expires_at),
+            language=request.language,
         ).execute()
 
     def find_request(self, request_id: str) -> tuple[SignupRequest, bool] | None:
@@ -39,6 +40,7 @@ class SqlSignupStore:
             user_days=row.user_days,
             created_at=from_db(row.created_at),
             expires_at=from_db(row.expires_at),
+            language=row.language,
         )
         return request, row.redeemed_at is not None
 
@@ -68,6 +70,7 @@ class SqlSignupStore:
                 code_hash=licence.code_hash,
                 starts_at=to_db(licence.starts_at),
                 ends_at=to_db(licence.ends_at),
+                language=licence.language,
             ).execute()
             self.models.ArchiveLink.insert(
                 token_hash=link_hash, licence_id=licence.id, created_at=to_db(now)

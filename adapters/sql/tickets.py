@@ -27,6 +27,7 @@ class SqlTicketStore:
                 code_hash=ticket.code_hash,
                 message=ticket.message,
                 created_at=to_db(ticket.created_at),
+                language=ticket.language,
             ).execute()
         return True
 
@@ -41,4 +42,5 @@ class SqlTicketStore:
             created_at=from_db(row.created_at),
             code_hash=row.code_hash,
             closed_at=None if row.closed_at is None else from_db(row.closed_at),
+            language=row.language,
         )

@@ -18,6 +18,7 @@ class Licence:
     code_hash: str
     starts_at: datetime
     ends_at: datetime
+    language: str = "en"
 
     def days_remaining(self, now: datetime) -> int:
         return days_remaining(self.ends_at, now)

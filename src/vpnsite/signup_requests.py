@@ -54,6 +54,8 @@ class SignupRequest:
     user_days: int
     created_at: datetime
     expires_at: datetime
+    language: str = "en"
+    """The language the visitor signed up in: their e-mails are written in it."""
 
     def has_expired(self, now: datetime) -> bool:
         return now >= self.expires_at

@@ -78,7 +78,7 @@ class Signups:
     user_count: Callable[[], int]
     term_days: int
 
-    def submit_email(self, email: str, ip: str | None, hz_id: str | None) -> SignedForm:
+    def submit_email(self, email: str, ip: str | None, hz_id: str | None, language: str = "en") -> SignedForm:
         address = normalise_email(email)
         now = self.clock.now()
         self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "hz_id": hz_id}, now)
@@ -91,6 +91,7 @@ class Signups:
             user_days=self.term_days,
             created_at=now,
             expires_at=now + REQUEST_TTL,
+            language=language,
         )
         self.store.add_request(request)
         form = FormData(
@@ -125,6 +126,7 @@ class Signups:
                 code_hash=self.keys.codes.hash(code),
                 starts_at=starts_at,
                 ends_at=ends_at,
+                language=request.language,
             )
             outcome = self.store.redeem(request.id, licence, self.keys.tokens.hash(token), ip, now)
             if outcome == "redeemed":

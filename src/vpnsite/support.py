@@ -27,6 +27,7 @@ class Ticket:
     code_hash: str | None = None
     """The keyed hash of the activation code the visitor gave, so support can find the licence."""
     closed_at: datetime | None = None
+    language: str = "en"
 
 
 class TicketStore(Protocol):
@@ -43,7 +44,9 @@ class Support:
     clock: Clock
     random: RandomSource
 
-    def open_ticket(self, email: str, activation_code: str | None, message: str, ip: str | None) -> Ticket:
+    def open_ticket(
+        self, email: str, activation_code: str | None, message: str, ip: str | None, language: str = "en"
+    ) -> Ticket:
         address = normalise_email(email)
         text = message.strip()
         if not text:
@@ -63,6 +66,7 @@ class Support:
                 message=text,
                 created_at=now,
                 code_hash=self.keys.codes.hash(code) if code else None,
+                language=language,
             )
             if self.store.add_ticket(ticket):
                 return ticket
