@@ -5,13 +5,18 @@ from __future__ import annotations
 from attrs import frozen
 
 from vpnsite.fleet import SPEC_LOCATIONS
-from vpnsite.keyed_hashes import Keyring
+from vpnsite.keyed_hashes import Keyring, derive_key
 from vpnsite.licence_checks import LicenceChecks
+from vpnsite.mail import Mailer
 from vpnsite.ports import Clock, RandomSource
 from vpnsite.rate_limits import Limiter, longest_window
 from vpnsite.retention import RetentionReport, run_retention
 from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
+from vpnsite_adapters.mail.notifications import Notifications
+from vpnsite_adapters.mail.outbox import OutboxMailer
+from vpnsite_adapters.mail.queue import MailQueue
+from vpnsite_adapters.mail.smtp import SmtpMailer
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.status_snapshot import StatusSnapshot
@@ -27,6 +32,8 @@ class Services:
     signups: Signups
     licence_checks: LicenceChecks
     support: Support
+    mail: MailQueue
+    notifications: Notifications
 
     def run_retention(self) -> RetentionReport:
         try:
@@ -36,8 +43,13 @@ class Services:
         finally:
             self.store.release()
 
+    def start_background_work(self) -> None:
+        self.snapshot.start()
+        self.mail.start()
+
     def close(self) -> None:
         self.snapshot.stop()
+        self.mail.stop()
         self.store.close()
 
 
@@ -53,6 +65,9 @@ def build_services(
     keys = Keyring.from_master(settings.secret_key)
     limiter = Limiter(settings.rate_limits, keys.subjects, store.rate_limits)
     snapshot = StatusSnapshot(store, clock)
+    mail = MailQueue(
+        store.mail_queue, make_mailer(settings), derive_key(settings.secret_key, "mail-queue"), clock
+    )
     return Services(
         settings=settings,
         store=store,
@@ -70,4 +85,12 @@ def build_services(
         ),
         licence_checks=LicenceChecks(store.licences, limiter, keys, clock, random),
         support=Support(store.tickets, limiter, keys, clock, random),
+        mail=mail,
+        notifications=Notifications(mail, settings.support_email),
     )
+
+
+def make_mailer(settings: Settings) -> Mailer:
+    if settings.mail_url == "outbox":
+        return OutboxMailer(settings.data_dir / "outbox", settings.mail_from)
+    return SmtpMailer(settings.mail_url, settings.mail_from, settings.mail_timeout)

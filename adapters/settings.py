@@ -41,6 +41,10 @@ class Settings:
     access_log: bool = True
     db_pool_size: int = 16
     seed_default_fleet: bool = True
+    mail_url: str = "outbox"
+    mail_from: str = "vpnsite <no-reply@localhost>"
+    support_email: str = "support@localhost"
+    mail_timeout: float = 10.0
 
 
 def load_settings(
@@ -74,6 +78,10 @@ def load_settings(
         access_log=_boolean(get("ACCESS_LOG", "true"), "ACCESS_LOG"),
         db_pool_size=_integer(get("DB_POOL_SIZE", "16"), "DB_POOL_SIZE", 1, 1000),
         seed_default_fleet=_boolean(get("SEED_DEFAULT_FLEET", "true"), "SEED_DEFAULT_FLEET"),
+        mail_url=get("MAIL_URL") or "outbox",
+        mail_from=get("MAIL_FROM") or "vpnsite <no-reply@localhost>",
+        support_email=get("SUPPORT_EMAIL") or "support@localhost",
+        mail_timeout=float(_integer(get("MAIL_TIMEOUT", "10"), "MAIL_TIMEOUT", 1, 300)),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:

@@ -31,6 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     retention = commands.add_parser("retention", help="data retention")
     retention_commands = retention.add_subparsers(dest="retention_command", required=True)
     retention_commands.add_parser("run", help="erase what the retention policy says is due now")
+
+    mail = commands.add_parser("mail", help="the outgoing mail queue")
+    mail_commands = mail.add_subparsers(dest="mail_command", required=True)
+    status = mail_commands.add_parser("status", help="what is queued, sent and given up")
+    status.add_argument("--json", action="store_true", help="machine-readable output")
+    mail_commands.add_parser("retry", help="queue the messages that were given up once more")
     return parser
 
 
@@ -52,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(settings)
     if args.command == "migrate":
         return migrate(settings)
+    if args.command == "mail":
+        return mail_command(settings, args.mail_command, getattr(args, "json", False))
     return retention_run(settings)
 
 
@@ -62,7 +70,7 @@ def serve(settings: Settings) -> int:
     from vpnsite_adapters.http.app import create_app
 
     services = build_services(settings)
-    services.snapshot.start()
+    services.start_background_work()
     app = create_app(services)
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)",
@@ -105,6 +113,30 @@ def retention_run(settings: Settings) -> int:
     finally:
         services.close()
     print(json.dumps(attrs.asdict(report)))
+    return 0
+
+
+def mail_command(settings: Settings, command: str, as_json: bool) -> int:
+    from vpnsite_adapters.sql.store import SqlStore
+    from vpnsite_adapters.system import SystemClock
+
+    store = SqlStore.open(settings.database_url)
+    try:
+        if command == "retry":
+            print(f"queued again: {store.mail_queue.retry_failed(SystemClock().now())}")
+            return 0
+        status = store.mail_queue.status()
+    finally:
+        store.close()
+    if as_json:
+        print(json.dumps(attrs.asdict(status), default=str))
+        return 0
+    oldest = status.oldest_queued.isoformat(timespec="seconds") if status.oldest_queued else "-"
+    print(f"queued  {status.queued:>6}   (oldest {oldest})")
+    print(f"sent    {status.sent:>6}")
+    print(f"failed  {status.failed:>6}   (given up; `vpnsite mail retry` queues them again)")
+    for kind, attempts, error in status.last_errors:
+        print(f"  {kind:<24} after {attempts} attempt(s): {error}")
     return 0
 
 

@@ -47,9 +47,12 @@ def personal(response: Response) -> Response:
     return response
 
 
+def site_url() -> str:
+    return services().settings.public_url or request.host_url.rstrip("/")
+
+
 def archive_url(token: str) -> str:
-    base = services().settings.public_url or request.host_url.rstrip("/")
-    return f"{base}/api/config/{token}"
+    return f"{site_url()}/api/config/{token}"
 
 
 @api.post("/api/submit-email")
@@ -83,6 +86,7 @@ def create_user() -> Response:
     )
     activation = services().signups.create_user(SignedForm(form, body.sig), caller_ip())
     licence = activation.licence
+    services().notifications.licence_issued(activation, archive_url(activation.archive_token), site_url())
     return personal(
         jsonify(
             success=True,
@@ -125,6 +129,7 @@ def support() -> Response:
     ticket = services().support.open_ticket(
         body.email, body.activation_code, body.message, caller_ip(), g.language
     )
+    services().notifications.ticket_opened(ticket)
     return jsonify(success=True, ticket=ticket.number)
 
 

@@ -15,7 +15,7 @@ from vpnsite_adapters.sql.database import is_postgres
 MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (
         1,
-        "licences, sign-up requests, archive links, rate limits, tickets, fleet",
+        "licences, sign-up requests, archive links, rate limits, tickets, fleet, mail queue",
         (
             """CREATE TABLE signup_request (
                 id TEXT PRIMARY KEY,
@@ -74,6 +74,18 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 sessions INTEGER NOT NULL DEFAULT 0,
                 service_up BOOLEAN NOT NULL DEFAULT FALSE
             )""",
+            """CREATE TABLE mail_queue (
+                id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                payload TEXT,
+                created_at BIGINT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT,
+                claimed_until BIGINT,
+                sent_at BIGINT,
+                last_error TEXT
+            )""",
+            "CREATE INDEX mail_queue_next_attempt_at ON mail_queue (next_attempt_at)",
         ),
     ),
 )

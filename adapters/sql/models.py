@@ -68,7 +68,19 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)
 
+    class MailQueue(Base):
+        id = peewee.TextField(primary_key=True)
+        kind = peewee.TextField()
+        payload = peewee.TextField(null=True)
+        created_at = peewee.BigIntegerField()
+        attempts = peewee.IntegerField(default=0)
+        next_attempt_at = peewee.BigIntegerField(null=True)
+        claimed_until = peewee.BigIntegerField(null=True)
+        sent_at = peewee.BigIntegerField(null=True)
+        last_error = peewee.TextField(null=True)
+
     return SimpleNamespace(
+        MailQueue=MailQueue,
         SignupRequest=SignupRequest,
         Licence=Licence,
         ArchiveLink=ArchiveLink,

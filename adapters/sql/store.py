@@ -8,6 +8,7 @@ from attrs import frozen
 from vpnsite_adapters.sql.database import open_database, release
 from vpnsite_adapters.sql.fleet import SqlFleetStore
 from vpnsite_adapters.sql.licences import SqlLicenceStore
+from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.models import bind_models
 from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
@@ -25,6 +26,7 @@ class SqlStore:
     tickets: SqlTicketStore
     fleet: SqlFleetStore
     retention: SqlRetentionStore
+    mail_queue: SqlMailQueueStore
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -41,6 +43,7 @@ class SqlStore:
             tickets=SqlTicketStore(db, models),
             fleet=SqlFleetStore(db, models),
             retention=SqlRetentionStore(db, models),
+            mail_queue=SqlMailQueueStore(db, models),
         )
 
     def ping(self) -> None:

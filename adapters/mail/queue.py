@@ -1,0 +1,102 @@
+"""Queued delivery: a message is stored (sealed, since it may carry an activation code) before
+anyone tries to send it, then handed to the mailer by a background sender that retries with
+backoff. A mail failure therefore never loses a licence or a ticket, nor the message itself."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from datetime import timedelta
+
+import attrs
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from vpnsite.mail import Mailer, MailFailed, Message, next_attempt
+from vpnsite.ports import Clock
+from vpnsite_adapters.sql.database import release
+from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
+
+log = logging.getLogger("vpnsite.mail")
+
+LEASE = timedelta(minutes=2)
+POLL_SECONDS = 5.0
+
+
+class Sealer:
+    """AES-GCM with a key of the server's: the queue table never holds a readable message."""
+
+    def __init__(self, key: bytes) -> None:
+        self.aead = AESGCM(key)
+
+    def seal(self, message: Message) -> str:
+        nonce = os.urandom(12)
+        plain = json.dumps(attrs.asdict(message)).encode()
+        return (nonce + self.aead.encrypt(nonce, plain, b"vpnsite-mail")).hex()
+
+    def open(self, sealed: str) -> Message:
+        raw = bytes.fromhex(sealed)
+        return Message(**json.loads(self.aead.decrypt(raw[:12], raw[12:], b"vpnsite-mail")))
+
+
+class MailQueue:
+    def __init__(self, store: SqlMailQueueStore, mailer: Mailer, key: bytes, clock: Clock) -> None:
+        self.store = store
+        self.mailer = mailer
+        self.sealer = Sealer(key)
+        self.clock = clock
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def enqueue(self, kind: str, message: Message) -> None:
+        self.store.add(os.urandom(16).hex(), kind, self.sealer.seal(message), self.clock.now())
+        self._wake.set()
+
+    def deliver_due(self, limit: int = 50) -> tuple[int, int]:
+        """Try every message that is due; return (sent, failed)."""
+        sent = failed = 0
+        for queued in self.store.claim_due(self.clock.now(), limit, LEASE):
+            try:
+                self.mailer.send(self.sealer.open(queued.payload))
+            except (MailFailed, InvalidTag, ValueError) as error:
+                attempts = queued.attempts + 1
+                retry_at = next_attempt(attempts, self.clock.now())
+                self.store.mark_failed(queued.id, attempts, str(error) or type(error).__name__, retry_at)
+                log.warning(
+                    "%s mail not sent (attempt %d): %s; %s",
+                    queued.kind,
+                    attempts,
+                    error,
+                    "will retry" if retry_at else "giving up",
+                )
+                failed += 1
+            else:
+                self.store.mark_sent(queued.id, self.clock.now())
+                sent += 1
+        return sent, failed
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="mail-sender", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=15)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(POLL_SECONDS)
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self.deliver_due()
+            except Exception:
+                log.exception("mail sender failed; trying again shortly")
+            finally:
+                release(self.store.db)

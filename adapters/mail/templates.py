@@ -1,0 +1,226 @@
+"""The texts of the e-mails, in the five languages, as plain text and simple HTML."""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+
+from attrs import frozen
+
+from vpnsite.mail import Message
+
+
+@frozen
+class LicenceTexts:
+    subject: str
+    intro: str
+    code: str
+    until: str
+    archive: str
+    steps_title: str
+    steps: tuple[str, str, str]
+    check: str
+    date: str
+
+
+@frozen
+class TicketTexts:
+    subject: str
+    body: str
+    copy: str
+
+
+MONTHS = {
+    "en": "January February March April May June July August September October November December",
+    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+}
+
+LICENCE: dict[str, LicenceTexts] = {
+    "en": LicenceTexts(
+        subject="Your free VPN licence and activation code",
+        intro="Your free VPN licence is ready.",
+        code="Activation code",
+        until="Valid until",
+        archive="Your personal configuration archive (keep this link to yourself)",
+        steps_title="Connect in three steps",
+        steps=(
+            "Install an OpenVPN app: OpenVPN Connect for Windows, macOS, Android or iOS.",
+            "Import a profile from your archive: one file per server, UDP or TCP.",
+            "Connect: your e-mail is the username, the activation code is the password.",
+        ),
+        check="Check your licence at any time",
+        date="{day} {month} {year}",
+    ),
+    "ru": LicenceTexts(
+        subject="Ваша бесплатная VPN-лицензия и код активации",
+        intro="Ваша бесплатная VPN-лицензия готова.",
+        code="Код активации",
+        until="Действует до",
+        archive="Ваш личный архив настроек (не передавайте эту ссылку другим)",
+        steps_title="Подключение в три шага",
+        steps=(
+            "Установите приложение OpenVPN: OpenVPN Connect для Windows, macOS, Android или iOS.",
+            "Импортируйте профиль из архива: по файлу на каждый сервер, UDP или TCP.",
+            "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
+        ),
+        check="Проверить лицензию можно в любое время",
+        date="{day} {month} {year} г.",
+    ),
+    "es": LicenceTexts(
+        subject="Tu licencia VPN gratuita y tu código de activación",
+        intro="Tu licencia VPN gratuita está lista.",
+        code="Código de activación",
+        until="Válida hasta el",
+        archive="Tu archivo personal de configuración (no compartas este enlace)",
+        steps_title="Conéctate en tres pasos",
+        steps=(
+            "Instala una aplicación OpenVPN: OpenVPN Connect para Windows, macOS, Android o iOS.",
+            "Importa un perfil de tu archivo: un fichero por servidor, UDP o TCP.",
+            "Conéctate: tu correo electrónico es el usuario y el código de activación, la contraseña.",
+        ),
+        check="Consulta tu licencia cuando quieras",
+        date="{day} de {month} de {year}",
+    ),
+    "fr": LicenceTexts(
+        subject="Votre licence VPN gratuite et votre code d’activation",
+        intro="Votre licence VPN gratuite est prête.",
+        code="Code d’activation",
+        until="Valable jusqu’au",
+        archive="Votre archive de configuration personnelle (gardez ce lien pour vous)",
+        steps_title="Connexion en trois étapes",
+        steps=(
+            "Installez une application OpenVPN : OpenVPN Connect pour Windows, macOS, Android ou iOS.",
+            "Importez un profil de votre archive : un fichier par serveur, en UDP ou en TCP.",
+            "Connectez-vous : votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
+        ),
+        check="Vérifiez votre licence à tout moment",
+        date="{day} {month} {year}",
+    ),
+    "pt": LicenceTexts(
+        subject="Sua licença VPN gratuita e seu código de ativação",
+        intro="Sua licença VPN gratuita está pronta.",
+        code="Código de ativação",
+        until="Válida até",
+        archive="Seu arquivo pessoal de configuração (não compartilhe este link)",
+        steps_title="Conecte-se em três passos",
+        steps=(
+            "Instale um aplicativo OpenVPN: OpenVPN Connect para Windows, macOS, Android ou iOS.",
+            "Importe um perfil do seu arquivo: um arquivo por servidor, UDP ou TCP.",
+            "Conecte-se: seu e-mail é o usuário e o código de ativação é a senha.",
+        ),
+        check="Consulte sua licença quando quiser",
+        date="{day} de {month} de {year}",
+    ),
+}
+
+TICKET: dict[str, TicketTexts] = {
+    "en": TicketTexts(
+        subject="We have your message — ticket {number}",
+        body="Thank you for writing to us. Your ticket number is {number}; "
+        "we will answer you at this address.",
+        copy="Your message",
+    ),
+    "ru": TicketTexts(
+        subject="Мы получили ваше сообщение — обращение {number}",
+        body="Спасибо, что написали нам. Номер вашего обращения — {number}; ответ придёт на этот адрес.",
+        copy="Ваше сообщение",
+    ),
+    "es": TicketTexts(
+        subject="Hemos recibido tu mensaje: ticket {number}",
+        body="Gracias por escribirnos. El número de tu ticket es {number}; "
+        "te responderemos a esta dirección.",
+        copy="Tu mensaje",
+    ),
+    "fr": TicketTexts(
+        subject="Nous avons bien reçu votre message — ticket {number}",
+        body="Merci de nous avoir écrit. Votre numéro de ticket est le {number} ; "
+        "nous vous répondrons à cette adresse.",
+        copy="Votre message",
+    ),
+    "pt": TicketTexts(
+        subject="Recebemos sua mensagem — chamado {number}",
+        body="Obrigado por escrever para nós. O número do seu chamado é {number}; "
+        "responderemos neste endereço.",
+        copy="Sua mensagem",
+    ),
+}
+
+
+def _label(text: str, language: str) -> str:
+    """``text`` followed by a colon, with the no-break space French puts before it."""
+    return f"{text}\u00a0:" if language == "fr" else f"{text}:"
+
+
+def _page(language: str, body: str) -> str:
+    return (
+        f'<!doctype html><html lang="{escape(language)}">'
+        f'<body style="font-family:sans-serif;line-height:1.5">{body}</body></html>'
+    )
+
+
+def format_date(day: date, language: str) -> str:
+    month = MONTHS.get(language, MONTHS["en"]).split()[day.month - 1]
+    return LICENCE.get(language, LICENCE["en"]).date.format(day=day.day, month=month, year=day.year)
+
+
+def licence_email(
+    to: str, code: str, ends: date, archive_url: str, licence_url: str, language: str
+) -> Message:
+    t = LICENCE.get(language, LICENCE["en"])
+    steps = t.steps
+    until = format_date(ends, language)
+    text = "\n".join(
+        [
+            f"{t.intro}",
+            "",
+            f"{_label(t.code, language)} {code}",
+            f"{_label(t.until, language)} {until}",
+            "",
+            _label(t.archive, language),
+            archive_url,
+            "",
+            _label(t.steps_title, language),
+            *(f"{number}. {step}" for number, step in enumerate(steps, 1)),
+            "",
+            f"{_label(t.check, language)} {licence_url}",
+        ]
+    )
+    items = "".join(f"<li>{escape(step)}</li>" for step in steps)
+    html = _page(
+        language,
+        f"<p>{escape(t.intro)}</p>"
+        f'<p>{escape(_label(t.code, language))}<br><strong style="font-size:1.3em;letter-spacing:.05em">'
+        f"{escape(code)}</strong></p>"
+        f"<p>{escape(_label(t.until, language))} {escape(until)}</p>"
+        f'<p><a href="{escape(archive_url)}">{escape(t.archive)}</a></p>'
+        f"<h3>{escape(t.steps_title)}</h3><ol>{items}</ol>"
+        f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>',
+    )
+    return Message(to=to, subject=t.subject, text=text, html=html)
+
+
+def ticket_acknowledgement(to: str, number: str, message: str, language: str) -> Message:
+    t = TICKET.get(language, TICKET["en"])
+    body = t.body.format(number=number)
+    text = f"{body}\n\n{_label(t.copy, language)}\n\n{message}\n"
+    html = _page(
+        language,
+        f"<p>{escape(body)}</p><p>{escape(_label(t.copy, language))}</p>"
+        f'<blockquote style="white-space:pre-wrap">{escape(message)}</blockquote>',
+    )
+    return Message(to=to, subject=t.subject.format(number=number), text=text, html=html)
+
+
+def ticket_for_support(
+    support_address: str, number: str, sender: str, message: str, language: str, code_given: bool
+) -> Message:
+    """The ticket as the support team gets it: answering it replies to the visitor."""
+    text = (
+        f"Ticket {number}\nFrom: {sender}\nLanguage: {language}\n"
+        f"Activation code given: {'yes' if code_given else 'no'}\n\n"
+        f"{message}\n"
+    )
+    return Message(to=support_address, subject=f"[{number}] Support request", text=text, reply_to=sender)

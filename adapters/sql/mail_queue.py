@@ -1,0 +1,105 @@
+"""The mail queue: messages wait here (sealed) until a mailer has taken them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from types import SimpleNamespace
+
+import peewee
+from attrs import frozen
+
+from vpnsite_adapters.sql.database import from_db, to_db
+
+
+@frozen
+class QueuedMail:
+    id: str
+    kind: str
+    payload: str
+    attempts: int
+
+
+@frozen
+class MailQueueStatus:
+    queued: int
+    sent: int
+    failed: int
+    oldest_queued: datetime | None
+    last_errors: tuple[tuple[str, int, str], ...]
+    """(kind, attempts, error) of the most recent messages still waiting or given up."""
+
+
+@frozen
+class SqlMailQueueStore:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def add(self, mail_id: str, kind: str, payload: str, now: datetime) -> None:
+        self.models.MailQueue.insert(
+            id=mail_id, kind=kind, payload=payload, created_at=to_db(now), next_attempt_at=to_db(now)
+        ).execute()
+
+    def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]:
+        """Messages due now, each leased to this caller alone so two processes never send one twice."""
+        queue = self.models.MailQueue
+        free = queue.claimed_until.is_null() | (queue.claimed_until < to_db(now))
+        due = (
+            queue.select()
+            .where(queue.next_attempt_at.is_null(False) & (queue.next_attempt_at <= to_db(now)) & free)
+            .order_by(queue.next_attempt_at)
+            .limit(limit)
+        )
+        claimed = []
+        for row in list(due):
+            with self.db.atomic():
+                taken = (
+                    queue.update(claimed_until=to_db(now + lease))
+                    .where((queue.id == row.id) & free & queue.next_attempt_at.is_null(False))
+                    .execute()
+                )
+            if taken == 1:
+                claimed.append(QueuedMail(row.id, row.kind, row.payload, row.attempts))
+        return claimed
+
+    def mark_sent(self, mail_id: str, now: datetime) -> None:
+        queue = self.models.MailQueue
+        queue.update(
+            payload=None, sent_at=to_db(now), next_attempt_at=None, claimed_until=None, last_error=None
+        ).where(queue.id == mail_id).execute()
+
+    def mark_failed(self, mail_id: str, attempts: int, error: str, retry_at: datetime | None) -> None:
+        queue = self.models.MailQueue
+        queue.update(
+            attempts=attempts,
+            last_error=error[:500],
+            next_attempt_at=None if retry_at is None else to_db(retry_at),
+            claimed_until=None,
+        ).where(queue.id == mail_id).execute()
+
+    def retry_failed(self, now: datetime) -> int:
+        queue = self.models.MailQueue
+        return int(
+            queue.update(next_attempt_at=to_db(now), attempts=0)
+            .where(queue.sent_at.is_null() & queue.next_attempt_at.is_null() & queue.payload.is_null(False))
+            .execute()
+        )
+
+    def status(self) -> MailQueueStatus:
+        queue = self.models.MailQueue
+        waiting = queue.sent_at.is_null() & queue.next_attempt_at.is_null(False)
+        given_up = queue.sent_at.is_null() & queue.next_attempt_at.is_null()
+        oldest = queue.select(peewee.fn.MIN(queue.created_at)).where(waiting).scalar()
+        errors = (
+            queue.select(queue.kind, queue.attempts, queue.last_error)
+            .where(queue.sent_at.is_null() & queue.last_error.is_null(False))
+            .order_by(queue.created_at.desc())
+            .limit(5)
+            .tuples()
+        )
+        return MailQueueStatus(
+            queued=queue.select().where(waiting).count(),
+            sent=queue.select().where(queue.sent_at.is_null(False)).count(),
+            failed=queue.select().where(given_up).count(),
+            oldest_queued=None if oldest is None else from_db(oldest),
+            last_errors=tuple((kind, attempts, error) for kind, attempts, error in errors),
+        )

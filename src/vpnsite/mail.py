@@ -1,0 +1,40 @@
+"""Mail as the domain sees it: a message, a port to send it through, and when to try again."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from attrs import frozen
+
+FIRST_RETRY = timedelta(minutes=1)
+LONGEST_WAIT = timedelta(hours=1)
+MAX_ATTEMPTS = 20  # about a day of retries: 1, 2, 4 … 32 minutes, then hourly
+
+
+@frozen
+class Message:
+    to: str
+    subject: str
+    text: str
+    html: str | None = None
+    reply_to: str | None = None
+
+
+class MailFailed(Exception):
+    """The message could not be handed over; the reason must not contain the address."""
+
+
+class Mailer(Protocol):
+    def send(self, message: Message) -> None:
+        """Hand the message to the mail system; raise :class:`MailFailed` if it was not taken."""
+        ...
+
+
+def next_attempt(failed_attempts: int, now: datetime) -> datetime | None:
+    """When to try again after ``failed_attempts`` failures: doubling waits from a minute, at most
+    an hour apart; None once the message has failed ``MAX_ATTEMPTS`` times."""
+    if failed_attempts >= MAX_ATTEMPTS:
+        return None
+    wait = FIRST_RETRY * (1 << min(max(failed_attempts - 1, 0), 10))
+    return now + min(wait, LONGEST_WAIT)

@@ -1,0 +1,190 @@
+"""Mail through a real SMTP server on loopback (aiosmtpd): the right e-mails in the visitor's
+language, and no licence or ticket lost when the server refuses or hangs."""
+
+from __future__ import annotations
+
+import email
+import socket
+import threading
+from collections.abc import Iterator
+from email.message import Message as EmailMessage
+from email.policy import default
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests.integration.test_api_flow import sign_up
+from tests.integration.test_serve_process import free_port
+from vpnsite_adapters.http.app import create_app
+
+
+class Inbox:
+    def __init__(self, refuse: bool = False) -> None:
+        self.messages: list[EmailMessage] = []
+        self.refuse = refuse
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        if self.refuse:
+            return "550 5.7.1 Relaying denied"
+        self.messages.append(email.message_from_bytes(envelope.content, policy=default))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield inbox, port
+    controller.stop()
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """Accepts connections and never says a word, like a server stuck under load."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    stop.set()
+    thread.join()
+    for connection in held:
+        connection.close()
+    listener.close()
+
+
+def body_of(message: EmailMessage, subtype: str = "plain") -> str:
+    part = message.get_body(preferencelist=(subtype,))
+    assert part is not None
+    return str(part.get_content())
+
+
+def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_services: Any, smtp: Any) -> None:
+    inbox, port = smtp
+    services = make_services(
+        mail_url=f"smtp://127.0.0.1:{port}?starttls=off", mail_from="VPN <hello@vpn.test>"
+    )
+    client = create_app(services).test_client()
+    status = client.post(
+        "/api/submit-email", json={"email": "olga@example.org"}, headers={"Accept-Language": "ru-RU"}
+    )
+    form = status.get_json()["form_data"]
+    activation = client.post("/api/create-user", json={"email": form.pop("user_email"), **form}).get_json()
+
+    assert services.mail.deliver_due() == (1, 0)
+    [message] = inbox.messages
+    assert message["To"] == "olga@example.org"
+    assert message["From"] == "VPN <hello@vpn.test>"
+    assert message["Subject"] == "Ваша бесплатная VPN-лицензия и код активации"
+    text = body_of(message)
+    code = activation["user_code"]
+    # In one piece, so it can be pasted into the app's password field as it is.
+    assert f"Код активации: {code}" in text
+    assert activation["activation_url"] in text
+    assert "http://localhost/ru/license" in text
+    assert "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации." in text
+    assert activation["activation_url"] in body_of(message, "html")
+
+
+def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_services: Any, smtp: Any) -> None:
+    inbox, port = smtp
+    services = make_services(mail_url=f"smtp://127.0.0.1:{port}", support_email="help@vpn.test")
+    client = create_app(services).test_client()
+    ticket = client.post(
+        "/api/support",
+        json={"email": "jean@example.org", "message": "Le VPN ne se connecte pas."},
+        headers={"Accept-Language": "fr-FR"},
+    ).get_json()["ticket"]
+
+    assert services.mail.deliver_due() == (2, 0)
+    forward = next(m for m in inbox.messages if m["To"] == "help@vpn.test")
+    acknowledgement = next(m for m in inbox.messages if m["To"] == "jean@example.org")
+    assert forward["Reply-To"] == "jean@example.org"
+    assert ticket in forward["Subject"] and "Le VPN ne se connecte pas." in body_of(forward)
+    assert acknowledgement["Subject"] == f"Nous avons bien reçu votre message — ticket {ticket}"
+    assert "Votre message\u00a0:" in body_of(acknowledgement)
+
+
+def test_a_refusing_server_loses_nothing_and_the_mail_goes_out_later(
+    make_services: Any, smtp: Any, clock: Any
+) -> None:
+    inbox, port = smtp
+    inbox.refuse = True
+    services = make_services(mail_url=f"smtp://127.0.0.1:{port}")
+    client = create_app(services).test_client()
+    created = client.post("/api/create-user", json=sign_up(client))
+    assert created.status_code == 200
+
+    assert services.mail.deliver_due() == (0, 1)
+    status = services.store.mail_queue.status()
+    assert (status.queued, status.sent) == (1, 0)
+    assert status.last_errors[0][2] == "SMTP server answered 550"
+
+    inbox.refuse = False
+    assert services.mail.deliver_due() == (0, 0), "not due again before its backoff"
+    clock.advance(minutes=1)
+    assert services.mail.deliver_due() == (1, 0)
+    assert created.get_json()["user_code"] in body_of(inbox.messages[0])
+    assert services.store.mail_queue.status().sent == 1
+
+
+def test_a_hanging_server_times_out_and_the_sign_up_still_succeeds(
+    make_services: Any, silent_server: int
+) -> None:
+    services = make_services(mail_url=f"smtp://127.0.0.1:{silent_server}", mail_timeout=1)
+    client = create_app(services).test_client()
+    assert client.post("/api/create-user", json=sign_up(client)).status_code == 200
+    assert services.mail.deliver_due() == (0, 1)
+    assert services.store.mail_queue.status().queued == 1
+
+
+def test_the_queue_keeps_no_readable_code(make_services: Any) -> None:
+    services = make_services()
+    client = create_app(services).test_client()
+    code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+    payloads = services.store.db.execute_sql("SELECT payload FROM mail_queue").fetchall()
+    assert payloads and all(code not in payload for (payload,) in payloads)
+
+
+def test_the_default_outbox_gets_an_eml_file(make_services: Any, tmp_path: Any) -> None:
+    services = make_services()
+    client = create_app(services).test_client()
+    code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+    assert services.mail.deliver_due() == (1, 0)
+    [eml] = list((tmp_path / "data" / "outbox").glob("*.eml"))
+    message = email.message_from_bytes(eml.read_bytes(), policy=default)
+    assert message["To"] == "anna@example.org"
+    assert code[:4] in body_of(message)
+    assert services.store.db.execute_sql("SELECT payload FROM mail_queue").fetchone()[0] is None
+
+
+def test_mail_status_from_the_command_line(make_services: Any, tmp_path: Any, database_url: str) -> None:
+    from tests.integration.test_serve_process import vpnsite
+
+    services = make_services()
+    client = create_app(services).test_client()
+    client.post("/api/create-user", json=sign_up(client))
+    env = {
+        "VPNSITE_DATA_DIR": str(tmp_path / "data"),
+        "VPNSITE_DATABASE_URL": database_url,
+        "PATH": "/usr/bin",
+    }
+    result = vpnsite("mail", "status", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "queued       1" in result.stdout
+    assert "anna@example.org" not in result.stdout
