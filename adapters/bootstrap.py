@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+
+import attrs
 from attrs import frozen
 
 from vpnsite.fleet import SPEC_LOCATIONS
@@ -17,10 +20,15 @@ from vpnsite_adapters.mail.notifications import Notifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
+from vpnsite_adapters.periodic import Periodic
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
-from vpnsite_adapters.status_snapshot import StatusSnapshot
+from vpnsite_adapters.status_snapshot import REFRESH_SECONDS, StatusSnapshot
 from vpnsite_adapters.system import SystemClock, SystemRandom
+
+log = logging.getLogger("vpnsite")
+
+RETENTION_SECONDS = 3600.0
 
 
 @frozen
@@ -34,6 +42,7 @@ class Services:
     support: Support
     mail: MailQueue
     notifications: Notifications
+    background: tuple[Periodic, ...] = ()
 
     def run_retention(self) -> RetentionReport:
         try:
@@ -44,13 +53,25 @@ class Services:
             self.store.release()
 
     def start_background_work(self) -> None:
-        self.snapshot.start()
-        self.mail.start()
+        """The status snapshot every second, the mail queue, retention every hour."""
+        self.snapshot.refresh()
+        for work in self.background:
+            work.start()
 
     def close(self) -> None:
-        self.snapshot.stop()
-        self.mail.stop()
+        for work in self.background:
+            work.stop()
         self.store.close()
+
+    def scheduled_retention(self) -> None:
+        report = self.run_retention()
+        log.info("retention: %s", ", ".join(f"{k} {v}" for k, v in attrs.asdict(report).items()))
+
+
+def make_mailer(settings: Settings) -> Mailer:
+    if settings.mail_url == "outbox":
+        return OutboxMailer(settings.data_dir / "outbox", settings.mail_from)
+    return SmtpMailer(settings.mail_url, settings.mail_from, settings.mail_timeout)
 
 
 def build_services(
@@ -68,7 +89,7 @@ def build_services(
     mail = MailQueue(
         store.mail_queue, make_mailer(settings), derive_key(settings.secret_key, "mail-queue"), clock
     )
-    return Services(
+    services = Services(
         settings=settings,
         store=store,
         clock=clock,
@@ -88,9 +109,9 @@ def build_services(
         mail=mail,
         notifications=Notifications(mail, settings.support_email),
     )
-
-
-def make_mailer(settings: Settings) -> Mailer:
-    if settings.mail_url == "outbox":
-        return OutboxMailer(settings.data_dir / "outbox", settings.mail_from)
-    return SmtpMailer(settings.mail_url, settings.mail_from, settings.mail_timeout)
+    background = (
+        Periodic("status-snapshot", REFRESH_SECONDS, snapshot.refresh),
+        mail.sender,
+        Periodic("retention", RETENTION_SECONDS, services.scheduled_retention),
+    )
+    return attrs.evolve(services, background=background)

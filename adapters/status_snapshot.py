@@ -7,7 +7,6 @@ import hashlib
 import json
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -59,8 +58,6 @@ class StatusSnapshot:
     server_status: Encoded = field(factory=lambda: Encoded.of({}))
     refreshed_at: float = 0.0
     measure_load: Callable[[], float] = host_load_percent
-    _stop: threading.Event = field(factory=threading.Event)
-    _thread: threading.Thread | None = None
 
     def refresh(self) -> None:
         """Read the database once and replace both answers; on failure keep the last ones."""
@@ -114,20 +111,6 @@ class StatusSnapshot:
             }
         )
         self.refreshed_at = time.monotonic()
-
-    def start(self) -> None:
-        self.refresh()
-        self._thread = threading.Thread(target=self._run, name="status-snapshot", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def _run(self) -> None:
-        while not self._stop.wait(REFRESH_SECONDS):
-            self.refresh()
 
 
 def _vpn_server(view: ServerView) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
 from datetime import timedelta
 
 import attrs
@@ -16,6 +15,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from vpnsite.mail import Mailer, MailFailed, Message, next_attempt
 from vpnsite.ports import Clock
+from vpnsite_adapters.periodic import Periodic
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 
@@ -47,13 +47,11 @@ class MailQueue:
         self.mailer = mailer
         self.sealer = Sealer(key)
         self.clock = clock
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.sender = Periodic("mail-sender", POLL_SECONDS, self._deliver_and_release)
 
     def enqueue(self, kind: str, message: Message) -> None:
         self.store.add(os.urandom(16).hex(), kind, self.sealer.seal(message), self.clock.now())
-        self._wake.set()
+        self.sender.wake()
 
     def deliver_due(self, limit: int = 50) -> tuple[int, int]:
         """Try every message that is due; return (sent, failed)."""
@@ -78,25 +76,8 @@ class MailQueue:
                 sent += 1
         return sent, failed
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="mail-sender", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=15)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.wait(POLL_SECONDS)
-            self._wake.clear()
-            if self._stop.is_set():
-                break
-            try:
-                self.deliver_due()
-            except Exception:
-                log.exception("mail sender failed; trying again shortly")
-            finally:
-                release(self.store.db)
+    def _deliver_and_release(self) -> None:
+        try:
+            self.deliver_due()
+        finally:
+            release(self.store.db)

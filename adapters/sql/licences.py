@@ -57,3 +57,9 @@ class SqlLicenceStore:
             .scalar()
             or 0
         )
+
+    def started_since(self, since: datetime) -> list[datetime]:
+        """Start times of the licences issued since ``since``: sign-ups, for the statistics."""
+        licences = self.models.Licence
+        query = licences.select(licences.starts_at).where(licences.starts_at >= to_db(since)).tuples()
+        return [from_db(starts_at) for (starts_at,) in query]

@@ -20,6 +20,7 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             """CREATE TABLE signup_request (
                 id TEXT PRIMARY KEY,
                 email TEXT NOT NULL,
+                email_key TEXT NOT NULL,
                 user_days INTEGER NOT NULL,
                 created_at BIGINT NOT NULL,
                 expires_at BIGINT NOT NULL,
@@ -27,6 +28,7 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 language TEXT NOT NULL DEFAULT 'en'
             )""",
             "CREATE INDEX signup_request_expires_at ON signup_request (expires_at)",
+            "CREATE INDEX signup_request_email_key ON signup_request (email_key)",
             """CREATE TABLE licence (
                 id TEXT PRIMARY KEY,
                 request_id TEXT UNIQUE,
@@ -56,12 +58,14 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             """CREATE TABLE ticket (
                 number TEXT PRIMARY KEY,
                 email TEXT,
+                email_key TEXT,
                 code_hash TEXT,
                 message TEXT,
                 created_at BIGINT NOT NULL,
                 closed_at BIGINT,
                 language TEXT NOT NULL DEFAULT 'en'
             )""",
+            "CREATE INDEX ticket_email_key ON ticket (email_key)",
             """CREATE TABLE vpn_server (
                 id TEXT PRIMARY KEY,
                 name TEXT NOT NULL,

@@ -17,6 +17,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
     class SignupRequest(Base):
         id = peewee.TextField(primary_key=True)
         email = peewee.TextField()
+        email_key = peewee.TextField()
         user_days = peewee.IntegerField()
         created_at = peewee.BigIntegerField()
         expires_at = peewee.BigIntegerField()
@@ -50,6 +51,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
     class Ticket(Base):
         number = peewee.TextField(primary_key=True)
         email = peewee.TextField(null=True)
+        email_key = peewee.TextField(null=True)
         code_hash = peewee.TextField(null=True)
         message = peewee.TextField(null=True)
         created_at = peewee.BigIntegerField()

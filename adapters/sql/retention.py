@@ -40,9 +40,27 @@ class SqlRetentionStore:
             events = m.RateEvent.delete().where(m.RateEvent.at < to_db(plan.rate_events_before)).execute()
             ended = m.Licence.select(m.Licence.id).where(m.Licence.ends_at <= now)
             links = m.ArchiveLink.delete().where(m.ArchiveLink.licence_id.in_(ended)).execute()
+            tickets = (
+                m.Ticket.delete()
+                .where(
+                    m.Ticket.closed_at.is_null(False)
+                    & (m.Ticket.closed_at < to_db(plan.tickets_closed_before))
+                )
+                .execute()
+            )
+            mail = (
+                m.MailQueue.delete()
+                .where(
+                    m.MailQueue.next_attempt_at.is_null()
+                    & (m.MailQueue.created_at < to_db(plan.mail_created_before))
+                )
+                .execute()
+            )
         return RetentionReport(
             licences_anonymised=anonymised,
             requests_deleted=requests,
             rate_events_deleted=events,
             archive_links_deleted=links,
+            tickets_deleted=tickets,
+            mail_deleted=mail,
         )

@@ -24,6 +24,7 @@ class SqlSignupStore:
         self.models.SignupRequest.insert(
             id=request.id,
             email=request.email,
+            email_key=email_key(request.email),
             user_days=request.user_days,
             created_at=to_db(request.created_at),
             expires_at=to_db(request.expires_at),

@@ -11,6 +11,7 @@ from vpnsite_adapters.sql.licences import SqlLicenceStore
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.models import bind_models
+from vpnsite_adapters.sql.privacy import SqlPrivacyStore
 from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
 from vpnsite_adapters.sql.retention import SqlRetentionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
@@ -27,6 +28,7 @@ class SqlStore:
     fleet: SqlFleetStore
     retention: SqlRetentionStore
     mail_queue: SqlMailQueueStore
+    privacy: SqlPrivacyStore
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -44,6 +46,7 @@ class SqlStore:
             fleet=SqlFleetStore(db, models),
             retention=SqlRetentionStore(db, models),
             mail_queue=SqlMailQueueStore(db, models),
+            privacy=SqlPrivacyStore(db, models),
         )
 
     def ping(self) -> None:

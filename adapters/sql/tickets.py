@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
 
+from vpnsite.emails import email_key
 from vpnsite.support import Ticket
 from vpnsite_adapters.sql.database import from_db, to_db
 
@@ -24,6 +26,7 @@ class SqlTicketStore:
             tickets.insert(
                 number=ticket.number,
                 email=ticket.email,
+                email_key=email_key(ticket.email),
                 code_hash=ticket.code_hash,
                 message=ticket.message,
                 created_at=to_db(ticket.created_at),
@@ -44,3 +47,19 @@ class SqlTicketStore:
             closed_at=None if row.closed_at is None else from_db(row.closed_at),
             language=row.language,
         )
+
+    def list_tickets(self, open_only: bool, limit: int) -> list[Ticket]:
+        tickets = self.models.Ticket
+        query = tickets.select(tickets.number).order_by(tickets.created_at.desc()).limit(limit)
+        if open_only:
+            query = query.where(tickets.closed_at.is_null())
+        return [ticket for (number,) in query.tuples() if (ticket := self.find_ticket(number)) is not None]
+
+    def close_ticket(self, number: str, now: datetime) -> bool:
+        tickets = self.models.Ticket
+        changed = (
+            tickets.update(closed_at=to_db(now))
+            .where((tickets.number == number) & tickets.closed_at.is_null())
+            .execute()
+        )
+        return bool(changed)

@@ -9,6 +9,8 @@ from attrs import frozen
 
 PERSONAL_DATA_KEPT_AFTER_END = timedelta(days=30)
 SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY = timedelta(days=1)
+TICKETS_KEPT_AFTER_CLOSING = timedelta(days=30)
+MAIL_KEPT_AFTER_LAST_ATTEMPT = timedelta(days=30)
 
 
 @frozen
@@ -19,13 +21,17 @@ class RetentionPlan:
       unless the same address still holds a live licence (one that ends after ``now``);
     - sign-up requests that expired before ``requests_expired_before`` are deleted;
     - rate-limit events older than ``rate_events_before`` are deleted;
-    - archive links of licences that have ended are deleted.
+    - archive links of licences that have ended are deleted;
+    - tickets closed before ``tickets_closed_before`` are deleted;
+    - mail that was sent or given up, created before ``mail_created_before``, is deleted.
     """
 
     now: datetime
     licences_ended_before: datetime
     requests_expired_before: datetime
     rate_events_before: datetime
+    tickets_closed_before: datetime
+    mail_created_before: datetime
 
 
 def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPlan:
@@ -34,6 +40,8 @@ def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPl
         licences_ended_before=now - PERSONAL_DATA_KEPT_AFTER_END,
         requests_expired_before=now - SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY,
         rate_events_before=now - longest_rate_window,
+        tickets_closed_before=now - TICKETS_KEPT_AFTER_CLOSING,
+        mail_created_before=now - MAIL_KEPT_AFTER_LAST_ATTEMPT,
     )
 
 
@@ -49,12 +57,19 @@ def deletes_rate_event(plan: RetentionPlan, at: datetime) -> bool:
     return at < plan.rate_events_before
 
 
+def deletes_ticket(plan: RetentionPlan, closed_at: datetime | None) -> bool:
+    """Open tickets are kept however old: someone is still waiting for an answer."""
+    return closed_at is not None and closed_at < plan.tickets_closed_before
+
+
 @frozen
 class RetentionReport:
     licences_anonymised: int
     requests_deleted: int
     rate_events_deleted: int
     archive_links_deleted: int
+    tickets_deleted: int
+    mail_deleted: int
 
 
 class RetentionStore(Protocol):

@@ -1,0 +1,109 @@
+"""The operator's commands against a database filled through the API, on both databases."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_api_flow import sign_up
+from tests.integration.test_serve_process import vpnsite
+from vpnsite.retention import plan_retention
+from vpnsite_adapters.http.app import create_app
+
+
+@pytest.fixture
+def filled(make_services: Any, clock: Any, tmp_path: Path, database_url: str) -> dict[str, Any]:
+    clock.moment = datetime.now(UTC)  # the commands run on the real clock
+    services = make_services()
+    client = create_app(services).test_client()
+    activation = client.post("/api/create-user", json=sign_up(client, "Kim@Example.org")).get_json()
+    ticket = client.post(
+        "/api/support",
+        json={
+            "email": "kim@example.org",
+            "activation_code": activation["user_code"],
+            "message": "Slow in Riga.",
+        },
+    ).get_json()["ticket"]
+    env = {
+        "VPNSITE_DATA_DIR": str(tmp_path / "data"),
+        "VPNSITE_DATABASE_URL": database_url,
+        "PATH": "/usr/bin",
+    }
+    return {"services": services, "client": client, "activation": activation, "ticket": ticket, "env": env}
+
+
+def run(filled: dict[str, Any], *args: str) -> Any:
+    result = vpnsite(*args, env=filled["env"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def test_tickets_are_listed_shown_and_closed(filled: dict[str, Any]) -> None:
+    number = filled["ticket"]
+    listing = run(filled, "tickets", "list").stdout
+    assert number in listing and "Slow in Riga." in listing and "open" in listing
+    shown = json.loads(run(filled, "tickets", "show", number, "--json").stdout)
+    assert shown["email"] == "kim@example.org"
+    assert shown["activation_code"].startswith("matches licence")
+    assert run(filled, "tickets", "close", number).stdout.strip() == f"closed {number}"
+    assert number not in run(filled, "tickets", "list").stdout
+    assert number in run(filled, "tickets", "list", "--all").stdout
+    assert vpnsite("tickets", "close", number, env=filled["env"]).returncode == 1
+
+
+def test_closed_tickets_are_erased_thirty_days_later(filled: dict[str, Any]) -> None:
+    services, number = filled["services"], filled["ticket"]
+    services.store.tickets.close_ticket(number, services.clock.now())
+    assert (
+        services.store.retention.apply_retention(
+            plan_retention(services.clock.now(), timedelta(0))
+        ).tickets_deleted
+        == 0
+    )
+    later = services.clock.now() + timedelta(days=31)
+    assert services.store.retention.apply_retention(plan_retention(later, timedelta(0))).tickets_deleted == 1
+    assert services.store.tickets.find_ticket(number) is None
+
+
+def test_licences_find_and_stats(filled: dict[str, Any]) -> None:
+    rows = json.loads(run(filled, "licences", "find", "KIM@example.org", "--json").stdout)
+    assert len(rows) == 1
+    stats = json.loads(run(filled, "stats", "--json").stdout)
+    assert stats["servers"] == {"total": 8, "online": 0}
+    assert stats["open_tickets"] == 1
+    assert sum(stats["signups_per_day"].values()) == 1
+    assert "sign-ups per day" in run(filled, "stats").stdout
+
+
+def test_privacy_export_then_erase(filled: dict[str, Any]) -> None:
+    code = filled["activation"]["user_code"]
+    exported = run(filled, "privacy", "export", "kim@example.org")
+    held = json.loads(exported.stdout)
+    assert [lic["email"] for lic in held["licences"]] == ["Kim@example.org"]
+    assert held["tickets"][0]["message"] == "Slow in Riga."
+    assert code not in exported.stdout
+    assert "kim@example.org" not in exported.stderr.lower()
+
+    erased = run(filled, "privacy", "erase", "kim@example.org")
+    counts = json.loads(erased.stdout)
+    assert counts["licences_ended"] == 1 and counts["tickets_erased"] == 1
+    assert "kim@example.org" not in erased.stderr.lower()
+
+    check = filled["client"].post(
+        "/api/check-license", json={"email": "kim@example.org", "activation_code": code}
+    )
+    assert check.status_code == 404
+    after = json.loads(run(filled, "privacy", "export", "kim@example.org").stdout)
+    assert after == {"licences": [], "pending_signup_requests": [], "tickets": []}
+    filled["services"].snapshot.refresh()
+    assert filled["services"].snapshot.users == 0
+
+
+def test_not_an_address_is_a_clear_error(filled: dict[str, Any]) -> None:
+    result = vpnsite("privacy", "erase", "nobody", env=filled["env"])
+    assert result.returncode == 2 and "not an e-mail address" in result.stdout
