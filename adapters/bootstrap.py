@@ -13,6 +13,7 @@ from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.ports import Clock, RandomSource
 from vpnsite.rate_limits import Limiter, longest_window
+from vpnsite.renewals import Renewals
 from vpnsite.retention import RetentionReport, run_retention
 from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
@@ -29,6 +30,7 @@ from vpnsite_adapters.system import SystemClock, SystemRandom
 log = logging.getLogger("vpnsite")
 
 RETENTION_SECONDS = 3600.0
+REMINDER_SECONDS = 900.0
 
 
 @frozen
@@ -40,6 +42,7 @@ class Services:
     signups: Signups
     licence_checks: LicenceChecks
     support: Support
+    renewals: Renewals
     mail: MailQueue
     notifications: Notifications
     background: tuple[Periodic, ...] = ()
@@ -62,6 +65,21 @@ class Services:
         for work in self.background:
             work.stop()
         self.store.close()
+
+    def site_url(self) -> str:
+        """Where visitors reach the site, for links in e-mails sent outside any request."""
+        return self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
+
+    def send_renewal_reminders(self) -> int:
+        try:
+            reminders = self.renewals.reminders_due()
+            for reminder in reminders:
+                self.notifications.renewal_due(reminder, self.settings.licence_days, self.site_url())
+        finally:
+            self.store.release()
+        if reminders:
+            log.info("renewal reminders queued: %d", len(reminders))
+        return len(reminders)
 
     def scheduled_retention(self) -> None:
         report = self.run_retention()
@@ -89,6 +107,8 @@ def build_services(
     mail = MailQueue(
         store.mail_queue, make_mailer(settings), derive_key(settings.secret_key, "mail-queue"), clock
     )
+    free_tier = FreeTier(settings.free_tier_cap)
+    licence_checks = LicenceChecks(store.licences, limiter, keys, clock, random)
     services = Services(
         settings=settings,
         store=store,
@@ -100,12 +120,22 @@ def build_services(
             keys=keys,
             clock=clock,
             random=random,
-            free_tier=FreeTier(settings.free_tier_cap),
+            free_tier=free_tier,
             user_count=lambda: snapshot.users,
             term_days=settings.licence_days,
         ),
-        licence_checks=LicenceChecks(store.licences, limiter, keys, clock, random),
+        licence_checks=licence_checks,
         support=Support(store.tickets, limiter, keys, clock, random),
+        renewals=Renewals(
+            store=store.renewals,
+            checks=licence_checks,
+            keys=keys,
+            clock=clock,
+            random=random,
+            free_tier=free_tier,
+            user_count=lambda: snapshot.users,
+            term_days=settings.licence_days,
+        ),
         mail=mail,
         notifications=Notifications(mail, settings.support_email),
     )
@@ -113,5 +143,6 @@ def build_services(
         Periodic("status-snapshot", REFRESH_SECONDS, snapshot.refresh),
         mail.sender,
         Periodic("retention", RETENTION_SECONDS, services.scheduled_retention),
+        Periodic("renewal-reminders", REMINDER_SECONDS, services.send_renewal_reminders),
     )
     return attrs.evolve(services, background=background)

@@ -7,12 +7,22 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 
-from vpnsite.licences import DAY
+from vpnsite.licences import DAY, Licence
+from vpnsite.renewals import can_renew, renewal_opens
 from vpnsite.signup_requests import FormData, SignedForm
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
-from vpnsite_adapters.http.schemas import CheckLicense, CreateUser, SubmitEmail, SupportRequest, structure
+from vpnsite_adapters.http.schemas import (
+    CheckLicense,
+    CreateUser,
+    FieldError,
+    InvalidBody,
+    RenewLicence,
+    SubmitEmail,
+    SupportRequest,
+    structure,
+)
 
 api = Blueprint("api", __name__)
 
@@ -100,26 +110,44 @@ def create_user() -> Response:
     )
 
 
+def licence_json(licence: Licence, code: str | None, archive_token: str | None) -> dict[str, Any]:
+    now = services().clock.now()
+    return {
+        "email": licence.email,
+        "code": code,
+        "start": licence.starts_at.date().isoformat(),
+        "end": licence.ends_at.date().isoformat(),
+        "end_timestamp": int(licence.ends_at.timestamp()),
+        "days": licence.days_remaining(now),
+        "active": licence.is_live(now),
+        "renewable": can_renew(licence, now),
+        "renewable_from": renewal_opens(licence.ends_at).date().isoformat(),
+        "configUrl": None if archive_token is None else archive_url(archive_token),
+    }
+
+
 @api.post("/api/check-license")
 def check_license() -> Response:
     body: CheckLicense = json_body(CheckLicense)
     checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
-    licence = checked.licence
-    now = services().clock.now()
     return personal(
-        jsonify(
-            success=True,
-            license={
-                "email": licence.email,
-                "code": checked.code,
-                "start": licence.starts_at.date().isoformat(),
-                "end": licence.ends_at.date().isoformat(),
-                "end_timestamp": int(licence.ends_at.timestamp()),
-                "days": licence.days_remaining(now),
-                "active": licence.is_live(now),
-                "configUrl": None if checked.archive_token is None else archive_url(checked.archive_token),
-            },
-        )
+        jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
+    )
+
+
+@api.post("/api/renew")
+def renew() -> Response:
+    body: RenewLicence = json_body(RenewLicence)
+    renewals = services().renewals
+    if body.token:
+        licence = renewals.renew_with_link(body.token)
+        return personal(jsonify(success=True, license=licence_json(licence, None, None)))
+    missing = [name for name in ("email", "activation_code") if not getattr(body, name)]
+    if missing:
+        raise InvalidBody([FieldError(("body", name), "missing", {}) for name in missing])
+    checked = renewals.renew_with_code(str(body.email), str(body.activation_code), caller_ip())
+    return personal(
+        jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
     )
 
 

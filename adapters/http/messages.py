@@ -53,6 +53,20 @@ DETAILS: Mapping[str, Texts] = {
         "fr": "Trop de requêtes (Too many requests). Réessayez dans {seconds} s.",
         "pt": "Muitas solicitações (Too many requests). Tente novamente em {seconds} s.",
     },
+    "not_renewable_yet": {
+        "en": "This licence can be renewed from {opens}, seven days before it ends.",
+        "ru": "Эту лицензию можно продлить с {opens}, за семь дней до окончания.",
+        "es": "Esta licencia se puede renovar a partir del {opens}, siete días antes de que termine.",
+        "fr": "Cette licence pourra être renouvelée à partir du {opens}, sept jours avant son terme.",
+        "pt": "Esta licença pode ser renovada a partir de {opens}, sete dias antes do fim.",
+    },
+    "renewal_closed": {
+        "en": "This licence ended more than 30 days ago. Get a new free licence on the home page.",
+        "ru": "Эта лицензия закончилась более 30 дней назад. Получите новую бесплатную лицензию на главной странице.",
+        "es": "Esta licencia terminó hace más de 30 días. Consigue una nueva licencia gratuita en la página principal.",
+        "fr": "Cette licence a pris fin il y a plus de 30 jours. Obtenez une nouvelle licence gratuite sur la page d’accueil.",
+        "pt": "Esta licença terminou há mais de 30 dias. Obtenha uma nova licença gratuita na página inicial.",
+    },
     "invalid_json": {
         "en": "The request body is not valid JSON.",
         "ru": "Тело запроса не является корректным JSON.",

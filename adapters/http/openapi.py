@@ -52,7 +52,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
         400: "Malformed JSON, or the sign-up request has already been used",
         403: "Invalid signature, or the free tier is full",
         404: "Licence not found",
-        410: "The sign-up request has expired",
+        409: "Not renewable yet: renewal opens seven days before the end",
+        410: "The sign-up request has expired, or the licence ended too long ago to renew",
         413: "Body larger than 16 KB",
         415: "Body not sent as application/json",
         429: "Rate limited; see Retry-After",
@@ -185,15 +186,30 @@ SCHEMAS: dict[str, Any] = {
                 "required": ["email", "code", "end", "days", "configUrl"],
                 "properties": {
                     "email": {"type": "string"},
-                    "code": _CODE,
+                    "code": {
+                        **_CODE,
+                        "type": ["string", "null"],
+                        "description": "null after a renewal by link",
+                    },
                     "start": {"type": "string", "format": "date"},
                     "end": {"type": "string", "format": "date"},
                     "end_timestamp": {"type": "integer"},
                     "days": {"type": "integer", "minimum": 0},
                     "active": {"type": "boolean"},
+                    "renewable": {"type": "boolean"},
+                    "renewable_from": {"type": "string", "format": "date"},
                     "configUrl": {"type": ["string", "null"], "format": "uri"},
                 },
             },
+        },
+    },
+    "RenewLicence": {
+        "type": "object",
+        "description": "Either the token of a reminder e-mail's link, or the e-mail and activation code",
+        "properties": {
+            "token": {"type": ["string", "null"], "maxLength": 64},
+            "email": {"type": ["string", "null"], "maxLength": 320},
+            "activation_code": {"type": ["string", "null"], "maxLength": 64},
         },
     },
     "SupportRequest": {
@@ -258,6 +274,15 @@ def openapi_document() -> dict[str, Any]:
             ),
             "/api/check-license": _post(
                 "Look up a licence by e-mail and activation code", "CheckLicense", "LicenceResult", 404
+            ),
+            "/api/renew": _post(
+                "Renew a licence for another term, keeping its code",
+                "RenewLicence",
+                "LicenceResult",
+                403,
+                404,
+                409,
+                410,
             ),
             "/api/support": _post("Open a support ticket", "SupportRequest", "SupportResult"),
             "/healthz": {

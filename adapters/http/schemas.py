@@ -55,6 +55,15 @@ class CheckLicense:
 
 
 @define
+class RenewLicence:
+    """Either the one-time link of a reminder e-mail, or the e-mail and activation code."""
+
+    token: str | None = field(default=None, metadata={"max_length": 64})
+    email: str | None = field(default=None, metadata={"max_length": 320})
+    activation_code: str | None = field(default=None, metadata={"max_length": 64})
+
+
+@define
 class SupportRequest:
     email: str = _capped(320)
     message: str = _capped(10_000)

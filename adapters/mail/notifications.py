@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from vpnsite.renewals import Reminder
 from vpnsite.signups import Activation
 from vpnsite.support import Ticket
 from vpnsite_adapters.mail.queue import MailQueue
-from vpnsite_adapters.mail.templates import licence_email, ticket_acknowledgement, ticket_for_support
+from vpnsite_adapters.mail.templates import (
+    licence_email,
+    renewal_reminder,
+    ticket_acknowledgement,
+    ticket_for_support,
+)
+
+
+def language_prefix(language: str) -> str:
+    return "" if language == "en" else f"/{language}"
 
 
 class Notifications:
@@ -15,7 +25,7 @@ class Notifications:
 
     def licence_issued(self, activation: Activation, archive_url: str, site_url: str) -> None:
         licence = activation.licence
-        prefix = "" if licence.language == "en" else f"/{licence.language}"
+        prefix = language_prefix(licence.language)
         self.queue.enqueue(
             "licence",
             licence_email(
@@ -26,6 +36,14 @@ class Notifications:
                 licence_url=f"{site_url}{prefix}/license",
                 language=licence.language,
             ),
+        )
+
+    def renewal_due(self, reminder: Reminder, term_days: int, site_url: str) -> None:
+        licence = reminder.licence
+        url = f"{site_url}{language_prefix(licence.language)}/license?renew={reminder.renewal_token}"
+        self.queue.enqueue(
+            "renewal-reminder",
+            renewal_reminder(licence.email, licence.ends_at.date(), term_days, url, licence.language),
         )
 
     def ticket_opened(self, ticket: Ticket) -> None:

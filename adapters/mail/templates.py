@@ -149,6 +149,48 @@ TICKET: dict[str, TicketTexts] = {
 }
 
 
+@frozen
+class ReminderTexts:
+    subject: str
+    body: str
+    button: str
+    same: str
+
+
+REMINDER: dict[str, ReminderTexts] = {
+    "en": ReminderTexts(
+        subject="Your free VPN licence ends on {date}",
+        body="Your free VPN licence ends on {date}. Renew it for another {days} days with one click:",
+        button="Renew for {days} days",
+        same="Your activation code and your configuration files stay the same: nothing to set up again.",
+    ),
+    "ru": ReminderTexts(
+        subject="Ваша бесплатная VPN-лицензия заканчивается {date}",
+        body="Ваша бесплатная VPN-лицензия заканчивается {date}. Продлите её ещё на {days} дней одним нажатием:",
+        button="Продлить на {days} дней",
+        same="Код активации и файлы настроек останутся прежними: ничего перенастраивать не нужно.",
+    ),
+    "es": ReminderTexts(
+        subject="Tu licencia VPN gratuita termina el {date}",
+        body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} días con un solo clic:",
+        button="Renovar {days} días",
+        same="Tu código de activación y tus archivos de configuración no cambian: no hay que configurar nada de nuevo.",
+    ),
+    "fr": ReminderTexts(
+        subject="Votre licence VPN gratuite prend fin le {date}",
+        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} jours de plus en un clic :",
+        button="Renouveler pour {days} jours",
+        same="Votre code d’activation et vos fichiers de configuration restent les mêmes : rien à reconfigurer.",
+    ),
+    "pt": ReminderTexts(
+        subject="Sua licença VPN gratuita termina em {date}",
+        body="Sua licença VPN gratuita termina em {date}. Renove por mais {days} dias com um clique:",
+        button="Renovar por {days} dias",
+        same="Seu código de ativação e seus arquivos de configuração continuam os mesmos: nada para configurar de novo.",
+    ),
+}
+
+
 def _label(text: str, language: str) -> str:
     """``text`` followed by a colon, with the no-break space French puts before it."""
     return f"{text}\u00a0:" if language == "fr" else f"{text}:"
@@ -200,6 +242,20 @@ def licence_email(
         f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>',
     )
     return Message(to=to, subject=t.subject, text=text, html=html)
+
+
+def renewal_reminder(to: str, ends: date, days: int, renew_url: str, language: str) -> Message:
+    t = REMINDER.get(language, REMINDER["en"])
+    when = format_date(ends, language)
+    body = t.body.format(date=when, days=days)
+    text = f"{body}\n\n{renew_url}\n\n{t.same}\n"
+    html = _page(
+        language,
+        f"<p>{escape(body)}</p>"
+        f'<p><a href="{escape(renew_url)}" style="font-weight:bold">{escape(t.button.format(days=days))}</a></p>'
+        f"<p>{escape(t.same)}</p>",
+    )
+    return Message(to=to, subject=t.subject.format(date=when), text=text, html=html)
 
 
 def ticket_acknowledgement(to: str, number: str, message: str, language: str) -> Message:

@@ -39,7 +39,8 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 starts_at BIGINT NOT NULL,
                 ends_at BIGINT NOT NULL,
                 anonymised_at BIGINT,
-                language TEXT NOT NULL DEFAULT 'en'
+                language TEXT NOT NULL DEFAULT 'en',
+                reminded_for_end BIGINT
             )""",
             "CREATE INDEX licence_ends_at_email_key ON licence (ends_at, email_key)",
             "CREATE INDEX licence_email_key ON licence (email_key)",
@@ -49,6 +50,12 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 created_at BIGINT NOT NULL
             )""",
             "CREATE INDEX archive_link_licence_id ON archive_link (licence_id)",
+            """CREATE TABLE renewal_link (
+                token_hash TEXT PRIMARY KEY,
+                licence_id TEXT NOT NULL REFERENCES licence (id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                used_at BIGINT
+            )""",
             """CREATE TABLE rate_event (
                 key TEXT NOT NULL,
                 at BIGINT NOT NULL

@@ -35,11 +35,18 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         ends_at = peewee.BigIntegerField()
         anonymised_at = peewee.BigIntegerField(null=True)
         language = peewee.TextField(default="en")
+        reminded_for_end = peewee.BigIntegerField(null=True)
 
     class ArchiveLink(Base):
         token_hash = peewee.TextField(primary_key=True)
         licence_id = peewee.TextField()
         created_at = peewee.BigIntegerField()
+
+    class RenewalLink(Base):
+        token_hash = peewee.TextField(primary_key=True)
+        licence_id = peewee.TextField()
+        created_at = peewee.BigIntegerField()
+        used_at = peewee.BigIntegerField(null=True)
 
     class RateEvent(Base):
         key = peewee.TextField()
@@ -86,6 +93,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         SignupRequest=SignupRequest,
         Licence=Licence,
         ArchiveLink=ArchiveLink,
+        RenewalLink=RenewalLink,
         RateEvent=RateEvent,
         Ticket=Ticket,
         VpnServer=VpnServer,

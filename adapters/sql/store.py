@@ -13,6 +13,7 @@ from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.models import bind_models
 from vpnsite_adapters.sql.privacy import SqlPrivacyStore
 from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
+from vpnsite_adapters.sql.renewals import SqlRenewalStore
 from vpnsite_adapters.sql.retention import SqlRetentionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
 from vpnsite_adapters.sql.tickets import SqlTicketStore
@@ -29,6 +30,7 @@ class SqlStore:
     retention: SqlRetentionStore
     mail_queue: SqlMailQueueStore
     privacy: SqlPrivacyStore
+    renewals: SqlRenewalStore
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -47,6 +49,7 @@ class SqlStore:
             retention=SqlRetentionStore(db, models),
             mail_queue=SqlMailQueueStore(db, models),
             privacy=SqlPrivacyStore(db, models),
+            renewals=SqlRenewalStore(db, models),
         )
 
     def ping(self) -> None:

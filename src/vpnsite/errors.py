@@ -40,6 +40,16 @@ class TicketNotFound(DomainError):
     code = "ticket_not_found"
 
 
+class NotRenewableYet(DomainError):
+    status = 409
+    code = "not_renewable_yet"
+
+
+class RenewalClosed(DomainError):
+    status = 410
+    code = "renewal_closed"
+
+
 class RequestExpired(DomainError):
     status = 410
     code = "request_expired"

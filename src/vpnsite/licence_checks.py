@@ -61,8 +61,11 @@ class LicenceChecks:
             raise LicenceNotFound()
         if not licence.is_live(now):
             return CheckedLicence(licence, code, None)
-        # Each check mints a fresh personal link: links are stored only as hashes, so an old one
-        # cannot be shown again.
+        return CheckedLicence(licence, code, self.new_archive_link(licence.id))
+
+    def new_archive_link(self, licence_id: str) -> str:
+        """A fresh personal link to the archive: links are stored only as hashes, so an old one
+        cannot be shown again."""
         token = new_token(self.random)
-        self.store.add_archive_link(self.keys.tokens.hash(token), licence.id, now)
-        return CheckedLicence(licence, code, token)
+        self.store.add_archive_link(self.keys.tokens.hash(token), licence_id, self.clock.now())
+        return token

@@ -7,6 +7,8 @@ from typing import Protocol
 
 from attrs import frozen
 
+from vpnsite.renewals import CLOSES_AFTER_END, OPENS_BEFORE_END
+
 PERSONAL_DATA_KEPT_AFTER_END = timedelta(days=30)
 SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY = timedelta(days=1)
 TICKETS_KEPT_AFTER_CLOSING = timedelta(days=30)
@@ -23,7 +25,9 @@ class RetentionPlan:
     - rate-limit events older than ``rate_events_before`` are deleted;
     - archive links of licences that have ended are deleted;
     - tickets closed before ``tickets_closed_before`` are deleted;
-    - mail that was sent or given up, created before ``mail_created_before``, is deleted.
+    - mail that was sent or given up, created before ``mail_created_before``, is deleted;
+    - renewal links that were used, or created before ``renewal_links_created_before`` (when the
+      renewal window they were sent for has closed), are deleted.
     """
 
     now: datetime
@@ -32,6 +36,7 @@ class RetentionPlan:
     rate_events_before: datetime
     tickets_closed_before: datetime
     mail_created_before: datetime
+    renewal_links_created_before: datetime
 
 
 def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPlan:
@@ -42,6 +47,7 @@ def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPl
         rate_events_before=now - longest_rate_window,
         tickets_closed_before=now - TICKETS_KEPT_AFTER_CLOSING,
         mail_created_before=now - MAIL_KEPT_AFTER_LAST_ATTEMPT,
+        renewal_links_created_before=now - (OPENS_BEFORE_END + CLOSES_AFTER_END),
     )
 
 

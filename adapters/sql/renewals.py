@@ -1,0 +1,66 @@
+"""Renewals: moving a licence's end, one-time renewal links, and who is due a reminder."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+
+import peewee
+from attrs import frozen
+
+from vpnsite.errors import RequestAlreadyUsed
+from vpnsite.licences import Licence
+from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.licences import licence_from_row
+
+
+@frozen
+class SqlRenewalStore:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def extend(self, licence_id: str, ends_at: datetime, new_end: datetime) -> bool:
+        licences = self.models.Licence
+        changed = (
+            licences.update(ends_at=to_db(new_end))
+            .where((licences.id == licence_id) & (licences.ends_at == to_db(ends_at)))
+            .execute()
+        )
+        return changed == 1
+
+    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
+        self.models.RenewalLink.insert(
+            token_hash=link_hash, licence_id=licence_id, created_at=to_db(now)
+        ).execute()
+
+    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
+        links, licences = self.models.RenewalLink, self.models.Licence
+        with self.db.atomic():
+            link = links.get_or_none(links.token_hash == link_hash)
+            if link is None:
+                return None
+            taken = (
+                links.update(used_at=to_db(now))
+                .where((links.token_hash == link_hash) & links.used_at.is_null())
+                .execute()
+            )
+            if taken != 1:
+                raise RequestAlreadyUsed()
+            row = licences.get_or_none(licences.id == link.licence_id)
+        return None if row is None else licence_from_row(row)
+
+    def licences_ending(self, before: datetime, now: datetime) -> list[tuple[Licence, datetime | None]]:
+        licences = self.models.Licence
+        rows = licences.select().where(
+            (licences.ends_at > to_db(now))
+            & (licences.ends_at < to_db(before))
+            & licences.email.is_null(False)
+        )
+        return [
+            (licence_from_row(row), None if row.reminded_for_end is None else from_db(row.reminded_for_end))
+            for row in rows
+        ]
+
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None:
+        licences = self.models.Licence
+        licences.update(reminded_for_end=to_db(ends_at)).where(licences.id == licence_id).execute()

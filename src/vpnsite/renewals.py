@@ -1,0 +1,117 @@
+"""Renewal: the same licence and the same activation code for another term, so no app needs
+reconfiguring. It opens seven days before the licence ends and stays open thirty days after
+(until retention erases the licence); each renewal moves the end, which closes the window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from attrs import frozen
+
+from vpnsite.errors import FreeTierFull, LicenceNotFound, NotRenewableYet, RenewalClosed, RequestAlreadyUsed
+from vpnsite.identifiers import new_token
+from vpnsite.keyed_hashes import Keyring
+from vpnsite.licence_checks import CheckedLicence, LicenceChecks
+from vpnsite.licences import DAY, Licence
+from vpnsite.ports import Clock, RandomSource
+from vpnsite.signups import FreeTier
+
+OPENS_BEFORE_END = timedelta(days=7)
+CLOSES_AFTER_END = timedelta(days=30)
+
+
+def renewal_opens(ends_at: datetime) -> datetime:
+    return ends_at - OPENS_BEFORE_END
+
+
+def can_renew(licence: Licence, now: datetime) -> bool:
+    return renewal_opens(licence.ends_at) <= now < licence.ends_at + CLOSES_AFTER_END
+
+
+def renewed_end(licence: Licence, now: datetime, term_days: int) -> datetime:
+    """A live licence gains a whole term on top of what is left; an ended one runs a term from now."""
+    return max(licence.ends_at, now) + term_days * DAY
+
+
+def reminder_due(licence: Licence, reminded_for_end: datetime | None, now: datetime) -> bool:
+    return renewal_opens(licence.ends_at) <= now < licence.ends_at and reminded_for_end != licence.ends_at
+
+
+class RenewalStore(Protocol):
+    def extend(self, licence_id: str, ends_at: datetime, new_end: datetime) -> bool:
+        """Move the end if it is still ``ends_at``; False if another renewal came first."""
+        ...
+
+    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None: ...
+
+    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
+        """The licence of an unused link, marking the link used; None for unknown links.
+        Raises :class:`RequestAlreadyUsed` for a used one."""
+        ...
+
+    def licences_ending(self, before: datetime, now: datetime) -> list[tuple[Licence, datetime | None]]:
+        """Live licences ending before ``before``, with the end they were last reminded of."""
+        ...
+
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None: ...
+
+
+@frozen
+class Reminder:
+    licence: Licence
+    renewal_token: str
+
+
+@frozen
+class Renewals:
+    store: RenewalStore
+    checks: LicenceChecks
+    keys: Keyring
+    clock: Clock
+    random: RandomSource
+    free_tier: FreeTier
+    user_count: Callable[[], int]
+    term_days: int
+
+    def renew_with_code(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
+        checked = self.checks.check(email, typed_code, ip)
+        renewed = self._renew(checked.licence)
+        link = checked.archive_token or self.checks.new_archive_link(renewed.id)
+        return CheckedLicence(renewed, checked.code, link)
+
+    def renew_with_link(self, token: str) -> Licence:
+        licence = self.store.take_renewal_link(self.keys.tokens.hash(token), self.clock.now())
+        if licence is None or not licence.email:
+            raise LicenceNotFound()
+        return self._renew(licence)
+
+    def reminders_due(self) -> list[Reminder]:
+        """Licences entering their renewal window that have not been reminded yet, each with a
+        fresh one-time renewal link; they are marked reminded before the caller mails them."""
+        now = self.clock.now()
+        reminders = []
+        for licence, reminded_for in self.store.licences_ending(now + OPENS_BEFORE_END, now):
+            if not reminder_due(licence, reminded_for, now):
+                continue
+            token = new_token(self.random)
+            self.store.add_renewal_link(self.keys.tokens.hash(token), licence.id, now)
+            self.store.mark_reminded(licence.id, licence.ends_at)
+            reminders.append(Reminder(licence, token))
+        return reminders
+
+    def _renew(self, licence: Licence) -> Licence:
+        now = self.clock.now()
+        if now < renewal_opens(licence.ends_at):
+            raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date().isoformat())
+        if not can_renew(licence, now):
+            raise RenewalClosed()
+        if not licence.is_live(now) and not self.free_tier.admits(self.user_count()):
+            raise FreeTierFull(cap=self.free_tier.cap)
+        new_end = renewed_end(licence, now, self.term_days)
+        if not self.store.extend(licence.id, licence.ends_at, new_end):
+            raise RequestAlreadyUsed()
+        return Licence(
+            licence.id, licence.email, licence.code_hash, licence.starts_at, new_end, licence.language
+        )
