@@ -7,7 +7,7 @@ import logging
 import attrs
 from attrs import frozen
 
-from vpnsite.fleet import SPEC_LOCATIONS
+from vpnsite.fleet import SPEC_LOCATIONS, Fleet
 from vpnsite.keyed_hashes import Keyring, derive_key
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
@@ -17,6 +17,7 @@ from vpnsite.renewals import Renewals
 from vpnsite.retention import RetentionReport, run_retention
 from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
+from vpnsite_adapters.fleet_probe import PROBE_SECONDS, FleetProbe
 from vpnsite_adapters.mail.notifications import Notifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
@@ -43,6 +44,8 @@ class Services:
     licence_checks: LicenceChecks
     support: Support
     renewals: Renewals
+    fleet: Fleet
+    probe: FleetProbe
     mail: MailQueue
     notifications: Notifications
     background: tuple[Periodic, ...] = ()
@@ -103,7 +106,8 @@ def build_services(
         store.release()
     keys = Keyring.from_master(settings.secret_key)
     limiter = Limiter(settings.rate_limits, keys.subjects, store.rate_limits)
-    snapshot = StatusSnapshot(store, clock)
+    probe = FleetProbe(store, settings.billing_health_url)
+    snapshot = StatusSnapshot(store, clock, billing=lambda: probe.billing, demo=settings.demo)
     mail = MailQueue(
         store.mail_queue, make_mailer(settings), derive_key(settings.secret_key, "mail-queue"), clock
     )
@@ -136,6 +140,8 @@ def build_services(
             user_count=lambda: snapshot.users,
             term_days=settings.licence_days,
         ),
+        fleet=Fleet(store.fleet, keys.nodes, clock),
+        probe=probe,
         mail=mail,
         notifications=Notifications(mail, settings.support_email),
     )
@@ -144,5 +150,6 @@ def build_services(
         mail.sender,
         Periodic("retention", RETENTION_SECONDS, services.scheduled_retention),
         Periodic("renewal-reminders", REMINDER_SECONDS, services.send_renewal_reminders),
+        Periodic("fleet-probe", PROBE_SECONDS, probe.probe),
     )
     return attrs.evolve(services, background=background)

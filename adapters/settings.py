@@ -45,6 +45,8 @@ class Settings:
     mail_from: str = "vpnsite <no-reply@localhost>"
     support_email: str = "support@localhost"
     mail_timeout: float = 10.0
+    billing_health_url: str | None = None
+    demo: bool = False
 
 
 def load_settings(
@@ -82,6 +84,8 @@ def load_settings(
         mail_from=get("MAIL_FROM") or "vpnsite <no-reply@localhost>",
         support_email=get("SUPPORT_EMAIL") or "support@localhost",
         mail_timeout=float(_integer(get("MAIL_TIMEOUT", "10"), "MAIL_TIMEOUT", 1, 300)),
+        billing_health_url=get("BILLING_HEALTH_URL") or None,
+        demo=_boolean(get("DEMO", "false"), "DEMO"),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:

@@ -7,13 +7,14 @@ import hashlib
 import json
 import logging
 import os
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 from attrs import define, field
 
-from vpnsite.fleet import Rank, ServerView, view_fleet
+from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE, Rank, ServerView, view_fleet
 from vpnsite.ports import Clock
 from vpnsite_adapters.sql.store import SqlStore
 
@@ -58,6 +59,14 @@ class StatusSnapshot:
     server_status: Encoded = field(factory=lambda: Encoded.of({}))
     refreshed_at: float = 0.0
     measure_load: Callable[[], float] = host_load_percent
+    billing: Callable[[], dict[str, Any]] = lambda: {
+        "id": "billing",
+        "location": "Hub",
+        "status": "not_configured",
+        "ping": None,
+        "load": None,
+    }
+    demo: bool = False
 
     def refresh(self) -> None:
         """Read the database once and replace both answers; on failure keep the last ones."""
@@ -75,7 +84,10 @@ class StatusSnapshot:
         views = view_fleet(servers, now)
         load = f"{round(self.measure_load())}%"
         freshest = max((s.last_seen for s in servers if s.last_seen is not None), default=None)
-        hub_online = any(view.online for view in views)
+        # The hub is the node API: up while heartbeats keep arriving; its ping is the typical
+        # round trip to the servers it hears from.
+        hub_online = freshest is not None and now - freshest < HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+        pings = [view.server.ping_ms for view in views if view.online and view.server.ping_ms is not None]
         system = [
             {
                 "id": "activation-server",
@@ -88,10 +100,10 @@ class StatusSnapshot:
                 "id": "hub-server",
                 "location": "Hub",
                 "status": "online" if hub_online else "offline",
-                "ping": None if freshest is None else max(0, round((now - freshest).total_seconds() * 1000)),
+                "ping": round(statistics.median(pings)) if pings else None,
                 "load": load,
             },
-            {"id": "billing", "location": "Hub", "status": "not_configured", "ping": None, "load": None},
+            self.billing(),
         ]
         vpn = [_vpn_server(view) for view in views]
         self.users = users
@@ -105,7 +117,7 @@ class StatusSnapshot:
                     "vpn_servers_online": sum(1 for view in views if view.online),
                     "system_servers_count": len(system),
                     "user_count": users,
-                    "demo": False,
+                    "demo": self.demo,
                     "updated_at": int(now.timestamp()),
                 },
             }

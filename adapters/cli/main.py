@@ -7,10 +7,16 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from vpnsite_adapters.cli import data_commands, mail_commands, operator_commands, service_commands
+from vpnsite_adapters.cli import (
+    data_commands,
+    mail_commands,
+    node_commands,
+    operator_commands,
+    service_commands,
+)
 from vpnsite_adapters.settings import SettingsError, load_settings
 
-COMMAND_GROUPS = (service_commands, data_commands, mail_commands, operator_commands)
+COMMAND_GROUPS = (service_commands, data_commands, mail_commands, operator_commands, node_commands)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -30,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "host": getattr(args, "host", None),
         "port": getattr(args, "port", None),
         "threads": getattr(args, "threads", None),
+        "demo": getattr(args, "demo", None),
     }
     try:
         settings = load_settings(**overrides)

@@ -16,6 +16,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
     serve.add_argument("--threads", type=int, help="worker threads (default 8)")
     serve.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        default=None,
+        help="run simulated VPN servers so the status page is live",
+    )
     serve.set_defaults(handler=run_serve)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations this database lacks")
@@ -26,21 +32,36 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     import waitress
 
     from vpnsite_adapters.bootstrap import build_services
+    from vpnsite_adapters.demo_fleet import DemoFleet
     from vpnsite_adapters.http.app import create_app
 
     services = build_services(settings)
     services.start_background_work()
-    app = create_app(services)
+    server = waitress.create_server(
+        create_app(services),
+        host=settings.host,
+        port=settings.port,
+        threads=settings.threads,
+        ident="vpnsite",
+    )
     log.info(
-        "vpnsite on http://%s:%d (data in %s, database %s)",
+        "vpnsite on http://%s:%d (data in %s, database %s)%s",
         settings.host,
         settings.port,
         settings.data_dir,
         settings.database_url.split("://")[0],
+        " — DEMO: the VPN servers on the status page are simulated" if settings.demo else "",
     )
+    demo = None
+    if settings.demo:
+        local = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        demo = DemoFleet(services.store, services.fleet.hasher, f"http://{local}:{settings.port}")
+        demo.start()
     try:
-        waitress.serve(app, host=settings.host, port=settings.port, threads=settings.threads, ident="vpnsite")
+        server.run()
     finally:
+        if demo is not None:
+            demo.stop()
         services.close()
     return 0
 

@@ -13,6 +13,7 @@ from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.languages import pick_language
+from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import PollingEndpoints
 
@@ -44,6 +45,7 @@ def create_app(services: Services) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["vpnsite"] = services
     app.register_blueprint(api)
+    app.register_blueprint(node_api)
     register_error_handlers(app)
     CORS(
         app,

@@ -78,7 +78,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(DomainError)
     def domain_error(error: DomainError) -> Response:
-        return error_response(error.status, error.code, **error.params)
+        response = error_response(error.status, error.code, **error.params)
+        if error.status == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response
 
     @app.errorhandler(BadJson)
     def bad_json(error: BadJson) -> Response:

@@ -67,6 +67,13 @@ DETAILS: Mapping[str, Texts] = {
         "fr": "Cette licence a pris fin il y a plus de 30 jours. Obtenez une nouvelle licence gratuite sur la page d’accueil.",
         "pt": "Esta licença terminou há mais de 30 dias. Obtenha uma nova licença gratuita na página inicial.",
     },
+    "node_unauthorized": {
+        "en": "A valid server token is required.",
+        "ru": "Нужен действительный токен сервера.",
+        "es": "Se necesita un token de servidor válido.",
+        "fr": "Un jeton de serveur valide est requis.",
+        "pt": "É necessário um token de servidor válido.",
+    },
     "invalid_json": {
         "en": "The request body is not valid JSON.",
         "ru": "Тело запроса не является корректным JSON.",
@@ -176,6 +183,13 @@ FIELD_ERRORS: Mapping[str, Texts] = {
         "fr": "Ce code d’activation contient une faute de frappe. Vérifiez les 20 chiffres.",
         "pt": "Este código de ativação tem um erro de digitação. Confira os 20 dígitos.",
     },
+    "out_of_range": {
+        "en": "The value is out of range.",
+        "ru": "Значение вне допустимого диапазона.",
+        "es": "El valor está fuera de rango.",
+        "fr": "La valeur est hors limites.",
+        "pt": "O valor está fora do intervalo.",
+    },
     "message_too_long": {
         "en": "Please keep the message under {limit} characters.",
         "ru": "Сообщение должно быть короче {limit} символов.",
@@ -193,6 +207,14 @@ TYPE_NAMES: Mapping[str, Texts] = {
         "es": "número entero",
         "fr": "nombre entier",
         "pt": "número inteiro",
+    },
+    "number": {"en": "a number", "ru": "число", "es": "número", "fr": "nombre", "pt": "número"},
+    "boolean": {
+        "en": "true or false",
+        "ru": "true или false",
+        "es": "true o false",
+        "fr": "true ou false",
+        "pt": "true ou false",
     },
     "object": {"en": "an object", "ru": "объект", "es": "objeto", "fr": "objet", "pt": "objeto"},
 }

@@ -64,6 +64,14 @@ class RenewLicence:
 
 
 @define
+class HeartbeatBody:
+    cpu_load: float
+    bandwidth_mbps: float
+    sessions: int
+    service_up: bool
+
+
+@define
 class SupportRequest:
     email: str = _capped(320)
     message: str = _capped(10_000)
@@ -76,6 +84,18 @@ def _strict_str(value: Any, _type: Any) -> str:
     return value
 
 
+def _strict_bool(value: Any, _type: Any) -> bool:
+    if not isinstance(value, bool):
+        raise WrongType("boolean")
+    return value
+
+
+def _strict_float(value: Any, _type: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise WrongType("number")
+    return float(value)
+
+
 def _strict_int(value: Any, _type: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise WrongType("integer")
@@ -86,6 +106,8 @@ def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(detailed_validation=True)
     converter.register_structure_hook(str, _strict_str)
     converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(float, _strict_float)
+    converter.register_structure_hook(bool, _strict_bool)
 
     def objects_only(cls: type) -> Callable[[Any, Any], Any]:
         structure = make_dict_structure_fn(cls, converter)

@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from types import SimpleNamespace
+from typing import Any
 
 import peewee
 from attrs import frozen
 
-from vpnsite.fleet import Location, VpnServer
-from vpnsite_adapters.sql.database import from_db
+from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite_adapters.sql.database import from_db, to_db
+
+
+def _server(row: Any) -> VpnServer:
+    return VpnServer(
+        location=Location(row.id, row.name, row.country, row.city),
+        last_seen=None if row.last_seen is None else from_db(row.last_seen),
+        load_percent=row.load_percent,
+        ping_ms=row.ping_ms,
+        sessions=row.sessions,
+        service_up=row.service_up,
+        host=row.host,
+        port=row.port,
+        bandwidth_mbps=row.bandwidth_mbps,
+    )
 
 
 @frozen
@@ -19,26 +35,43 @@ class SqlFleetStore:
 
     def list_servers(self) -> list[VpnServer]:
         servers = self.models.VpnServer
-        return [
-            VpnServer(
-                location=Location(row.id, row.name, row.country, row.city),
-                last_seen=None if row.last_seen is None else from_db(row.last_seen),
-                load_percent=row.load_percent,
-                ping_ms=row.ping_ms,
-                sessions=row.sessions,
-                service_up=row.service_up,
-            )
-            for row in servers.select().order_by(servers.position, servers.id)
-        ]
+        return [_server(row) for row in servers.select().order_by(servers.position, servers.id)]
 
     def add_locations(self, locations: Iterable[Location]) -> None:
         servers = self.models.VpnServer
+        first = (servers.select(peewee.fn.MAX(servers.position)).scalar() or 0) + 1
         rows = [
-            {"id": loc.id, "name": loc.name, "country": loc.country, "city": loc.city, "position": position}
-            for position, loc in enumerate(locations)
+            {"id": loc.id, "name": loc.name, "country": loc.country, "city": loc.city, "position": first + n}
+            for n, loc in enumerate(locations)
         ]
         if rows:
             servers.insert_many(rows).on_conflict_ignore().execute()
 
     def is_empty(self) -> bool:
         return not self.models.VpnServer.select().exists()
+
+    def set_token(self, server_id: str, token_hash: str) -> bool:
+        servers = self.models.VpnServer
+        return bool(servers.update(token_hash=token_hash).where(servers.id == server_id).execute())
+
+    def set_address(self, server_id: str, host: str | None, port: int | None) -> None:
+        servers = self.models.VpnServer
+        servers.update(host=host, port=port).where(servers.id == server_id).execute()
+
+    def set_ping(self, server_id: str, ping_ms: int | None) -> None:
+        servers = self.models.VpnServer
+        servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
+
+    def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
+        servers = self.models.VpnServer
+        row = servers.get_or_none(servers.token_hash == token_hash)
+        if row is None:
+            return None
+        servers.update(
+            last_seen=to_db(now),
+            load_percent=beat.cpu_load,
+            bandwidth_mbps=beat.bandwidth_mbps,
+            sessions=beat.sessions,
+            service_up=beat.service_up,
+        ).where(servers.id == row.id).execute()
+        return str(row.id)

@@ -79,8 +79,12 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 country TEXT NOT NULL,
                 city TEXT NOT NULL,
                 position INTEGER NOT NULL DEFAULT 0,
+                host TEXT,
+                port INTEGER,
+                token_hash TEXT UNIQUE,
                 last_seen BIGINT,
                 load_percent DOUBLE PRECISION,
+                bandwidth_mbps DOUBLE PRECISION,
                 ping_ms INTEGER,
                 sessions INTEGER NOT NULL DEFAULT 0,
                 service_up BOOLEAN NOT NULL DEFAULT FALSE

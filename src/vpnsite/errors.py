@@ -30,6 +30,13 @@ class FreeTierFull(DomainError):
     code = "free_tier_full"
 
 
+class NodeUnauthorized(DomainError):
+    """A VPN server called the hub without a valid token."""
+
+    status = 401
+    code = "node_unauthorized"
+
+
 class LicenceNotFound(DomainError):
     status = 404
     code = "licence_not_found"

@@ -1,15 +1,24 @@
-"""The fleet as visitors see it: which VPN servers are up, how loaded and how popular they are."""
+"""The fleet as visitors see it: which VPN servers are up, how loaded and how popular they are,
+from the heartbeats the servers send."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Protocol
 
 from attrs import frozen
 
+from vpnsite.errors import InvalidField, NodeUnauthorized
+from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.ports import Clock
+
 HEARTBEAT_PERIOD = timedelta(seconds=10)
 MISSED_BEATS_OFFLINE = 3
+MAX_SESSIONS_REPORTED = 1_000_000
+MAX_BANDWIDTH_MBPS = 1_000_000.0
 
 
 class Rank(Enum):
@@ -41,6 +50,24 @@ SPEC_LOCATIONS: tuple[Location, ...] = (
 
 
 @frozen
+class Heartbeat:
+    """What a server reports every ten seconds."""
+
+    cpu_load: float
+    bandwidth_mbps: float
+    sessions: int
+    service_up: bool
+
+    def __attrs_post_init__(self) -> None:
+        if not (math.isfinite(self.cpu_load) and 0 <= self.cpu_load <= 100):
+            raise InvalidField("cpu_load", "out_of_range")
+        if not (math.isfinite(self.bandwidth_mbps) and 0 <= self.bandwidth_mbps <= MAX_BANDWIDTH_MBPS):
+            raise InvalidField("bandwidth_mbps", "out_of_range")
+        if not 0 <= self.sessions <= MAX_SESSIONS_REPORTED:
+            raise InvalidField("sessions", "out_of_range")
+
+
+@frozen
 class VpnServer:
     location: Location
     last_seen: datetime | None = None
@@ -48,6 +75,9 @@ class VpnServer:
     ping_ms: int | None = None
     sessions: int = 0
     service_up: bool = False
+    host: str | None = None
+    port: int | None = None
+    bandwidth_mbps: float | None = None
 
 
 def is_online(server: VpnServer, now: datetime) -> bool:
@@ -87,3 +117,24 @@ def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
         rank = rank_popularity(server.sessions if up else 0, all_sessions, len(online))
         views.append(ServerView(server, up, rank))
     return views
+
+
+class FleetStore(Protocol):
+    def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
+        """Store the beat of the server holding this token; its id, or None for an unknown token."""
+        ...
+
+
+@frozen
+class Fleet:
+    store: FleetStore
+    hasher: KeyedHasher
+    clock: Clock
+
+    def heartbeat(self, token: str, beat: Heartbeat) -> str:
+        if not token:
+            raise NodeUnauthorized()
+        server = self.store.record_heartbeat(self.hasher.hash(token), beat, self.clock.now())
+        if server is None:
+            raise NodeUnauthorized()
+        return server

@@ -30,6 +30,7 @@ class Keyring:
     codes: KeyedHasher
     tokens: KeyedHasher
     subjects: KeyedHasher
+    nodes: KeyedHasher
 
     @classmethod
     def from_master(cls, master: bytes) -> Keyring:
@@ -38,4 +39,5 @@ class Keyring:
             codes=KeyedHasher(derive_key(master, "activation-codes")),
             tokens=KeyedHasher(derive_key(master, "archive-tokens")),
             subjects=KeyedHasher(derive_key(master, "rate-limit-subjects")),
+            nodes=KeyedHasher(derive_key(master, "node-tokens")),
         )

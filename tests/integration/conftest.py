@@ -5,6 +5,9 @@ CI=true they fail instead."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -12,7 +15,9 @@ from pathlib import Path
 
 import psycopg2
 import pytest
+import requests
 
+from tests.integration.processes import free_port
 from vpnsite_adapters.bootstrap import Services, build_services
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.settings import load_settings
@@ -120,3 +125,37 @@ def services(make_services: object) -> Services:
 @pytest.fixture
 def client(services: Services):  # type: ignore[no-untyped-def]
     return create_app(services).test_client()
+
+
+@pytest.fixture
+def environment(tmp_path: Path, database_url: str) -> dict[str, str]:
+    return {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data"), "VPNSITE_DATABASE_URL": database_url}
+
+
+@pytest.fixture
+def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(base + "/readyz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "vpnsite serve did not become ready"
+            time.sleep(0.1)
+        yield base, log
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 
+from tests.integration.processes import free_port
 from tests.integration.test_api_flow import sign_up
-from tests.integration.test_serve_process import free_port
 from vpnsite_adapters.http.app import create_app
 
 
@@ -174,7 +174,7 @@ def test_the_default_outbox_gets_an_eml_file(make_services: Any, tmp_path: Any) 
 
 
 def test_mail_status_from_the_command_line(make_services: Any, tmp_path: Any, database_url: str) -> None:
-    from tests.integration.test_serve_process import vpnsite
+    from tests.integration.processes import vpnsite
 
     services = make_services()
     client = create_app(services).test_client()

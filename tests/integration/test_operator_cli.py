@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.integration.processes import vpnsite
 from tests.integration.test_api_flow import sign_up
-from tests.integration.test_serve_process import vpnsite
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.http.app import create_app
 

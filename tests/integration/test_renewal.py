@@ -61,7 +61,9 @@ def test_an_ended_licence_renews_for_thirty_days_then_not(make_services: Any, cl
 def test_a_wrong_code_cannot_renew(make_services: Any, clock: Any) -> None:
     _, client, credentials = licensed(make_services)
     clock.advance(days=85)
-    response = renew(client, {"email": "someone@example.org", "activation_code": credentials["activation_code"]})
+    response = renew(
+        client, {"email": "someone@example.org", "activation_code": credentials["activation_code"]}
+    )
     assert response.status_code == 404
     assert renew(client, {"email": "anna@example.org"}).status_code == 422
 

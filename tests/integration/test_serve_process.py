@@ -2,68 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import requests
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def vpnsite(*args: str, env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vpnsite_adapters.cli.main", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        **kwargs,  # type: ignore[arg-type]
-    )
-
-
-@pytest.fixture
-def environment(tmp_path: Path, database_url: str) -> dict[str, str]:
-    return {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data"), "VPNSITE_DATABASE_URL": database_url}
-
-
-@pytest.fixture
-def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-            env=environment,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "vpnsite serve did not become ready"
-            time.sleep(0.1)
-        yield base, log
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+from tests.integration.processes import vpnsite
 
 
 def test_the_whole_flow_against_a_running_server(server: tuple[str, Path]) -> None:

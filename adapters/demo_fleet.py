@@ -1,0 +1,80 @@
+"""``vpnsite serve --demo``: simulated servers for the eight locations of the specification, each
+with a real agent posting through the real heartbeat API and a real port for the hub to ping, so a
+newcomer sees a live status page. Everything about it says demo: the logs and the API."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import socket
+
+from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat
+from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite_adapters.node_agent import NodeAgent
+from vpnsite_adapters.sql.database import release
+from vpnsite_adapters.sql.store import SqlStore
+
+log = logging.getLogger("vpnsite.demo")
+
+
+class SimulatedServer:
+    """Load and sessions that wander like a real server's over a day."""
+
+    def __init__(self, rng: random.Random, popularity: float) -> None:
+        self.rng = rng
+        self.popularity = popularity
+        self.load = rng.uniform(10, 60)
+        self.sessions = int(popularity * rng.uniform(20, 120))
+
+    def __call__(self) -> Heartbeat:
+        self.load = min(97.0, max(3.0, self.load + self.rng.gauss(0, 6)))
+        target = self.popularity * self.load * 3
+        self.sessions = max(0, int(self.sessions + (target - self.sessions) * 0.3 + self.rng.gauss(0, 4)))
+        return Heartbeat(
+            cpu_load=self.load,
+            bandwidth_mbps=self.sessions * self.rng.uniform(1.5, 4.0),
+            sessions=self.sessions,
+            service_up=True,
+        )
+
+
+class DemoFleet:
+    def __init__(self, store: SqlStore, hasher: KeyedHasher, hub: str, interval: float = 10.0) -> None:
+        self.store = store
+        self.hasher = hasher
+        self.hub = hub
+        self.interval = interval
+        self.agents: dict[str, NodeAgent] = {}
+        self.listeners: list[socket.socket] = []
+
+    def start(self) -> None:
+        rng = random.Random()
+        self.store.fleet.add_locations(SPEC_LOCATIONS)
+        for location in SPEC_LOCATIONS:
+            token = secrets.token_urlsafe(24)
+            listener = socket.create_server(("127.0.0.1", 0))
+            self.listeners.append(listener)
+            self.store.fleet.set_token(location.id, self.hasher.hash(token))
+            self.store.fleet.set_address(location.id, "127.0.0.1", listener.getsockname()[1])
+            agent = NodeAgent(
+                self.hub,
+                token,
+                SimulatedServer(rng, popularity=rng.uniform(0.3, 1.8)),
+                self.interval,
+                name=f"demo-agent-{location.id}",
+            )
+            self.agents[location.id] = agent
+            agent.start()
+        release(self.store.db)
+        log.warning("DEMO: %d simulated VPN servers report to %s", len(self.agents), self.hub)
+
+    def stop_agent(self, server_id: str) -> None:
+        self.agents.pop(server_id).stop()
+
+    def stop(self) -> None:
+        for agent in self.agents.values():
+            agent.stop()
+        self.agents.clear()
+        for listener in self.listeners:
+            listener.close()

@@ -1,0 +1,63 @@
+"""What the hub measures itself: the ping of each VPN server (TCP connect time to its port) and
+the health of the billing service, every ten seconds."""
+
+from __future__ import annotations
+
+import socket
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from vpnsite_adapters.sql.database import release
+from vpnsite_adapters.sql.store import SqlStore
+
+CONNECT_TIMEOUT = 2.0
+PROBE_SECONDS = 10.0
+
+
+def tcp_ping_ms(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> int | None:
+    started = time.perf_counter()
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return round((time.perf_counter() - started) * 1000)
+    except OSError:
+        return None
+
+
+class FleetProbe:
+    def __init__(self, store: SqlStore, billing_url: str | None) -> None:
+        self.store = store
+        self.billing_url = billing_url
+        initial = "offline" if billing_url else "not_configured"
+        self.billing: dict[str, Any] = _billing_entry(initial, None)
+        self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="probe")
+
+    def probe(self) -> None:
+        try:
+            targets = [s for s in self.store.fleet.list_servers() if s.host and s.port]
+        finally:
+            release(self.store.db)
+        pings = list(self._pool.map(lambda s: tcp_ping_ms(s.host, s.port), targets))  # type: ignore[arg-type]
+        try:
+            for server, ping in zip(targets, pings, strict=True):
+                self.store.fleet.set_ping(server.location.id, ping)
+        finally:
+            release(self.store.db)
+        if self.billing_url:
+            self.billing = self._check_billing(self.billing_url)
+
+    @staticmethod
+    def _check_billing(url: str) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
+                healthy = 200 <= response.status < 300
+        except OSError:
+            healthy = False
+        elapsed = round((time.perf_counter() - started) * 1000)
+        return _billing_entry("online" if healthy else "offline", elapsed if healthy else None)
+
+
+def _billing_entry(status: str, ping: int | None) -> dict[str, Any]:
+    return {"id": "billing", "location": "Hub", "status": status, "ping": ping, "load": None}

@@ -1,0 +1,31 @@
+"""The calls VPN servers make to the hub, authenticated by each server's own token."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from vpnsite.errors import NodeUnauthorized
+from vpnsite.fleet import Heartbeat
+from vpnsite_adapters.bootstrap import Services
+from vpnsite_adapters.http.api import json_body
+from vpnsite_adapters.http.schemas import HeartbeatBody
+
+node_api = Blueprint("node_api", __name__)
+
+
+def bearer_token() -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NodeUnauthorized()
+    return token.strip()
+
+
+@node_api.post("/api/node/heartbeat")
+def heartbeat() -> Response:
+    token = bearer_token()
+    body: HeartbeatBody = json_body(HeartbeatBody)
+    services: Services = current_app.extensions["vpnsite"]
+    server = services.fleet.heartbeat(
+        token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up)
+    )
+    return jsonify(success=True, server=server)

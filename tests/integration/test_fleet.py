@@ -1,0 +1,262 @@
+"""The fleet on the status page is measured, never made up: heartbeats through the node API,
+offline after three missed beats, pings the hub takes itself, and the demo fleet."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+import waitress
+
+from tests.integration.processes import free_port, vpnsite
+from vpnsite_adapters.demo_fleet import DemoFleet
+from vpnsite_adapters.http.app import create_app
+
+BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up": True}
+
+
+def token_for(services: Any, server_id: str) -> str:
+    token = f"token-of-{server_id}"
+    assert services.store.fleet.set_token(server_id, services.fleet.hasher.hash(token))
+    return token
+
+
+def beat(client: Any, token: str | None, body: Any = BEAT) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.post("/api/node/heartbeat", json=body, headers=headers)
+
+
+def server_entry(services: Any, client: Any, server_id: str) -> dict[str, Any]:
+    services.snapshot.refresh()
+    fleet = client.get("/api/server-status").get_json()
+    return next(s for s in fleet["vpn_servers"] if s["id"] == server_id)
+
+
+def test_a_heartbeat_brings_a_server_online_and_silence_takes_it_offline(services: Any, clock: Any) -> None:
+    client = create_app(services).test_client()
+    assert server_entry(services, client, "lv-riga")["status"] == "offline"
+    token = token_for(services, "lv-riga")
+    response = beat(client, token)
+    assert response.status_code == 200 and response.get_json()["server"] == "lv-riga"
+    riga = server_entry(services, client, "lv-riga")
+    assert (riga["status"], riga["load"], riga["sessions"]) == ("online", "37%", 12)
+
+    clock.advance(seconds=29)
+    assert server_entry(services, client, "lv-riga")["status"] == "online"
+    clock.advance(seconds=1)
+    riga = server_entry(services, client, "lv-riga")
+    assert (riga["status"], riga["load"], riga["sessions"]) == ("offline", "0%", 0)
+
+
+def test_a_server_reporting_its_service_down_is_offline(services: Any) -> None:
+    client = create_app(services).test_client()
+    beat(client, token_for(services, "pl-warsaw"), {**BEAT, "service_up": False})
+    assert server_entry(services, client, "pl-warsaw")["status"] == "offline"
+
+
+@pytest.mark.parametrize("token", [None, "not-a-token"])
+def test_the_node_api_wants_a_servers_token(services: Any, token: str | None) -> None:
+    client = create_app(services).test_client()
+    token_for(services, "lv-riga")
+    response = beat(client, token)
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == "Bearer"
+    assert response.get_json()["code"] == "node_unauthorized"
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({**BEAT, "cpu_load": 140}, "cpu_load"),
+        ({**BEAT, "cpu_load": "high"}, "cpu_load"),
+        ({**BEAT, "sessions": -1}, "sessions"),
+        ({**BEAT, "service_up": "yes"}, "service_up"),
+        ({key: value for key, value in BEAT.items() if key != "sessions"}, "sessions"),
+    ],
+)
+def test_a_malformed_heartbeat_is_refused_and_changes_nothing(services: Any, body: Any, field: str) -> None:
+    client = create_app(services).test_client()
+    response = beat(client, token_for(services, "lv-riga"), body)
+    assert response.status_code == 422
+    assert response.get_json()["detail"][0]["loc"] == ["body", field]
+    assert server_entry(services, client, "lv-riga")["status"] == "offline"
+
+
+def test_popularity_follows_the_share_of_sessions(services: Any) -> None:
+    client = create_app(services).test_client()
+    for server_id, sessions in (
+        ("nl-amsterdam", 300),
+        ("lv-riga", 150),
+        ("pl-warsaw", 80),
+        ("ch-zurich", 10),
+    ):
+        beat(client, token_for(services, server_id), {**BEAT, "sessions": sessions})
+    ranks = {
+        sid: server_entry(services, client, sid)
+        for sid in ("nl-amsterdam", "lv-riga", "pl-warsaw", "ch-zurich")
+    }
+    assert [ranks[sid]["rank"] for sid in ranks] == ["very_high", "high", "medium", "low"]
+    assert ranks["nl-amsterdam"]["popularity"] == "very high"
+    assert ranks["nl-amsterdam"]["popularity_ru"] == "очень высокая"
+    assert ranks["ch-zurich"]["popularity_fr"] == "faible"
+
+
+def test_the_hub_pings_servers_and_checks_billing(make_services: Any) -> None:
+    class Healthy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    billing = http.server.HTTPServer(("127.0.0.1", 0), Healthy)
+    threading.Thread(target=billing.serve_forever, daemon=True).start()
+    listener = socket.create_server(("127.0.0.1", 0))
+    try:
+        services = make_services(billing_health_url=f"http://127.0.0.1:{billing.server_port}/health")
+        client = create_app(services).test_client()
+        services.store.fleet.set_address("nl-amsterdam", "127.0.0.1", listener.getsockname()[1])
+        services.store.fleet.set_address("lv-riga", "127.0.0.1", free_port())
+        beat(client, token_for(services, "nl-amsterdam"))
+        beat(client, token_for(services, "lv-riga"))
+        services.probe.probe()
+        assert server_entry(services, client, "nl-amsterdam")["ping"] is not None
+        assert server_entry(services, client, "lv-riga")["ping"] is None, "nothing listens: no ping"
+        system = {s["id"]: s for s in client.get("/api/server-status").get_json()["system_servers"]}
+        assert system["billing"]["status"] == "online"
+        assert system["hub-server"]["status"] == "online"
+        billing.shutdown()
+        billing.server_close()
+        services.probe.probe()
+        services.snapshot.refresh()
+        system = {s["id"]: s for s in client.get("/api/server-status").get_json()["system_servers"]}
+        assert system["billing"]["status"] == "offline"
+    finally:
+        listener.close()
+
+
+def test_billing_without_a_health_url_says_so(services: Any) -> None:
+    client = create_app(services).test_client()
+    system = {s["id"]: s for s in client.get("/api/server-status").get_json()["system_servers"]}
+    assert system["billing"]["status"] == "not_configured"
+    assert system["hub-server"]["status"] == "offline", "no heartbeat has arrived"
+
+
+@pytest.fixture
+def served(services: Any) -> Iterator[str]:
+    port = free_port()
+    server = waitress.create_server(create_app(services), host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.close()
+
+
+def test_the_demo_fleet_goes_live_and_a_stopped_agent_goes_offline(
+    services: Any, served: str, clock: Any
+) -> None:
+    demo = DemoFleet(services.store, services.fleet.hasher, served, interval=0.2)
+    demo.start()
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            services.snapshot.refresh()
+            fleet = requests.get(served + "/api/server-status").json()
+            if fleet["summary"]["vpn_servers_online"] == 8:
+                break
+            assert time.monotonic() < deadline, fleet
+            time.sleep(0.1)
+        loads = {s["id"]: s["load"] for s in fleet["vpn_servers"]}
+        time.sleep(1)
+        services.snapshot.refresh()
+        later = {
+            s["id"]: s["load"] for s in requests.get(served + "/api/server-status").json()["vpn_servers"]
+        }
+        assert later != loads, "simulated load wanders"
+
+        demo.stop_agent("it-milan")
+        clock.advance(seconds=31)
+        time.sleep(1)
+        services.snapshot.refresh()
+        status = {
+            s["id"]: s["status"] for s in requests.get(served + "/api/server-status").json()["vpn_servers"]
+        }
+        assert status.pop("it-milan") == "offline"
+        assert set(status.values()) == {"online"}
+    finally:
+        demo.stop()
+
+
+def test_serve_demo_labels_itself(tmp_path: Any, database_url: str) -> None:
+    port = free_port()
+    env = {"VPNSITE_DATA_DIR": str(tmp_path / "d"), "VPNSITE_DATABASE_URL": database_url, "PATH": "/usr/bin"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--demo", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                fleet = requests.get(f"http://127.0.0.1:{port}/api/server-status", timeout=1).json()
+                if fleet["summary"]["vpn_servers_online"] == 8:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert fleet["summary"]["demo"] is True
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=15)[0]
+    assert "DEMO" in output
+
+
+def test_the_node_agent_command_reports_to_a_running_hub(server: Any, environment: dict[str, str]) -> None:
+    base, _log = server
+    issued = vpnsite("node", "token", "ro-bucharest", env=environment)
+    assert issued.returncode == 0, issued.stderr
+    token = issued.stdout.strip()
+    agent = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "vpnsite_adapters.cli.main",
+            "node",
+            "agent",
+            "--hub",
+            base,
+            "--interval",
+            "0.5",
+        ],
+        env={**environment, "VPNSITE_NODE_TOKEN": token},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            fleet = requests.get(base + "/api/server-status").json()
+            bucharest = next(s for s in fleet["vpn_servers"] if s["id"] == "ro-bucharest")
+            if bucharest["status"] == "online":
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert json.loads(json.dumps(bucharest))["load"].endswith("%")
+    finally:
+        agent.terminate()
+        agent.wait(timeout=10)
+    assert vpnsite("node", "token", "atlantis", env=environment).returncode == 1
