@@ -16,6 +16,7 @@ from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import PollingEndpoints
+from vpnsite_adapters.http.site import Site, site_blueprint
 
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
@@ -46,6 +47,9 @@ def create_app(services: Services) -> Flask:
     app.extensions["vpnsite"] = services
     app.register_blueprint(api)
     app.register_blueprint(node_api)
+    site = Site.load(services.settings.public_url)
+    if site is not None:
+        app.register_blueprint(site_blueprint(site))
     register_error_handlers(app)
     CORS(
         app,

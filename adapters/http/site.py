@@ -1,0 +1,132 @@
+"""The website: prerendered pages for every route in every language, hashed assets, sitemap and
+robots, served with the right caching, compression and security headers."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from attrs import frozen
+from flask import Blueprint, Response, abort, request
+
+log = logging.getLogger("vpnsite.site")
+
+SITE_DIR = Path(__file__).parent / "site"
+ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
+LANGUAGE_PREFIXES = ("ru", "es", "fr", "pt")
+HTML_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; "
+    "object-src 'none'"
+)
+_SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]*$")
+_ORIGIN_BOUND = {".html", ".xml", ".txt"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".xml": "application/xml; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+@frozen
+class Variant:
+    body: bytes
+    gzipped: bytes
+    etag: str
+
+
+class Site:
+    """The built site in memory. Pages name their own origin (canonical, hreflang, Open Graph), so
+    each origin the site is reached at gets its own copy, made once."""
+
+    def __init__(self, root: Path, public_url: str | None) -> None:
+        self.root = root
+        self.public_url = public_url
+        self.files = {
+            "/" + str(path.relative_to(root)): path.read_bytes()
+            for path in root.rglob("*")
+            if path.is_file() and path.suffix in _TYPES
+        }
+        self._variants: dict[tuple[str, str], Variant] = {}
+
+    @classmethod
+    def load(cls, public_url: str | None) -> Site | None:
+        if not (SITE_DIR / "pages" / "index.html").is_file():
+            log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
+            return None
+        return cls(SITE_DIR, public_url)
+
+    def variant(self, name: str, origin: str) -> Variant:
+        key = (name, origin if Path(name).suffix in _ORIGIN_BOUND else "")
+        found = self._variants.get(key)
+        if found is None:
+            body = self.files[name]
+            if key[1]:
+                body = body.replace(ORIGIN_PLACEHOLDER, origin.encode())
+            found = Variant(
+                body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+            )
+            if len(self._variants) < 2000:  # origins come from Host headers: keep the cache bounded
+                self._variants[key] = found
+        return found
+
+    def page_for(self, path: str) -> tuple[str, int]:
+        """The file that answers a path, and its status: the page, or the language's 404."""
+        clean = "/" + path.strip("/")
+        candidate = "/pages" + ("" if clean == "/" else clean) + "/index.html"
+        if candidate in self.files:
+            return candidate, 200
+        first = clean.split("/")[1] if clean != "/" else ""
+        prefix = f"/{first}" if first in LANGUAGE_PREFIXES else ""
+        return f"/pages{prefix}/404.html", 404
+
+
+def site_blueprint(site: Site) -> Blueprint:
+    blueprint = Blueprint("site", __name__)
+
+    def respond(name: str, status: int, cache: str) -> Response:
+        origin = site.public_url or request.host_url.rstrip("/")
+        variant = site.variant(name, origin)
+        suffix = Path(name).suffix
+        gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
+        if status == 200 and request.if_none_match.contains(variant.etag.strip('"')):
+            response = Response(status=304)
+        else:
+            response = Response(
+                variant.gzipped if gzip_ok else variant.body, status=status, content_type=_TYPES[suffix]
+            )
+            if gzip_ok:
+                response.headers["Content-Encoding"] = "gzip"
+        response.headers["ETag"] = variant.etag
+        response.headers["Cache-Control"] = cache
+        response.headers["Vary"] = "Accept-Encoding"
+        if suffix == ".html":
+            response.headers["Content-Security-Policy"] = HTML_CSP
+        return response
+
+    @blueprint.get("/assets/<path:name>")
+    def asset(name: str) -> Response:
+        key = f"/assets/{name}"
+        if key not in site.files:
+            abort(404)
+        return respond(key, 200, "public, max-age=31536000, immutable")
+
+    @blueprint.get("/<any('robots.txt', 'sitemap.xml', 'favicon.svg'):name>")
+    def well_known(name: str) -> Response:
+        return respond(f"/{name}", 200, "public, max-age=3600")
+
+    @blueprint.get("/", defaults={"path": ""})
+    @blueprint.get("/<path:path>")
+    def page(path: str) -> Response:
+        if path.startswith("api/") or path == "api" or not _SAFE_PATH.match(path):
+            abort(404)
+        name, status = site.page_for(path)
+        return respond(name, status, "no-cache")
+
+    return blueprint

@@ -1,0 +1,131 @@
+// Builds the website: one bundle per language (a page ships only its own language), one
+// stylesheet, and every route in every language prerendered to static HTML, plus a localized 404,
+// sitemap.xml and robots.txt. Text files get a .gz twin for clients that accept gzip.
+//
+//   node build.mjs [--out DIR]    the site (default ../adapters/http/site)
+//   node build.mjs --tests        the unit tests, compiled to dist-tests/
+
+import { build } from "esbuild";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const ORIGIN = "https://__ORIGIN__";
+
+const common = {
+  bundle: true,
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  alias: { react: "preact/compat", "react-dom": "preact/compat" },
+  logLevel: "warning",
+  legalComments: "none",
+};
+
+async function buildTests() {
+  const outdir = join(here, "dist-tests");
+  rmSync(outdir, { recursive: true, force: true });
+  const entries = readdirSync(join(here, "tests")).filter((name) => name.endsWith(".test.ts"));
+  await build({ ...common, entryPoints: entries.map((name) => join(here, "tests", name)), outdir, platform: "node", format: "esm", outExtension: { ".js": ".mjs" } });
+}
+
+function gzipTree(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) gzipTree(path);
+    else if (/\.(html|js|css|xml|txt|svg|json)$/.test(name)) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }));
+  }
+}
+
+function hashed(name, content) {
+  return `${name}-${createHash("sha256").update(content).digest("hex").slice(0, 10)}`;
+}
+
+async function buildSite(out) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, "assets"), { recursive: true });
+
+  const client = await build({
+    ...common,
+    entryPoints: Object.fromEntries(["en", "ru", "es", "fr", "pt"].map((l) => [l, join(here, "src/entries", `${l}.tsx`)])),
+    outdir: join(out, "assets"),
+    entryNames: "app-[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    splitting: true,
+    format: "esm",
+    minify: true,
+    target: ["es2020"],
+    metafile: true,
+    write: true,
+  });
+  const scripts = {};
+  for (const [file, meta] of Object.entries(client.metafile.outputs)) {
+    const language = meta.entryPoint?.match(/entries\/(\w+)\.tsx$/)?.[1];
+    if (language) scripts[language] = "/" + relative(out, resolve(file)).replaceAll("\\", "/");
+  }
+
+  const css = await build({ entryPoints: [join(here, "src/styles.css")], bundle: true, minify: true, write: false, logLevel: "warning" });
+  const cssText = css.outputFiles[0].text;
+  const cssName = `${hashed("styles", cssText)}.css`;
+  writeFileSync(join(out, "assets", cssName), cssText);
+
+  const ssrFile = join(here, "dist-ssr", "prerender.mjs");
+  await build({ ...common, entryPoints: [join(here, "src/prerender.tsx")], outfile: ssrFile, platform: "browser", format: "esm" });
+  const ssr = await import(`${pathToFileURL(ssrFile).href}?${Date.now()}`);
+
+  const alternates = (route) =>
+    ssr.LANGUAGES.map((l) => `<link rel="alternate" hreflang="${l}" href="${ORIGIN}${ssr.localPath(route, l)}">`).join("") +
+    `<link rel="alternate" hreflang="x-default" href="${ORIGIN}${route}">`;
+
+  const page = (route, language, path, body, meta) => {
+    const url = `${ORIGIN}${path}`;
+    const robots = ["/activation", "/license"].includes(route) || meta === "404" ? '<meta name="robots" content="noindex">' : "";
+    const info = ssr.DICTIONARIES[language].meta[meta === "404" ? "notFound" : ssr.pageOf(route)];
+    const escape = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+    return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<title>${escape(info.title)}</title><meta name="description" content="${escape(info.description)}">${robots}` +
+      (meta === "404" ? "" : `<link rel="canonical" href="${url}">${alternates(route)}`) +
+      `<meta property="og:type" content="website"><meta property="og:site_name" content="vpnsite"><meta property="og:title" content="${escape(info.title)}">` +
+      `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${language}">` +
+      `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${escape(info.title)}"><meta name="twitter:description" content="${escape(info.description)}">` +
+      `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
+      `<link rel="stylesheet" href="/assets/${cssName}"><script type="module" src="${scripts[language]}"></script>` +
+      `</head><body><div id="app">${body}</div></body></html>`;
+  };
+
+  let pages = 0;
+  const sitemap = [];
+  for (const language of ssr.LANGUAGES) {
+    for (const route of ssr.ROUTES) {
+      const path = ssr.localPath(route, language);
+      const file = join(out, "pages", path === "/" ? "" : path.slice(1), "index.html");
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, page(route, language, path, await ssr.render(path, language), route));
+      pages++;
+    }
+    const missing = ssr.localPath("/__missing__", language);
+    const file = join(out, "pages", language === "en" ? "" : language, "404.html");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, page("/__missing__", language, missing, await ssr.render(missing, language), "404"));
+  }
+  for (const route of ssr.ROUTES) {
+    if (["/activation"].includes(route)) continue;
+    const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");
+    for (const language of ssr.LANGUAGES) sitemap.push(`<url><loc>${ORIGIN}${ssr.localPath(route, language)}</loc>${links}</url>`);
+  }
+  writeFileSync(join(out, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${sitemap.join("")}</urlset>`);
+  writeFileSync(join(out, "robots.txt"), `User-agent: *\nDisallow: /api/\nDisallow: /activation\nSitemap: ${ORIGIN}/sitemap.xml\n`);
+  writeFileSync(join(out, "favicon.svg"), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#2f5bea"/><path d="M12 4 6 6.3v4.4c0 3.7 2.5 7.1 6 8.1 3.5-1 6-4.4 6-8.1V6.3z" fill="#fff"/></svg>`);
+  gzipTree(out);
+  console.log(`built ${pages} pages and ${Object.keys(scripts).length} language bundles into ${out}`);
+}
+
+if (args.includes("--tests")) {
+  await buildTests();
+} else {
+  const at = args.indexOf("--out");
+  await buildSite(resolve(at >= 0 ? args[at + 1] : join(here, "..", "adapters", "http", "site")));
+}

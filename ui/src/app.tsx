@@ -1,0 +1,66 @@
+import { useEffect } from "preact/hooks";
+import { Route, Router, Switch, useLocation } from "wouter";
+import { Layout } from "./components/layout";
+import { ActivationScreen } from "./features/signup/activation";
+import { LicenceCheck } from "./features/licence/licence-check";
+import { ServerStatusScreen } from "./features/status/server-status";
+import { I18nContext, makeTranslator, type Dictionary } from "./lib/i18n";
+import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
+import { pageOf } from "./lib/pages";
+import { lazy, Suspense } from "preact/compat";
+import { Home } from "./routes/home";
+import { NotFound } from "./routes/not-found";
+
+// Long texts load only on the pages that show them.
+const About = lazy(() => import("./routes/about").then((m) => ({ default: m.About })));
+const LegalPage = lazy(() => import("./routes/legal").then((m) => ({ default: m.LegalPage })));
+const SupportScreen = lazy(() => import("./features/support/support-screen").then((m) => ({ default: m.SupportScreen })));
+
+function DocumentHead({ language, dictionary }: { language: Language; dictionary: Dictionary }) {
+  const [path] = useLocation();
+  useEffect(() => {
+    if (languageFromPath(path) !== language) {
+      // Each page ships only its own language: another language is a fresh page load.
+      location.reload();
+      return;
+    }
+    const meta = dictionary.meta[pageOf(stripLanguage(path))];
+    document.title = meta.title;
+    document.documentElement.lang = language;
+    for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
+      document.querySelector(selector)?.setAttribute("content", meta.description);
+    }
+    for (const selector of ['meta[property="og:title"]', 'meta[name="twitter:title"]']) {
+      document.querySelector(selector)?.setAttribute("content", meta.title);
+    }
+  }, [path, language, dictionary]);
+  return null;
+}
+
+export function App({ language, dictionary, ssrPath }: { language: Language; dictionary: Dictionary; ssrPath?: string }) {
+  const { t, list } = makeTranslator(language, dictionary);
+  const at = (route: string) => localPath(route, language);
+  return (
+    <I18nContext.Provider value={{ language, t, list, dictionary }}>
+      <Router ssrPath={ssrPath}>
+        <DocumentHead language={language} dictionary={dictionary} />
+        <Layout>
+          <Suspense fallback={null}>
+          <Switch>
+            <Route path={at("/")} component={Home} />
+            <Route path={at("/activation")} component={ActivationScreen} />
+            <Route path={at("/license")} component={LicenceCheck} />
+            <Route path={at("/server-status")} component={ServerStatusScreen} />
+            <Route path={at("/support")} component={SupportScreen} />
+            <Route path={at("/about")} component={About} />
+            <Route path={at("/terms")}>{() => <LegalPage document="terms" />}</Route>
+            <Route path={at("/privacy")}>{() => <LegalPage document="privacy" />}</Route>
+            <Route path={at("/cookie")}>{() => <LegalPage document="cookie" />}</Route>
+            <Route component={NotFound} />
+          </Switch>
+          </Suspense>
+        </Layout>
+      </Router>
+    </I18nContext.Provider>
+  );
+}

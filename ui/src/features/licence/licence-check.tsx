@@ -1,0 +1,173 @@
+import { useEffect, useState } from "preact/hooks";
+import { Link } from "wouter";
+import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
+import { codeProblem, cleanTypedCode } from "../../lib/check-digit";
+import { formatDate, parseDay } from "../../lib/format";
+import { useI18n } from "../../lib/i18n";
+import { localPath } from "../../lib/language";
+import { Icon } from "../../components/icons";
+import { ArchiveLink, DownloadTiles } from "../signup/downloads";
+import { LAST_ACTIVATION_KEY } from "../signup/activation";
+
+export const SCROLL_AFTER_LOGIN_MS = 100;
+const TERM_DAYS = 90;
+
+function detailOf(error: unknown, fallback: string): string {
+  const detail = error instanceof ApiError ? error.body?.detail : undefined;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((item) => String((item as { msg?: unknown }).msg ?? "")).join("\n");
+  return fallback;
+}
+
+function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
+  const { language, t, list } = useI18n();
+  const [current, setCurrent] = useState(licence);
+  const [renewing, setRenewing] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const renew = async () => {
+    setRenewing(true);
+    try {
+      const result = await renewLicence({ email: credentials.email, activation_code: credentials.code }, language);
+      setCurrent(result.license);
+      setNotice(t("licence.renewed", { date: formatDate(parseDay(result.license.end), language) }));
+    } catch (error) {
+      setNotice(detailOf(error, t("support.error")));
+    } finally {
+      setRenewing(false);
+    }
+  };
+  return (
+    <section class="container">
+      <h1>{t("licence.dashboardTitle")}</h1>
+      <div class="card details">
+        <p class={current.active ? "badge badge-green" : "badge badge-grey"}>{current.active ? t("licence.active") : t("licence.ended")}</p>
+        <dl>
+          <div><dt>{t("licence.email")}</dt><dd>{current.email}</dd></div>
+          <div class="wide"><dt>{t("licence.code")}</dt><dd><code class="code">{current.code ?? credentials.code}</code></dd></div>
+          <div><dt>{t("licence.started")}</dt><dd>{formatDate(parseDay(current.start), language)}</dd></div>
+          <div><dt>{t("licence.ends")}</dt><dd>{formatDate(parseDay(current.end), language)}</dd></div>
+          <div><dt>{t("licence.remaining")}</dt><dd class="big-number">{current.days}</dd></div>
+        </dl>
+        {current.renewable ? (
+          <button type="button" class="button" onClick={renew} disabled={renewing}>
+            {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: TERM_DAYS })}
+          </button>
+        ) : (
+          <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
+        )}
+        {notice && <p class="notice" role="status">{notice}</p>}
+      </div>
+      <h2>{t("activation.downloadsTitle")}</h2>
+      <DownloadTiles />
+      {current.configUrl && <ArchiveLink href={current.configUrl} />}
+      <div class="card">
+        <h2>{t("licence.stepsTitle")}</h2>
+        <ol class="steps">
+          {list("licence.steps").map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      </div>
+      <div class="actions">
+        <button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>
+        <Link href={`${localPath("/", language)}#signup`} class="button button-ghost">{t("licence.getFree")}</Link>
+      </div>
+    </section>
+  );
+}
+
+function RenewByLink({ token }: { token: string }) {
+  const { language, t } = useI18n();
+  const [state, setState] = useState<"idle" | "busy" | string>("idle");
+  const renew = async () => {
+    setState("busy");
+    try {
+      const result = await renewLicence({ token }, language);
+      setState(t("licence.renewed", { date: formatDate(parseDay(result.license.end), language) }));
+      history.replaceState(null, "", location.pathname);
+    } catch (error) {
+      setState(detailOf(error, t("support.error")));
+    }
+  };
+  return (
+    <div class="card renew-card">
+      {state === "idle" || state === "busy" ? (
+        <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
+          <Icon name="refresh" size={18} /> {t("licence.renew", { days: TERM_DAYS })}
+        </button>
+      ) : (
+        <p role="status">{state}</p>
+      )}
+    </div>
+  );
+}
+
+export function LicenceCheck() {
+  const { language, t } = useI18n();
+  const [email, setEmail] = useState("");
+  const [code, setCode] = useState("");
+  const [checking, setChecking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [found, setFound] = useState<{ licence: Licence; email: string; code: string } | null>(null);
+  const [renewToken, setRenewToken] = useState<string | null>(null);
+
+  useEffect(() => {
+    setRenewToken(new URLSearchParams(location.search).get("renew"));
+    const last = sessionStorage.getItem(LAST_ACTIVATION_KEY);
+    if (last) {
+      const activation = JSON.parse(last) as { user_email?: string; user_code?: string };
+      setEmail(activation.user_email ?? "");
+      setCode(activation.user_code ?? "");
+    }
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const problem = codeProblem(code);
+    if (problem) {
+      setError(problem === "code_format" ? t("licence.codeFormat") : t("licence.codeTypo"));
+      return;
+    }
+    setChecking(true);
+    setError(null);
+    try {
+      const result = await checkLicense(email.trim(), cleanTypedCode(code), language);
+      setFound({ licence: result.license, email: email.trim(), code: cleanTypedCode(code) });
+      setTimeout(() => window.scrollTo({ top: 0 }), SCROLL_AFTER_LOGIN_MS);
+    } catch (failure) {
+      setError(detailOf(failure, t("licence.notFound")));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  if (found) {
+    return <Dashboard licence={found.licence} credentials={{ email: found.email, code: found.code }} onAnother={() => setFound(null)} />;
+  }
+  return (
+    <section class="container narrow">
+      <h1>{t("licence.title")}</h1>
+      <p class="lead">{t("licence.lead")}</p>
+      {renewToken && <RenewByLink token={renewToken} />}
+      <form class="card form" onSubmit={submit}>
+        {error && (
+          <p class="alert" role="alert">
+            {error}
+          </p>
+        )}
+        <label for="licence-email">{t("licence.email")}</label>
+        <input id="licence-email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <label for="licence-code">{t("licence.code")}</label>
+        <input id="licence-code" required inputMode="numeric" autoComplete="off" placeholder={t("licence.codePlaceholder")} value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+        <button type="submit" class="button button-large" disabled={checking}>
+          {checking && <span class="spinner" aria-hidden="true" />}
+          {checking ? t("licence.checking") : t("licence.submit")}
+        </button>
+        <div class="form-links">
+          <Link href={`${localPath("/", language)}#signup`}>{t("licence.newUser")}</Link>
+          <Link href={localPath("/support", language)}>{t("licence.needSupport")}</Link>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect, useState } from "preact/hooks";
+import { Icon } from "../../components/icons";
+import { useI18n } from "../../lib/i18n";
+
+export const COPIED_FOR_MS = 2000;
+
+export function CopyCode({ code }: { code: string }) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById("activation-code") as Node);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      document.execCommand("copy");
+    }
+    setCopied(true);
+  };
+  return (
+    <div class="code-box">
+      <code id="activation-code" class="code">{code}</code>
+      <button type="button" class="button button-small" onClick={copy} aria-live="polite">
+        <Icon name={copied ? "check" : "copy"} size={16} /> {copied ? t("activation.copied") : t("activation.copy")}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { Icon } from "../../components/icons";
+import { useI18n } from "../../lib/i18n";
+
+// Spec section 3: where each platform's app comes from.
+export const APP_DOWNLOADS = [
+  { platform: "Windows", icon: "windows", href: "https://openvpn.net/client/client-connect-vpn-for-windows/" },
+  { platform: "macOS", icon: "apple", href: "https://openvpn.net/client-connect-vpn-for-mac-os/" },
+  { platform: "Android", icon: "android", href: "https://play.google.com/store/apps/details?id=net.openvpn.openvpn" },
+  { platform: "iOS", icon: "apple", href: "https://apps.apple.com/app/openvpn-connect/id590379981" },
+];
+
+export function DownloadTiles() {
+  return (
+    <ul class="download-tiles">
+      {APP_DOWNLOADS.map((app) => (
+        <li key={app.platform}>
+          <a class="tile" href={app.href} rel="noopener noreferrer" target="_blank">
+            <Icon name={app.icon} size={28} />
+            <span>{app.platform}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ArchiveLink({ href }: { href: string }) {
+  const { t } = useI18n();
+  return (
+    <div class="archive">
+      <a class="button button-large" href={href} rel="noreferrer" download>
+        <Icon name="download" size={20} /> {t("activation.archive")}
+      </a>
+      <p class="muted small">{t("activation.archiveNote")}</p>
+    </div>
+  );
+}
+
+export function SetupGuide() {
+  const { t, list } = useI18n();
+  return (
+    <div class="guide">
+      <h2>{t("activation.guideTitle")}</h2>
+      <div class="guide-columns">
+        {(["desktop", "mobile"] as const).map((kind) => (
+          <div class="card" key={kind}>
+            <h3>{t(`activation.${kind}`)}</h3>
+            <ol class="steps">
+              {list(kind === "desktop" ? "activation.stepsDesktop" : "activation.stepsMobile").map((step) => (
+                <li key={step}>{step}</li>
+              ))}
+            </ol>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { useLocation } from "wouter";
+import { ApiError, submitEmail } from "../../lib/api";
+import { visitorId } from "../../lib/cookie";
+import { signupAlert } from "../../lib/errors";
+import { useI18n } from "../../lib/i18n";
+import { localPath } from "../../lib/language";
+import { Icon } from "../../components/icons";
+
+export function SignupForm() {
+  const { language, t } = useI18n();
+  const [, navigate] = useLocation();
+  const [email, setEmail] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const inFlight = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (location.hash === "#signup") {
+      document.getElementById("signup")?.scrollIntoView({ block: "center" });
+      input.current?.focus({ preventScroll: true });
+    }
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address || inFlight.current) return;
+    inFlight.current = true;
+    setSubmitting(true);
+    setAlert(null);
+    try {
+      const result = await submitEmail(address, visitorId(), language);
+      navigate(localPath("/activation", language), { state: { formData: result.form_data, email: address } });
+    } catch (error) {
+      setAlert(signupAlert(error instanceof ApiError ? error.body : null, t("home.error")));
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form id="signup" class="signup-form" onSubmit={submit} noValidate={false}>
+      <label for="signup-email" class="visually-hidden">{t("home.emailLabel")}</label>
+      <div class="signup-row">
+        <input
+          ref={input}
+          id="signup-email"
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          placeholder={t("home.emailPlaceholder")}
+          value={email}
+          disabled={submitting}
+          onInput={(event) => setEmail((event.target as HTMLInputElement).value)}
+        />
+        <button type="submit" class="button button-large" disabled={submitting} aria-busy={submitting}>
+          {submitting ? <span class="spinner" aria-hidden="true" /> : <Icon name="shield" size={18} />}
+          {submitting ? t("home.submitting") : t("home.submit")}
+        </button>
+      </div>
+      {alert && (
+        <p class="alert" role="alert">
+          {alert}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from "preact/hooks";
+import { FAQ, filterFaq } from "../../content/faq";
+import { ApiError, sendTicket } from "../../lib/api";
+import { supportError } from "../../lib/errors";
+import { useI18n } from "../../lib/i18n";
+import { Icon } from "../../components/icons";
+
+function Faq() {
+  const { t } = useI18n();
+  const [query, setQuery] = useState("");
+  const [open, setOpen] = useState<string | null>(null);
+  const items = filterFaq(FAQ, query);
+  return (
+    <div class="faq">
+      <label for="faq-search" class="visually-hidden">{t("support.search")}</label>
+      <div class="search">
+        <Icon name="search" size={20} />
+        <input id="faq-search" type="search" placeholder={t("support.search")} value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
+      </div>
+      {items.length === 0 ? (
+        <p class="muted empty" role="status">{t("support.empty")}</p>
+      ) : (
+        <ul class="faq-list">
+          {items.map((item) => {
+            const expanded = open === item.id;
+            return (
+              <li key={item.id} class={`faq-item accent-${item.colour}`}>
+                <h3>
+                  <button type="button" aria-expanded={expanded} aria-controls={`faq-${item.id}`} id={`faq-q-${item.id}`} onClick={() => setOpen(expanded ? null : item.id)}>
+                    <span class="faq-icon"><Icon name={item.icon} size={20} /></span>
+                    <span>{item.question}</span>
+                    <Icon name="chevron" size={20} />
+                  </button>
+                </h3>
+                <div id={`faq-${item.id}`} role="region" aria-labelledby={`faq-q-${item.id}`} hidden={!expanded} class="faq-answer">
+                  <p>{item.answer}</p>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ContactForm() {
+  const { language, t } = useI18n();
+  const [email, setEmail] = useState("");
+  const [code, setCode] = useState("");
+  const [message, setMessage] = useState("");
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [ticket, setTicket] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setSending(true);
+    setError(null);
+    try {
+      const result = await sendTicket(email.trim(), code.trim(), message, language);
+      setTicket(result.ticket);
+      setEmail("");
+      setCode("");
+      setMessage("");
+      window.scrollTo({ top: 0 });
+    } catch (failure) {
+      setError(supportError(failure instanceof ApiError ? failure.body : null, { generic: t("support.error"), validation: t("support.validation"), input: t("support.checkInput") }));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (ticket) {
+    return (
+      <div class="card center sent" role="status">
+        <span class="success-mark"><Icon name="check" size={32} /></span>
+        <h2>{t("support.sentTitle")}</h2>
+        <p>{t("support.sentText", { ticket })}</p>
+        <button type="button" class="button" onClick={() => setTicket(null)}>{t("support.another")}</button>
+      </div>
+    );
+  }
+  return (
+    <form class="card form" onSubmit={submit} id="contact">
+      <h2>{t("support.formTitle")}</h2>
+      {error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
+      )}
+      <label for="support-email">{t("support.email")}</label>
+      <input id="support-email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+      <label for="support-code">{t("support.code")}</label>
+      <input id="support-code" inputMode="numeric" autoComplete="off" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+      <label for="support-message">{t("support.message")}</label>
+      <textarea id="support-message" required rows={6} placeholder={t("support.messagePlaceholder")} value={message} onInput={(e) => setMessage((e.target as HTMLTextAreaElement).value)} />
+      <button type="submit" class="button button-large" disabled={sending}>
+        {sending ? <span class="spinner" aria-hidden="true" /> : <Icon name="send" size={18} />} {sending ? t("support.sending") : t("support.send")}
+      </button>
+    </form>
+  );
+}
+
+export function SupportScreen() {
+  const { t } = useI18n();
+  return (
+    <section class="container support">
+      <h1>{t("support.title")}</h1>
+      <p class="lead">{t("support.lead")}</p>
+      <div class="support-grid">
+        <Faq />
+        <ContactForm />
+      </div>
+    </section>
+  );
+}
