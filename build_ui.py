@@ -36,7 +36,9 @@ def node_version() -> int:
     match = re.match(r"v(\d+)", output.strip())
     major = int(match.group(1)) if match else 0
     if major < MINIMUM_NODE:
-        raise UiBuildError(f"Node.js {MINIMUM_NODE} or newer is needed to build the website; found {output.strip()}.")
+        raise UiBuildError(
+            f"Node.js {MINIMUM_NODE} or newer is needed to build the website; found {output.strip()}."
+        )
     return major
 
 
