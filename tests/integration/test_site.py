@@ -1,0 +1,154 @@
+"""The prerendered website as vpnsite serves it: every route in every language, the localized
+404, caching, compression and security headers, sitemap and robots."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from typing import Any
+
+import pytest
+
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.site import SITE_DIR
+
+ROUTES = [
+    "/",
+    "/activation",
+    "/support",
+    "/about",
+    "/terms",
+    "/privacy",
+    "/cookie",
+    "/license",
+    "/server-status",
+]
+LANGUAGES = ["en", "ru", "es", "fr", "pt"]
+
+if not (SITE_DIR / "pages" / "index.html").is_file():
+    reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(reason + "; under CI=true the website tests must run")
+    pytest.skip(reason, allow_module_level=True)
+
+
+def localised(route: str, language: str) -> str:
+    if language == "en":
+        return route
+    return f"/{language}" if route == "/" else f"/{language}{route}"
+
+
+@pytest.fixture
+def site(make_services: Any) -> Any:
+    return create_app(make_services(public_url="https://vpn.example")).test_client()
+
+
+def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
+    titles: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
+    for language in LANGUAGES:
+        for route in ROUTES:
+            path = localised(route, language)
+            response = site.get(path)
+            assert response.status_code == 200, path
+            html = response.get_data(as_text=True)
+            assert f'<html lang="{language}">' in html, path
+            title = re.search(r"<title>(.*?)</title>", html).group(1)
+            titles[language][route] = title
+            assert f'<link rel="canonical" href="https://vpn.example{path}">' in html
+            for other in LANGUAGES:
+                assert f'hreflang="{other}" href="https://vpn.example{localised(route, other)}"' in html
+            assert 'hreflang="x-default"' in html
+            for tag in (
+                'property="og:title"',
+                'property="og:description"',
+                'name="twitter:card"',
+                'name="description"',
+            ):
+                assert tag in html, (path, tag)
+    for language in LANGUAGES:
+        assert len(set(titles[language].values())) == len(ROUTES), f"{language}: each page has its own title"
+        if language != "en":
+            assert all(titles[language][route] != titles["en"][route] for route in ROUTES), language
+
+
+def test_pages_are_readable_without_javascript(site: Any) -> None:
+    home = site.get("/ru").get_data(as_text=True)
+    assert "Приватный, быстрый и бесплатный VPN" in home
+    assert 'id="signup-email"' in home
+    support = site.get("/support").get_data(as_text=True)
+    assert "How many devices can I use?" in support
+    terms = site.get("/fr/terms").get_data(as_text=True)
+    assert "courts of England" in terms
+
+
+@pytest.mark.parametrize(
+    "path, language", [("/nothing-here", "en"), ("/ru/nothing", "ru"), ("/pt/a/b/c", "pt")]
+)
+def test_an_unknown_path_gets_the_localized_404(site: Any, path: str, language: str) -> None:
+    response = site.get(path)
+    assert response.status_code == 404
+    assert f'<html lang="{language}">' in response.get_data(as_text=True)
+    assert response.mimetype == "text/html"
+
+
+def test_api_paths_keep_their_json_404(site: Any) -> None:
+    response = site.get("/api/nothing")
+    assert response.status_code == 404 and response.get_json()["code"] == "not_found"
+
+
+def test_html_is_revalidated_and_assets_are_immutable(site: Any) -> None:
+    page = site.get("/")
+    assert page.headers["Cache-Control"] == "no-cache"
+    assert site.get("/", headers={"If-None-Match": page.headers["ETag"]}).status_code == 304
+    asset = re.search(r'src="(/assets/[^"]+\.js)"', page.get_data(as_text=True)).group(1)
+    response = site.get(asset)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert site.get("/assets/nope.js").status_code == 404
+
+
+def test_gzip_is_served_when_accepted(site: Any) -> None:
+    plain = site.get("/about")
+    packed = site.get("/about", headers={"Accept-Encoding": "gzip, br"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert "Accept-Encoding" in plain.headers["Vary"]
+
+
+def test_html_carries_the_security_headers(site: Any) -> None:
+    response = site.get("/license")
+    policy = response.headers["Content-Security-Policy"]
+    script = next(part for part in policy.split(";") if part.strip().startswith("script-src"))
+    assert "unsafe-inline" not in script
+    assert "frame-ancestors 'none'" in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    assert "Strict-Transport-Security" not in response.headers
+    assert "Strict-Transport-Security" in site.get("/license", base_url="https://vpn.example").headers
+
+
+def test_no_page_loads_anything_from_another_host(site: Any) -> None:
+    for language in LANGUAGES:
+        html = site.get(localised("/", language)).get_data(as_text=True)
+        for url in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert (
+                url.startswith(("/", "#", "https://vpn.example", "mailto:"))
+                or "openvpn" in url
+                or url.startswith(
+                    ("https://x.com", "https://t.me", "https://play.google", "https://apps.apple")
+                )
+            ), url
+        loaded = re.findall(
+            r'<script[^>]+src="([^"]+)"|<link rel="(?:stylesheet|icon)"[^>]+href="([^"]+)"', html
+        )
+        assert loaded and all((src or href).startswith("/") for src, href in loaded)
+
+
+def test_sitemap_and_robots(site: Any) -> None:
+    sitemap = site.get("/sitemap.xml").get_data(as_text=True)
+    assert sitemap.count("<url>") == (len(ROUTES) - 1) * len(LANGUAGES)
+    assert "<loc>https://vpn.example/ru/server-status</loc>" in sitemap
+    assert 'hreflang="pt" href="https://vpn.example/pt/support"' in sitemap
+    robots = site.get("/robots.txt").get_data(as_text=True)
+    assert "Sitemap: https://vpn.example/sitemap.xml" in robots

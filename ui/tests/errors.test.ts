@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { activationOutcome, shouldRetryActivation, signupAlert, suggestsExistingAccount, supportError } from "../src/lib/errors";
+
+const texts = { generic: "An error occurred. Please try again.", validation: "Validation error", input: "Please check your input and try again." };
+
+test("the sign-up alert reads strings, lists and objects", () => {
+  assert.equal(signupAlert({ detail: "Too many requests." }, "x"), "Too many requests.");
+  assert.equal(signupAlert({ detail: [{ msg: "a" }, { msg: "b" }] }, "x"), "a\nb");
+  assert.equal(signupAlert({ detail: { message: "m" } }, "x"), "m");
+  assert.equal(signupAlert({ detail: { other: 1 } }, "x"), '{"other":1}');
+  assert.equal(signupAlert(null, "An error occurred. Please try again."), "An error occurred. Please try again.");
+});
+
+test("the support form joins validation messages with '. ' and falls back", () => {
+  assert.equal(supportError({ detail: "Plain." }, texts), "Plain.");
+  assert.equal(supportError({ detail: [{ msg: "One" }, { msg: "Two" }] }, texts), "One. Two");
+  assert.equal(supportError({ detail: [] }, texts), "Validation error");
+  assert.equal(supportError({ detail: { msg: "M" } }, texts), "M");
+  assert.equal(supportError({ detail: {} }, texts), "Please check your input and try again.");
+  assert.equal(supportError(null, texts), "An error occurred. Please try again.");
+});
+
+test("activation failures map by code first, then by the two phrases", () => {
+  assert.equal(activationOutcome(429, { code: "rate_limited", detail: "Слишком много запросов" }), "rate_limited");
+  assert.equal(activationOutcome(400, { code: "request_already_used" }), "already_used");
+  assert.equal(activationOutcome(400, { detail: "This link has already been used." }), "already_used");
+  assert.equal(activationOutcome(500, { detail: "Too many requests from you" }), "rate_limited");
+  assert.equal(activationOutcome(403, { code: "invalid_signature", detail: "bad" }), "generic");
+});
+
+test("create-user is retried except on 429 and on a used request", () => {
+  assert.equal(shouldRetryActivation(0, null), true);
+  assert.equal(shouldRetryActivation(503, null), true);
+  assert.equal(shouldRetryActivation(429, { code: "rate_limited" }), false);
+  assert.equal(shouldRetryActivation(400, { code: "request_already_used" }), false);
+  assert.equal(shouldRetryActivation(400, { code: "invalid_json" }), true);
+});
+
+test("the error card hints at an existing account for the three phrases", () => {
+  assert.equal(suggestsExistingAccount("Too many requests. Try later"), true);
+  assert.equal(suggestsExistingAccount("Request denied"), true);
+  assert.equal(suggestsExistingAccount("has already been used"), true);
+  assert.equal(suggestsExistingAccount("Server error"), false);
+});
