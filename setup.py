@@ -13,8 +13,7 @@ import build_ui  # noqa: E402
 
 class BuildWithWebsite(build_py):
     def run(self) -> None:
-        if os.environ.get("VPNSITE_SKIP_UI_BUILD") != "1":
-            build_ui.build()
+        build_ui.build()
         super().run()
 
 

@@ -41,8 +41,9 @@ function LanguageMenu() {
   const [open, setOpen] = useState(false);
   return (
     <div class="language-menu" onKeyDown={(event) => event.key === "Escape" && setOpen(false)}>
-      <button type="button" class="language-button" aria-expanded={open} aria-haspopup="true" aria-label={`${t("nav.language")}: ${LANGUAGE_NAMES[language]}`} onClick={() => setOpen(!open)}>
-        <Icon name="globe" size={18} /> {language.toUpperCase()} <Icon name="chevron" size={16} />
+      <button type="button" class="language-button" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+        <Icon name="globe" size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
+        <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon name="chevron" size={16} />
       </button>
       {open && (
         <ul class="language-list" role="menu">
@@ -181,7 +182,7 @@ function FloatingButton() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const [path] = useLocation();
   useEffect(() => {
-    if (!location.hash) window.scrollTo(0, 0);
+    if (!location.hash) window.scrollTo({ top: 0, behavior: "instant" });
   }, [path]);
   return (
     <>

@@ -133,7 +133,7 @@ export function LicenceCheck() {
     try {
       const result = await checkLicense(email.trim(), cleanTypedCode(code), language);
       setFound({ licence: result.license, email: email.trim(), code: cleanTypedCode(code) });
-      setTimeout(() => window.scrollTo({ top: 0 }), SCROLL_AFTER_LOGIN_MS);
+      setTimeout(() => window.scrollTo({ top: 0, behavior: "instant" }), SCROLL_AFTER_LOGIN_MS);
     } catch (failure) {
       setError(detailOf(failure, t("licence.notFound")));
     } finally {

@@ -95,7 +95,7 @@ export function ServerStatusScreen() {
           <div class="card users-card">
             <span class="muted">{t("status.users")}</span>
             <strong class="big-number" data-testid="user-count">{formatCount(users, language, phone)}</strong>
-            <div class="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progressWidth(users)}>
+            <div class="progress" role="progressbar" aria-label={t("status.progress", { percent: freeTierProgress(users, language) })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progressWidth(users)}>
               <div class="progress-bar" style={{ width: `${Math.max(progressWidth(users), 0.5)}%` }} />
             </div>
             <span class="small muted">{t("status.progress", { percent: freeTierProgress(users, language) })}</span>

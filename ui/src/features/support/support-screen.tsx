@@ -63,7 +63,7 @@ function ContactForm() {
       setEmail("");
       setCode("");
       setMessage("");
-      window.scrollTo({ top: 0 });
+      window.scrollTo({ top: 0, behavior: "instant" });
     } catch (failure) {
       setError(supportError(failure instanceof ApiError ? failure.body : null, { generic: t("support.error"), validation: t("support.validation"), input: t("support.checkInput") }));
     } finally {

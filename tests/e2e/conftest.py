@@ -1,0 +1,134 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real `vpnsite serve`.
+
+They skip with a reason when Chromium, Playwright or the built website is missing, except under
+CI=true, where they must run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.integration.processes import free_port
+from vpnsite_adapters.http.site import SITE_DIR
+
+CHROMIUM = os.environ.get("VPNSITE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright; the browser comes from Debian)"
+    if not (SITE_DIR / "pages" / "index.html").is_file():
+        return "the website is not built (python build_ui.py)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    problem = _missing()
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(problem + " — under CI=true the browser tests must run")
+        pytest.skip(problem)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Server:
+    def __init__(self, base: str, data_dir: Path, process: subprocess.Popen[bytes]) -> None:
+        self.base = base
+        self.data_dir = data_dir
+        self.process = process
+
+    def licences(self) -> int:
+        with sqlite3.connect(self.data_dir / "vpnsite.db") as db:
+            return int(db.execute("SELECT COUNT(*) FROM licence").fetchone()[0])
+
+    def tickets(self) -> list[str]:
+        with sqlite3.connect(self.data_dir / "vpnsite.db") as db:
+            return [row[0] for row in db.execute("SELECT number FROM ticket")]
+
+
+def start_server(tmp: Path, **settings: str) -> Server:
+    port = free_port()
+    data_dir = tmp / f"data-{port}"
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), "VPNSITE_ACCESS_LOG": "false"}
+    env.pop("VPNSITE_DATABASE_URL", None)
+    env.update({f"VPNSITE_{key.upper()}": value for key, value in settings.items()})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(base + "/readyz", timeout=1).status_code == 200:
+                return Server(base, data_dir, process)
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("vpnsite serve did not start")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def make_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+    tmp = tmp_path_factory.mktemp("e2e")
+
+    def make(**settings: str) -> Server:
+        server = start_server(tmp, **settings)
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.process.terminate()
+        server.process.wait(timeout=10)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server(make_server: Callable[..., Server]) -> Server:
+    return make_server(rate_limits="off", demo="true")
+
+
+@pytest.fixture
+def page(browser: Any, server: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.base)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -1,0 +1,222 @@
+"""What a visitor does, in a real browser against a real server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+ROUTES = ["/", "/activation", "/support", "/about", "/terms", "/privacy", "/cookie", "/license", "/server-status"]
+
+
+def sign_up(page: Any, email: str, path: str = "/") -> None:
+    page.goto(path)
+    page.fill("#signup-email", email)
+    page.click("#signup button[type=submit]")
+
+
+def test_sign_up_copy_and_check_the_licence(page: Any, server: Any) -> None:
+    before = server.licences()
+    sign_up(page, "browser@example.org")
+    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible(timeout=15000)
+    assert page.url.endswith("/activation")
+    code = page.locator("#activation-code").inner_text()
+    assert re.fullmatch(r"[0-9]{20}", code)
+    expect(page.get_by_text("90 days")).to_be_visible()
+    page.get_by_role("button", name="Copy").click()
+    expect(page.get_by_role("button", name="Copied!")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == code
+    expect(page.get_by_role("button", name="Copy")).to_be_visible(timeout=5000)
+    archive = page.get_by_role("link", name="Download your configuration archive")
+    assert "/api/config/" in archive.get_attribute("href")
+    assert server.licences() == before + 1
+
+    page.get_by_role("link", name="Login").first.click()
+    page.fill("#licence-email", "browser@example.org")
+    page.fill("#licence-code", code)
+    page.get_by_role("button", name="Check licence").click()
+    expect(page.get_by_role("heading", name="Your licence")).to_be_visible()
+    expect(page.locator(".big-number")).to_have_text("90")
+    page.get_by_role("button", name="Check another license").click()
+    expect(page.get_by_role("heading", name="Check your licence")).to_be_visible()
+
+
+def test_reloading_the_activation_page_goes_home_and_creates_nothing(page: Any, server: Any) -> None:
+    sign_up(page, "reload@example.org", "/ru")
+    expect(page.get_by_role("heading", name="VPN активирован")).to_be_visible(timeout=15000)
+    count = server.licences()
+    page.reload()
+    page.wait_for_url(re.compile(r"/ru$"))
+    assert server.licences() == count
+    page.goto("/activation")
+    page.wait_for_url(re.compile(r"127\.0\.0\.1:\d+/$"))
+
+
+def test_a_double_submit_creates_one_licence(page: Any, server: Any) -> None:
+    before = server.licences()
+    page.goto("/")
+    page.fill("#signup-email", "double@example.org")
+    page.evaluate(
+        """() => { const form = document.getElementById('signup');
+                   form.requestSubmit(); form.requestSubmit(); form.requestSubmit(); }"""
+    )
+    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible(timeout=15000)
+    page.wait_for_timeout(500)
+    assert server.licences() == before + 1
+
+
+def test_a_mistyped_code_is_caught_before_any_request(page: Any) -> None:
+    calls: list[str] = []
+    page.on("request", lambda request: calls.append(request.url) if "check-license" in request.url else None)
+    page.goto("/fr/license")
+    page.fill("#licence-email", "x@example.org")
+    page.fill("#licence-code", "12345678901234567890")
+    page.get_by_role("button", name="Vérifier la licence").click()
+    expect(page.get_by_role("alert")).to_contain_text("faute de frappe")
+    assert calls == []
+
+
+def test_a_wrong_code_shows_the_servers_message(page: Any) -> None:
+    page.goto("/es/license")
+    page.fill("#licence-email", "nobody@example.org")
+    page.fill("#licence-code", "00000000000000000000")
+    page.get_by_role("button", name="Comprobar licencia").click()
+    expect(page.get_by_role("alert")).to_have_text("No se encontró el código de activación o el correo electrónico.")
+
+
+def test_switching_language_keeps_the_route(page: Any) -> None:
+    for route in ROUTES:
+        if route == "/activation":
+            continue
+        page.goto(route)
+        page.get_by_role("button", name=re.compile("Language")).click()
+        page.get_by_role("menuitem", name="Português").click()
+        expected = "/pt" if route == "/" else f"/pt{route}"
+        page.wait_for_url(re.compile(re.escape(expected) + "$"))
+        assert page.evaluate("document.documentElement.lang") == "pt"
+        page.get_by_role("button", name=re.compile("Idioma")).click()
+        page.get_by_role("menuitem", name="English").click()
+        page.wait_for_url(re.compile(re.escape(route if route != "/" else "/") + "$"))
+        assert page.evaluate("document.documentElement.lang") == "en"
+
+
+def test_client_navigation_updates_title_and_scrolls_to_top(page: Any) -> None:
+    page.goto("/ru")
+    page.mouse.wheel(0, 2000)
+    page.wait_for_timeout(300)
+    page.get_by_role("navigation", name="Меню").get_by_role("link", name="Поддержка").click()
+    page.wait_for_url(re.compile(r"/ru/support$"))
+    expect(page).to_have_title("Поддержка и вопросы | vpnsite")
+    assert page.evaluate("window.scrollY") == 0
+
+
+def test_the_status_page_shows_the_live_fleet_and_updates(page: Any, server: Any) -> None:
+    page.goto("/server-status")
+    rows = page.locator("[data-testid=vpn-servers] li")
+    expect(rows).to_have_count(8, timeout=10000)
+    expect(page.locator("[data-testid=vpn-servers] .pill-online")).to_have_count(8, timeout=15000)
+    count = page.locator("[data-testid=user-count]")
+    before = int(count.inner_text().replace(",", ""))
+    form = requests.post(server.base + "/api/submit-email", json={"email": "status@example.org"}).json()["form_data"]
+    requests.post(server.base + "/api/create-user", json={"email": form.pop("user_email"), **form})
+    expect(count).to_have_text(f"{before + 1:,}", timeout=10000)
+    expect(page.get_by_text("Demo: these servers are simulated.")).to_be_visible()
+
+
+def test_the_faq_filters_and_opens_one_item_at_a_time(page: Any) -> None:
+    page.goto("/support")
+    items = page.locator(".faq-item")
+    expect(items).to_have_count(13)
+    page.fill("#faq-search", "WIREGUARD")
+    expect(items).to_have_count(1)
+    page.fill("#faq-search", "nothing matches this")
+    expect(page.get_by_text("No answers match your search.")).to_be_visible()
+    page.fill("#faq-search", "")
+    first, second = items.nth(0).locator("button"), items.nth(1).locator("button")
+    first.click()
+    expect(first).to_have_attribute("aria-expanded", "true")
+    second.click()
+    expect(second).to_have_attribute("aria-expanded", "true")
+    expect(first).to_have_attribute("aria-expanded", "false")
+
+
+def test_a_support_ticket_is_sent(page: Any, server: Any) -> None:
+    page.goto("/support")
+    page.fill("#support-email", "help@example.org")
+    page.fill("#support-message", "The Riga server does not answer over UDP.")
+    page.get_by_role("button", name="Send message").click()
+    expect(page.get_by_role("heading", name="Ticket submitted")).to_be_visible()
+    number = re.search(r"T-[0-9]{8}", page.locator(".sent").inner_text()).group(0)
+    assert number in server.tickets()
+    page.get_by_role("button", name="Submit Another Ticket").click()
+    expect(page.locator("#support-email")).to_have_value("")
+
+
+def test_a_rate_limited_activation_shows_request_denied(browser: Any, make_server: Any) -> None:
+    limited = make_server(rate_limits="create-user:ip=1/10m")
+    context = browser.new_context(base_url=limited.base)
+    page = context.new_page()
+    sign_up(page, "first@example.org")
+    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible(timeout=15000)
+    sign_up(page, "second@example.org")
+    expect(page.get_by_role("heading", name="Request denied")).to_be_visible(timeout=15000)
+    expect(page.get_by_text("Too many requests from your device. Please try again later.")).to_be_visible()
+    expect(page.get_by_role("link", name="Check My License")).to_be_visible()
+    context.close()
+
+
+def test_phone_navigation(browser: Any, server: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.base)
+    page = context.new_page()
+    page.goto("/es")
+    expect(page.locator(".desktop-nav")).to_be_hidden()
+    page.get_by_role("button", name="Menú").click()
+    page.locator("#mobile-nav").get_by_role("link", name="Soporte").click()
+    page.wait_for_url(re.compile(r"/es/support$"))
+    expect(page.locator("#mobile-nav")).to_have_count(0)
+    page.mouse.wheel(0, 1200)
+    expect(page.get_by_role("link", name="Consigue tu VPN gratis")).to_be_visible()
+    context.close()
+
+
+def test_the_floating_button_focuses_the_form_on_the_home_page(page: Any) -> None:
+    page.goto("/")
+    floating = page.locator(".floating-cta")
+    expect(floating).to_have_count(0)
+    page.mouse.wheel(0, 1500)
+    expect(floating).to_be_visible()
+    floating.click()
+    expect(page.locator("#signup-email")).to_be_focused()
+
+
+def test_the_keyboard_reaches_menus_faq_and_forms(page: Any) -> None:
+    page.goto("/support")
+    page.locator("body").press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    language = page.get_by_role("button", name=re.compile("Language"))
+    language.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("menuitem", name="Русский")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("menuitem", name="Русский")).to_have_count(0)
+    question = page.locator(".faq-item button").first
+    question.focus()
+    page.keyboard.press("Enter")
+    expect(question).to_have_attribute("aria-expanded", "true")
+    page.locator("#support-email").focus()
+    page.keyboard.type("kb@example.org")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Typed with the keyboard only.")
+    expect(page.locator("#support-message")).to_have_value("Typed with the keyboard only.")
+
+
+def test_the_hz_id_cookie(page: Any) -> None:
+    sign_up(page, "cookie@example.org")
+    page.wait_for_url(re.compile("/activation$"))
+    cookie = next(c for c in page.context.cookies() if c["name"] == "hz_id")
+    assert re.fullmatch(r"[0-9a-f]{32}", cookie["value"])
+    assert cookie["path"] == "/" and cookie["sameSite"] == "Lax"
+    assert 364 * 86400 < cookie["expires"] - __import__("time").time() <= 365 * 86400
