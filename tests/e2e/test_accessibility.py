@@ -12,7 +12,17 @@ from playwright.sync_api import expect
 
 AXE = Path(__file__).resolve().parents[2] / "ui" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "ru", "es", "fr", "pt"]
-ROUTES = ["/", "/support", "/about", "/terms", "/privacy", "/cookie", "/license", "/server-status", "/missing-page"]
+ROUTES = [
+    "/",
+    "/support",
+    "/about",
+    "/terms",
+    "/privacy",
+    "/cookie",
+    "/license",
+    "/server-status",
+    "/missing-page",
+]
 
 
 def serious_violations(page: Any) -> list[str]:

@@ -8,7 +8,17 @@ from typing import Any
 import requests
 from playwright.sync_api import expect
 
-ROUTES = ["/", "/activation", "/support", "/about", "/terms", "/privacy", "/cookie", "/license", "/server-status"]
+ROUTES = [
+    "/",
+    "/activation",
+    "/support",
+    "/about",
+    "/terms",
+    "/privacy",
+    "/cookie",
+    "/license",
+    "/server-status",
+]
 
 
 def sign_up(page: Any, email: str, path: str = "/") -> None:
@@ -83,7 +93,9 @@ def test_a_wrong_code_shows_the_servers_message(page: Any) -> None:
     page.fill("#licence-email", "nobody@example.org")
     page.fill("#licence-code", "00000000000000000000")
     page.get_by_role("button", name="Comprobar licencia").click()
-    expect(page.get_by_role("alert")).to_have_text("No se encontró el código de activación o el correo electrónico.")
+    expect(page.get_by_role("alert")).to_have_text(
+        "No se encontró el código de activación o el correo electrónico."
+    )
 
 
 def test_switching_language_keeps_the_route(page: Any) -> None:
@@ -119,7 +131,9 @@ def test_the_status_page_shows_the_live_fleet_and_updates(page: Any, server: Any
     expect(page.locator("[data-testid=vpn-servers] .pill-online")).to_have_count(8, timeout=15000)
     count = page.locator("[data-testid=user-count]")
     before = int(count.inner_text().replace(",", ""))
-    form = requests.post(server.base + "/api/submit-email", json={"email": "status@example.org"}).json()["form_data"]
+    form = requests.post(server.base + "/api/submit-email", json={"email": "status@example.org"}).json()[
+        "form_data"
+    ]
     requests.post(server.base + "/api/create-user", json={"email": form.pop("user_email"), **form})
     expect(count).to_have_text(f"{before + 1:,}", timeout=10000)
     expect(page.get_by_text("Demo: these servers are simulated.")).to_be_visible()

@@ -37,7 +37,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
     }
   };
   return (
-    <section class="container">
+    <section class="container dashboard">
       <h1>{t("licence.dashboardTitle")}</h1>
       <div class="card details">
         <p class={current.active ? "badge badge-green" : "badge badge-grey"}>{current.active ? t("licence.active") : t("licence.ended")}</p>

@@ -1,0 +1,74 @@
+"""First-load bytes of the home page in each language: the HTML, the stylesheet and every script
+the page loads before it is interactive (the entry and its static imports; chunks imported
+lazily by other pages are not counted). Raw and gzip, against the budgets:
+JS ≤ 30 KB gzip, HTML + CSS + JS ≤ 60 KB gzip.
+
+Usage: ``python bench/page_weight.py`` after ``python build_ui.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+from pathlib import Path
+
+SITE = Path(__file__).resolve().parent.parent / "adapters" / "http" / "site"
+JS_BUDGET = 30 * 1024
+TOTAL_BUDGET = 60 * 1024
+STATIC_IMPORT = re.compile(rb'(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"(\./[^"]+)"')
+
+
+def scripts_loaded(entry: Path) -> list[Path]:
+    seen: list[Path] = []
+    pending = [entry]
+    while pending:
+        script = pending.pop()
+        if script in seen:
+            continue
+        seen.append(script)
+        pending += [script.parent / name.decode() for name in STATIC_IMPORT.findall(script.read_bytes())]
+    return seen
+
+
+def weigh(paths: list[Path]) -> tuple[int, int]:
+    raw = sum(len(path.read_bytes()) for path in paths)
+    packed = sum(len(gzip.compress(path.read_bytes(), 9)) for path in paths)
+    return raw, packed
+
+
+def main() -> int:
+    if not (SITE / "pages" / "index.html").is_file():
+        print("build the website first: python build_ui.py", file=sys.stderr)
+        return 2
+    worst = 0.0
+    for language, page in (
+        ("en", "index.html"),
+        ("ru", "ru/index.html"),
+        ("es", "es/index.html"),
+        ("fr", "fr/index.html"),
+        ("pt", "pt/index.html"),
+    ):
+        html_path = SITE / "pages" / page
+        html = html_path.read_bytes()
+        entry = SITE / re.search(rb'<script type="module" src="/([^"]+)"', html).group(1).decode()
+        css = SITE / re.search(rb'<link rel="stylesheet" href="/([^"]+)"', html).group(1).decode()
+        scripts = scripts_loaded(entry)
+        js_raw, js_gz = weigh(scripts)
+        css_raw, css_gz = weigh([css])
+        html_raw, html_gz = weigh([html_path])
+        total_gz = js_gz + css_gz + html_gz
+        worst = max(worst, js_gz / JS_BUDGET, total_gz / TOTAL_BUDGET)
+        print(
+            f"{language}: HTML {html_raw / 1024:5.1f} KB ({html_gz / 1024:4.1f} gz)  "
+            f"CSS {css_raw / 1024:5.1f} KB ({css_gz / 1024:4.1f} gz)  "
+            f"JS {js_raw / 1024:5.1f} KB in {len(scripts)} files ({js_gz / 1024:4.1f} gz, "
+            f"{js_gz / JS_BUDGET:.0%} of budget)  total {total_gz / 1024:4.1f} KB gz "
+            f"({total_gz / TOTAL_BUDGET:.0%} of budget)"
+        )
+    print(f"worst ratio to budget: {worst:.2f} ({'within' if worst <= 1 else 'OVER'} budget)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
