@@ -16,7 +16,7 @@ from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import PollingEndpoints
-from vpnsite_adapters.http.site import Site, site_blueprint
+from vpnsite_adapters.http.site import Site, register_site
 
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
@@ -49,7 +49,7 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(node_api)
     site = Site.load(services.settings.public_url)
     if site is not None:
-        app.register_blueprint(site_blueprint(site))
+        register_site(app, site)
     register_error_handlers(app)
     CORS(
         app,

@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 
 from attrs import frozen
-from flask import Blueprint, Response, abort, request
+from flask import Blueprint, Flask, Response, abort, request
+from werkzeug.routing import PathConverter
 
 log = logging.getLogger("vpnsite.site")
 
@@ -87,6 +88,17 @@ class Site:
         return f"/pages{prefix}/404.html", 404
 
 
+class PagePath(PathConverter):
+    """Any path but the API's, so a wrong method on an API call still gets its 405."""
+
+    regex = r"(?!api(?:/|$))[^/].*?"
+
+
+def register_site(app: Flask, site: Site) -> None:
+    app.url_map.converters["page"] = PagePath
+    app.register_blueprint(site_blueprint(site))
+
+
 def site_blueprint(site: Site) -> Blueprint:
     blueprint = Blueprint("site", __name__)
 
@@ -122,9 +134,9 @@ def site_blueprint(site: Site) -> Blueprint:
         return respond(f"/{name}", 200, "public, max-age=3600")
 
     @blueprint.get("/", defaults={"path": ""})
-    @blueprint.get("/<path:path>")
+    @blueprint.get("/<page:path>")
     def page(path: str) -> Response:
-        if path.startswith("api/") or path == "api" or not _SAFE_PATH.match(path):
+        if not _SAFE_PATH.match(path):
             abort(404)
         name, status = site.page_for(path)
         return respond(name, status, "no-cache")
