@@ -13,10 +13,18 @@ from vpnsite_adapters.cli import (
     node_commands,
     operator_commands,
     service_commands,
+    vpn_commands,
 )
 from vpnsite_adapters.settings import SettingsError, load_settings
 
-COMMAND_GROUPS = (service_commands, data_commands, mail_commands, operator_commands, node_commands)
+COMMAND_GROUPS = (
+    service_commands,
+    data_commands,
+    mail_commands,
+    operator_commands,
+    node_commands,
+    vpn_commands,
+)
 
 
 def parser() -> argparse.ArgumentParser:

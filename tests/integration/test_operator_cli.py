@@ -107,3 +107,26 @@ def test_privacy_export_then_erase(filled: dict[str, Any]) -> None:
 def test_not_an_address_is_a_clear_error(filled: dict[str, Any]) -> None:
     result = vpnsite("privacy", "erase", "nobody", env=filled["env"])
     assert result.returncode == 2 and "not an e-mail address" in result.stdout
+
+
+def test_vpn_list_servers(filled: dict[str, Any]) -> None:
+    services = filled["services"]
+    token = "riga-token"
+    services.store.fleet.set_token("lv-riga", services.fleet.hasher.hash(token))
+    client = filled["client"]
+    beat = {"cpu_load": 12.0, "bandwidth_mbps": 3.5, "sessions": 4, "service_up": True}
+    assert (
+        client.post(
+            "/api/node/heartbeat", json=beat, headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+        == 200
+    )
+    rows = {row["id"]: row for row in json.loads(run(filled, "vpn", "list-servers", "--json").stdout)}
+    assert len(rows) == 8
+    assert (rows["lv-riga"]["state"], rows["lv-riga"]["load"], rows["lv-riga"]["sessions"]) == (
+        "online",
+        "12%",
+        4,
+    )
+    assert rows["nl-amsterdam"]["state"] == "offline"
+    assert "lv-riga" in run(filled, "vpn", "list-servers").stdout
