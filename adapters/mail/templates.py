@@ -92,9 +92,9 @@ LICENCE: dict[str, LicenceTexts] = {
         archive="Votre archive de configuration personnelle (gardez ce lien pour vous)",
         steps_title="Connexion en trois étapes",
         steps=(
-            "Installez une application OpenVPN : OpenVPN Connect pour Windows, macOS, Android ou iOS.",
-            "Importez un profil de votre archive : un fichier par serveur, en UDP ou en TCP.",
-            "Connectez-vous : votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
+            "Installez une application OpenVPN : OpenVPN Connect pour Windows, macOS, Android ou iOS.",
+            "Importez un profil de votre archive : un fichier par serveur, en UDP ou en TCP.",
+            "Connectez-vous : votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
         ),
         check="Vérifiez votre licence à tout moment",
         date="{day} {month} {year}",
@@ -136,7 +136,7 @@ TICKET: dict[str, TicketTexts] = {
     ),
     "fr": TicketTexts(
         subject="Nous avons bien reçu votre message — ticket {number}",
-        body="Merci de nous avoir écrit. Votre numéro de ticket est le {number} ; "
+        body="Merci de nous avoir écrit. Votre numéro de ticket est le {number} ; "
         "nous vous répondrons à cette adresse.",
         copy="Votre message",
     ),
@@ -178,9 +178,9 @@ REMINDER: dict[str, ReminderTexts] = {
     ),
     "fr": ReminderTexts(
         subject="Votre licence VPN gratuite prend fin le {date}",
-        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} jours de plus en un clic :",
+        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} jours de plus en un clic :",
         button="Renouveler pour {days} jours",
-        same="Votre code d’activation et vos fichiers de configuration restent les mêmes : rien à reconfigurer.",
+        same="Votre code d’activation et vos fichiers de configuration restent les mêmes : rien à reconfigurer.",
     ),
     "pt": ReminderTexts(
         subject="Sua licença VPN gratuita termina em {date}",

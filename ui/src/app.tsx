@@ -1,4 +1,5 @@
-import { useEffect } from "preact/hooks";
+import type { ComponentType } from "preact";
+import { useEffect, useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
 import { ActivationScreen } from "./features/signup/activation";
@@ -11,10 +12,24 @@ import { lazy, Suspense } from "preact/compat";
 import { Home } from "./routes/home";
 import { NotFound } from "./routes/not-found";
 
-// Long texts load only on the pages that show them.
-const About = lazy(() => import("./routes/about").then((m) => ({ default: m.About })));
-const LegalPage = lazy(() => import("./routes/legal").then((m) => ({ default: m.LegalPage })));
-const SupportScreen = lazy(() => import("./features/support/support-screen").then((m) => ({ default: m.SupportScreen })));
+import { loadText } from "./content/load";
+import type { PageText } from "./content/types";
+
+type WithText<P> = ComponentType<P & { text: PageText }>;
+
+/** Pages with long texts load, on their own, the page's code and the texts of its language only. */
+function textPages(language: Language) {
+  const withText = <P extends object>(page: () => Promise<WithText<P>>) =>
+    lazy(async () => {
+      const [Page, text] = await Promise.all([page(), loadText(language)]);
+      return { default: (props: P) => <Page {...props} text={text} /> };
+    });
+  return {
+    About: withText<object>(() => import("./routes/about").then((m) => m.About)),
+    LegalPage: withText<{ document: "terms" | "privacy" | "cookie" }>(() => import("./routes/legal").then((m) => m.LegalPage)),
+    SupportScreen: withText<object>(() => import("./features/support/support-screen").then((m) => m.SupportScreen)),
+  };
+}
 
 function DocumentHead({ language, dictionary }: { language: Language; dictionary: Dictionary }) {
   const [path] = useLocation();
@@ -39,6 +54,7 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
 
 export function App({ language, dictionary, ssrPath }: { language: Language; dictionary: Dictionary; ssrPath?: string }) {
   const { t, list } = makeTranslator(language, dictionary);
+  const { About, LegalPage, SupportScreen } = useMemo(() => textPages(language), [language]);
   const at = (route: string) => localPath(route, language);
   return (
     <I18nContext.Provider value={{ language, t, list, dictionary }}>

@@ -78,6 +78,16 @@ export default {
     closingText: "Your e-mail is all it takes. The first million users never pay.",
     closingButton: "Get your free licence",
   },
+  testimonials: {
+    t1: { company: "Freelance designer", location: "Kraków, Poland", text: "I work from cafés all day. Setting it up took two minutes and I stopped worrying about public Wi-Fi." },
+    t2: { company: "Software engineer", location: "London, UK", text: "OpenVPN with tls-crypt-v2 and no secrets in the profile: exactly the setup I would have built myself." },
+    t3: { company: "Journalist", location: "Riga, Latvia", text: "No logs, and a company that says so in plain words. The Riga server is fast enough for video calls." },
+    t4: { company: "Student", location: "São Paulo, Brazil", text: "Free, no card, and it works on my phone and my laptop at the same time, on different servers." },
+    t5: { company: "Travel blogger", location: "Lyon, France", text: "Hotels, airports, trains: I connect everywhere. And the site speaks French." },
+    t6: { company: "Small business owner", location: "Valencia, Spain", text: "I checked my licence in seconds with the code from the e-mail. Support answered the same day." },
+    t7: { company: "Data analyst", location: "Frankfurt, Germany", text: "The status page shows the real load and ping of every server, so I always pick a quiet one." },
+    t8: { company: "Remote product manager", location: "New York, USA", text: "Stable over TCP on an office network that blocks everything else. Renewal keeps the same code." },
+  },
   locations: {
     nl: { name: "Netherlands", city: "Amsterdam", tagline: "Amsterdam: Europe's best-connected hub" },
     lv: { name: "Latvia", city: "Riga", tagline: "Riga: fast routes to the Baltics and the North" },

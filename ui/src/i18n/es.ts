@@ -80,6 +80,16 @@ const es: Dictionary = {
     closingText: "Solo necesitas tu correo. El primer millón de usuarios nunca paga.",
     closingButton: "Consigue tu licencia gratuita",
   },
+  testimonials: {
+    t1: { company: "Diseñadora autónoma", location: "Cracovia, Polonia", text: "Trabajo todo el día desde cafeterías. Lo configuré en dos minutos y dejé de preocuparme por el Wi-Fi público." },
+    t2: { company: "Ingeniero de software", location: "Londres, Reino Unido", text: "OpenVPN con tls-crypt-v2 y sin secretos en el perfil: justo lo que habría montado yo." },
+    t3: { company: "Periodista", location: "Riga, Letonia", text: "Sin registros, y una empresa que lo dice claramente. El servidor de Riga va bien para videollamadas." },
+    t4: { company: "Estudiante", location: "São Paulo, Brasil", text: "Gratis, sin tarjeta, y funciona a la vez en el móvil y en el portátil, en servidores distintos." },
+    t5: { company: "Bloguera de viajes", location: "Lyon, Francia", text: "Hoteles, aeropuertos, trenes: me conecto en todas partes. Y la web habla francés." },
+    t6: { company: "Dueño de un pequeño negocio", location: "Valencia, España", text: "Comprobé mi licencia en segundos con el código del correo. Soporte me respondió el mismo día." },
+    t7: { company: "Analista de datos", location: "Fráncfort, Alemania", text: "La página de estado muestra la carga y el ping reales de cada servidor, así que siempre elijo uno tranquilo." },
+    t8: { company: "Product manager en remoto", location: "Nueva York, EE. UU.", text: "Estable por TCP en una red de oficina que lo bloquea todo. Al renovar, el código sigue siendo el mismo." },
+  },
   locations: {
     nl: { name: "Países Bajos", city: "Ámsterdam", tagline: "Ámsterdam: el nodo mejor conectado de Europa" },
     lv: { name: "Letonia", city: "Riga", tagline: "Riga: rutas rápidas hacia el Báltico y el norte" },

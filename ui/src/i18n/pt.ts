@@ -80,6 +80,16 @@ const pt: Dictionary = {
     closingText: "Basta o seu e-mail. O primeiro milhão de usuários nunca paga.",
     closingButton: "Pegue sua licença gratuita",
   },
+  testimonials: {
+    t1: { company: "Designer autônoma", location: "Cracóvia, Polônia", text: "Trabalho o dia todo em cafés. Configurei em dois minutos e parei de me preocupar com Wi-Fi público." },
+    t2: { company: "Engenheiro de software", location: "Londres, Reino Unido", text: "OpenVPN com tls-crypt-v2 e nenhum segredo no perfil: exatamente o que eu mesmo montaria." },
+    t3: { company: "Jornalista", location: "Riga, Letônia", text: "Sem registros, e uma empresa que diz isso com todas as letras. O servidor de Riga aguenta chamadas de vídeo." },
+    t4: { company: "Estudante", location: "São Paulo, Brasil", text: "Grátis, sem cartão, e funciona ao mesmo tempo no celular e no notebook, em servidores diferentes." },
+    t5: { company: "Blogueira de viagens", location: "Lyon, França", text: "Hotéis, aeroportos, trens: conecto em qualquer lugar. E o site fala francês." },
+    t6: { company: "Dono de pequena empresa", location: "Valência, Espanha", text: "Verifiquei minha licença em segundos com o código do e-mail. O suporte respondeu no mesmo dia." },
+    t7: { company: "Analista de dados", location: "Frankfurt, Alemanha", text: "A página de status mostra a carga e o ping reais de cada servidor, então sempre escolho um tranquilo." },
+    t8: { company: "Gerente de produto remoto", location: "Nova York, EUA", text: "Estável via TCP numa rede corporativa que bloqueia todo o resto. Na renovação, o código continua o mesmo." },
+  },
   locations: {
     nl: { name: "Países Baixos", city: "Amsterdã", tagline: "Amsterdã: o ponto mais bem conectado da Europa" },
     lv: { name: "Letônia", city: "Riga", tagline: "Riga: rotas rápidas para o Báltico e o norte" },

@@ -93,12 +93,14 @@ export function Home() {
                   <Icon key={i} name="star" size={16} />
                 ))}
               </div>
-              <blockquote>{item.text}</blockquote>
+              <blockquote>{t(`testimonials.t${item.id}.text`)}</blockquote>
               <div class="person">
                 <span class="avatar" aria-hidden="true">{item.avatar}</span>
                 <div>
                   <strong>{item.name}</strong>
-                  <span class="small muted">{item.company} · {item.location}</span>
+                  <span class="small muted">
+                    {t(`testimonials.t${item.id}.company`)} · {t(`testimonials.t${item.id}.location`)}
+                  </span>
                 </div>
               </div>
             </li>

@@ -1,17 +1,14 @@
 import { Link } from "wouter";
-import { COOKIE, PRIVACY, TERMS, type Section } from "../content/legal";
+import type { PageText } from "../content/types";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 
-const DOCUMENTS: Record<"terms" | "privacy" | "cookie", { sections: Section[]; titleKey: string }> = {
-  terms: { sections: TERMS, titleKey: "footer.terms" },
-  privacy: { sections: PRIVACY, titleKey: "footer.privacy" },
-  cookie: { sections: COOKIE, titleKey: "footer.cookie" },
-};
+const TITLES = { terms: "footer.terms", privacy: "footer.privacy", cookie: "footer.cookie" } as const;
 
-export function LegalPage({ document }: { document: keyof typeof DOCUMENTS }) {
+export function LegalPage({ document, text }: { document: keyof typeof TITLES; text: PageText }) {
   const { language, t } = useI18n();
-  const { sections, titleKey } = DOCUMENTS[document];
+  const sections = text[document];
+  const titleKey = TITLES[document];
   return (
     <article class="container narrow legal">
       <h1>{t(titleKey)}</h1>

@@ -1,15 +1,16 @@
 import { useState } from "preact/hooks";
-import { FAQ, filterFaq } from "../../content/faq";
+import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
+import type { PageText } from "../../content/types";
 import { ApiError, sendTicket } from "../../lib/api";
 import { supportError } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { Icon } from "../../components/icons";
 
-function Faq() {
+function Faq({ faq }: { faq: FaqItem[] }) {
   const { t } = useI18n();
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState<string | null>(null);
-  const items = filterFaq(FAQ, query);
+  const items = filterFaq(faq, query);
   return (
     <div class="faq">
       <label for="faq-search" class="visually-hidden">{t("support.search")}</label>
@@ -102,14 +103,14 @@ function ContactForm() {
   );
 }
 
-export function SupportScreen() {
+export function SupportScreen({ text }: { text: PageText }) {
   const { t } = useI18n();
   return (
     <section class="container support">
       <h1>{t("support.title")}</h1>
       <p class="lead">{t("support.lead")}</p>
       <div class="support-grid">
-        <Faq />
+        <Faq faq={faqIn(text.faq)} />
         <ContactForm />
       </div>
     </section>
