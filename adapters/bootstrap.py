@@ -17,6 +17,7 @@ from vpnsite.renewals import Renewals
 from vpnsite.retention import RetentionReport, run_retention
 from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
+from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.fleet_probe import PROBE_SECONDS, FleetProbe
 from vpnsite_adapters.mail.notifications import Notifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
@@ -27,6 +28,7 @@ from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.status_snapshot import REFRESH_SECONDS, StatusSnapshot
 from vpnsite_adapters.system import SystemClock, SystemRandom
+from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
 
 log = logging.getLogger("vpnsite")
 
@@ -46,6 +48,10 @@ class Services:
     renewals: Renewals
     fleet: Fleet
     probe: FleetProbe
+    node_access: NodeAccess
+    keys: Keyring
+    limiter: Limiter
+    vpn_keys: VpnKeys | None
     mail: MailQueue
     notifications: Notifications
     background: tuple[Periodic, ...] = ()
@@ -87,6 +93,14 @@ class Services:
     def scheduled_retention(self) -> None:
         report = self.run_retention()
         log.info("retention: %s", ", ".join(f"{k} {v}" for k, v in attrs.asdict(report).items()))
+
+
+def _vpn_keys(settings: Settings) -> VpnKeys | None:
+    try:
+        return load_keys(settings.data_dir, settings.secret_key)
+    except VpnNotInitialised:
+        log.warning("the VPN keys are not set up (`vpnsite vpn init`): personal archives are unavailable")
+        return None
 
 
 def make_mailer(settings: Settings) -> Mailer:
@@ -142,6 +156,10 @@ def build_services(
         ),
         fleet=Fleet(store.fleet, keys.nodes, clock),
         probe=probe,
+        node_access=NodeAccess(store.sessions, store.licences, keys, clock),
+        keys=keys,
+        limiter=limiter,
+        vpn_keys=_vpn_keys(settings),
         mail=mail,
         notifications=Notifications(mail, settings.support_email),
     )

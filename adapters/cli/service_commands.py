@@ -34,7 +34,9 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_services
     from vpnsite_adapters.demo_fleet import DemoFleet
     from vpnsite_adapters.http.app import create_app
+    from vpnsite_adapters.vpn.keystore import initialise
 
+    initialise(settings.data_dir)
     services = build_services(settings)
     services.start_background_work()
     server = waitress.create_server(

@@ -1,10 +1,11 @@
-"""``vpnsite vpn list-servers``: the fleet as the hub sees it."""
+"""``vpnsite vpn …``: the fleet as the hub sees it, and putting servers into service."""
 
 from __future__ import annotations
 
 import argparse
 
 from vpnsite.fleet import is_online
+from vpnsite_adapters.cli import vpn_setup_commands
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.settings import Settings
 
@@ -15,6 +16,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing = vpn_commands.add_parser("list-servers", help="every server, its state and its last report")
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(handler=run_list_servers)
+    vpn_setup_commands.register(vpn_commands)
 
 
 def run_list_servers(settings: Settings, args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from flask_cors import CORS
 
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import api
+from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.node_api import node_api
@@ -47,6 +48,7 @@ def create_app(services: Services) -> Flask:
     app.extensions["vpnsite"] = services
     app.register_blueprint(api)
     app.register_blueprint(node_api)
+    app.register_blueprint(archive_api)
     site = Site.load(services.settings.public_url)
     if site is not None:
         register_site(app, site)

@@ -8,7 +8,7 @@ from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import json_body
-from vpnsite_adapters.http.schemas import HeartbeatBody
+from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin
 
 node_api = Blueprint("node_api", __name__)
 
@@ -29,3 +29,38 @@ def heartbeat() -> Response:
         token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up)
     )
     return jsonify(success=True, server=server)
+
+
+def _credentials() -> tuple[str, str]:
+    body: NodeLogin = json_body(NodeLogin)
+    return body.username, body.password or ""
+
+
+@node_api.post("/api/node/login")
+def login() -> Response:
+    """The auth-user-pass-verify hook: may this e-mail and activation code use the calling server?"""
+    token = bearer_token()
+    username, password = _credentials()
+    services: Services = current_app.extensions["vpnsite"]
+    admission = services.node_access.log_in(token, username, password)
+    if admission.refused:
+        response = jsonify(admitted=False, reason=admission.refused)
+        response.status_code = 403
+        return response
+    return jsonify(admitted=True)
+
+
+@node_api.post("/api/node/connect")
+def connect() -> Response:
+    token = bearer_token()
+    username, _ = _credentials()
+    services: Services = current_app.extensions["vpnsite"]
+    return jsonify(confirmed=services.node_access.connected(token, username))
+
+
+@node_api.post("/api/node/disconnect")
+def disconnect() -> Response:
+    token = bearer_token()
+    username, _ = _credentials()
+    services: Services = current_app.extensions["vpnsite"]
+    return jsonify(released=services.node_access.disconnected(token, username))

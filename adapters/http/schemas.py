@@ -72,6 +72,12 @@ class HeartbeatBody:
 
 
 @define
+class NodeLogin:
+    username: str = _capped(320)
+    password: str | None = field(default=None, metadata={"max_length": 128})
+
+
+@define
 class SupportRequest:
     email: str = _capped(320)
     message: str = _capped(10_000)

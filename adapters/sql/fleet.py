@@ -25,6 +25,8 @@ def _server(row: Any) -> VpnServer:
         host=row.host,
         port=row.port,
         bandwidth_mbps=row.bandwidth_mbps,
+        udp_port=row.udp_port,
+        tcp_port=row.tcp_port,
     )
 
 
@@ -57,6 +59,29 @@ class SqlFleetStore:
     def set_address(self, server_id: str, host: str | None, port: int | None) -> None:
         servers = self.models.VpnServer
         servers.update(host=host, port=port).where(servers.id == server_id).execute()
+
+    def add_server(self, location: Location, host: str, udp_port: int | None, tcp_port: int | None) -> bool:
+        """Register a VPN server; False if one of that name exists."""
+        servers = self.models.VpnServer
+        if servers.select().where(servers.id == location.id).exists():
+            return False
+        position = (servers.select(peewee.fn.MAX(servers.position)).scalar() or 0) + 1
+        servers.insert(
+            id=location.id,
+            name=location.name,
+            country=location.country,
+            city=location.city,
+            position=position,
+            host=host,
+            port=tcp_port or udp_port,
+            udp_port=udp_port,
+            tcp_port=tcp_port,
+        ).execute()
+        return True
+
+    def find_server(self, server_id: str) -> VpnServer | None:
+        row = self.models.VpnServer.get_or_none(self.models.VpnServer.id == server_id)
+        return None if row is None else _server(row)
 
     def set_ping(self, server_id: str, ping_ms: int | None) -> None:
         servers = self.models.VpnServer

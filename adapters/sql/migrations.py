@@ -105,6 +105,27 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     ),
 )
 
+MIGRATIONS += (
+    (
+        2,
+        "VPN sessions, server ports",
+        (
+            # A session holds the licence, the server and the start — nothing about what the user
+            # does and no address. Unconfirmed ones are logins that passed but never connected.
+            """CREATE TABLE vpn_session (
+                licence_id TEXT NOT NULL,
+                server_id TEXT NOT NULL,
+                started_at BIGINT NOT NULL,
+                confirmed BOOLEAN NOT NULL DEFAULT FALSE,
+                PRIMARY KEY (licence_id, server_id)
+            )""",
+            "CREATE INDEX vpn_session_server_id ON vpn_session (server_id)",
+            "ALTER TABLE vpn_server ADD COLUMN udp_port INTEGER",
+            "ALTER TABLE vpn_server ADD COLUMN tcp_port INTEGER",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

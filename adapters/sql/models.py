@@ -77,9 +77,20 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         last_seen = peewee.BigIntegerField(null=True)
         load_percent = peewee.DoubleField(null=True)
         bandwidth_mbps = peewee.DoubleField(null=True)
+        udp_port = peewee.IntegerField(null=True)
+        tcp_port = peewee.IntegerField(null=True)
         ping_ms = peewee.IntegerField(null=True)
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)
+
+    class VpnSession(Base):
+        licence_id = peewee.TextField()
+        server_id = peewee.TextField()
+        started_at = peewee.BigIntegerField()
+        confirmed = peewee.BooleanField(default=False)
+
+        class Meta:
+            primary_key = peewee.CompositeKey("licence_id", "server_id")
 
     class MailQueue(Base):
         id = peewee.TextField(primary_key=True)
@@ -94,6 +105,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
 
     return SimpleNamespace(
         MailQueue=MailQueue,
+        VpnSession=VpnSession,
         SignupRequest=SignupRequest,
         Licence=Licence,
         ArchiveLink=ArchiveLink,

@@ -15,6 +15,7 @@ from vpnsite_adapters.sql.privacy import SqlPrivacyStore
 from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
 from vpnsite_adapters.sql.renewals import SqlRenewalStore
 from vpnsite_adapters.sql.retention import SqlRetentionStore
+from vpnsite_adapters.sql.sessions import SqlSessionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
 from vpnsite_adapters.sql.tickets import SqlTicketStore
 
@@ -31,6 +32,7 @@ class SqlStore:
     mail_queue: SqlMailQueueStore
     privacy: SqlPrivacyStore
     renewals: SqlRenewalStore
+    sessions: SqlSessionStore
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -50,6 +52,7 @@ class SqlStore:
             mail_queue=SqlMailQueueStore(db, models),
             privacy=SqlPrivacyStore(db, models),
             renewals=SqlRenewalStore(db, models),
+            sessions=SqlSessionStore(db, models),
         )
 
     def ping(self) -> None:

@@ -78,6 +78,8 @@ class VpnServer:
     host: str | None = None
     port: int | None = None
     bandwidth_mbps: float | None = None
+    udp_port: int | None = None
+    tcp_port: int | None = None
 
 
 def is_online(server: VpnServer, now: datetime) -> bool:

@@ -19,7 +19,8 @@ SUBMIT_EMAIL = "submit-email"
 CREATE_USER = "create-user"
 CHECK_LICENSE = "check-license"
 SUPPORT = "support"
-ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT)
+ARCHIVE = "archive"
+ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT, ARCHIVE)
 
 
 @frozen
@@ -63,6 +64,7 @@ DEFAULT_RULES: tuple[RateLimit, ...] = (
     RateLimit(CHECK_LICENSE, "email", 20, timedelta(hours=1), failures_only=True),
     RateLimit(SUPPORT, "ip", 5, timedelta(hours=1)),
     RateLimit(SUPPORT, "email", 5, timedelta(hours=1)),
+    RateLimit(ARCHIVE, "ip", 20, timedelta(minutes=10)),
 )
 
 _RULE = re.compile(

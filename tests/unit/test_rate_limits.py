@@ -72,6 +72,7 @@ def test_the_defaults_are_the_products_limits() -> None:
         ("check-license", "email", 20, 3600, True),
         ("support", "ip", 5, 3600, False),
         ("support", "email", 5, 3600, False),
+        ("archive", "ip", 20, 600, False),
     }
 
 

@@ -1,0 +1,51 @@
+"""The personal archive behind activation_url / configUrl: a zip of OpenVPN profiles."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request
+
+from vpnsite.errors import DomainError, LicenceNotFound
+from vpnsite.rate_limits import ARCHIVE
+from vpnsite_adapters.bootstrap import Services
+from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.vpn.profiles import archive, client_profile, endpoints
+
+archive_api = Blueprint("archive_api", __name__)
+
+
+class VpnUnavailable(DomainError):
+    status = 503
+    code = "unavailable"
+
+
+@archive_api.get("/api/config/<token>")
+def personal_archive(token: str) -> Response:
+    services: Services = current_app.extensions["vpnsite"]
+    now = services.clock.now()
+    services.limiter.admit(
+        ARCHIVE, {"ip": client_ip(request.environ, services.settings.trusted_proxies)}, now
+    )
+    licence = (
+        services.store.licences.find_by_archive_link(services.keys.tokens.hash(token)) if token else None
+    )
+    if licence is None or not licence.email or not licence.is_live(now):
+        raise LicenceNotFound()
+    if services.vpn_keys is None:
+        raise VpnUnavailable()
+    vpn = services.vpn_keys
+    servers = services.store.fleet.list_servers()
+    ca = vpn.ca.certificate_pem().decode()
+    key = vpn.client_key_pem(licence.id)
+    found = endpoints(
+        servers,
+        {s.location.id: s.udp_port for s in servers},
+        {s.location.id: s.tcp_port for s in servers},
+    )
+    body = archive(
+        {endpoint.file_name: client_profile(endpoint, ca, key) for endpoint in found}, licence.language
+    )
+    response = Response(body, mimetype="application/zip")
+    response.headers["Content-Disposition"] = 'attachment; filename="vpnsite-profiles.zip"'
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response

@@ -1,0 +1,62 @@
+"""The VPN secrets in the data directory (mode 0600): the CA and the tls-crypt-v2 server key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attrs import frozen
+
+from vpnsite.keyed_hashes import derive_key
+from vpnsite_adapters.vpn.pki import (
+    CertificateAuthority,
+    TlsCryptV2ServerKey,
+    licence_client_key,
+    licence_metadata,
+    write_secret,
+)
+
+
+class VpnNotInitialised(RuntimeError):
+    pass
+
+
+@frozen
+class VpnKeys:
+    ca: CertificateAuthority
+    server_key: TlsCryptV2ServerKey
+    server_key_pem: str
+    client_secret: bytes
+
+    def client_key_pem(self, licence_id: str) -> str:
+        """The licence's own tls-crypt-v2 key, its id in the metadata: personal, and the same on
+        every download."""
+        return self.server_key.wrap_client_key(
+            licence_client_key(self.client_secret, licence_id), licence_metadata(licence_id)
+        )
+
+
+def vpn_dir(data_dir: Path) -> Path:
+    return data_dir / "vpn"
+
+
+def initialise(data_dir: Path) -> bool:
+    """Create the CA and the tls-crypt-v2 server key unless they exist; True if it created them."""
+    folder = vpn_dir(data_dir)
+    if (folder / "ca.crt").exists() and (folder / "tls-crypt-v2-server.key").exists():
+        return False
+    ca = CertificateAuthority.create()
+    write_secret(folder / "ca.key", ca.key_pem())
+    write_secret(folder / "ca.crt", ca.certificate_pem())
+    _, pem = TlsCryptV2ServerKey.generate()
+    write_secret(folder / "tls-crypt-v2-server.key", pem.encode())
+    return True
+
+
+def load_keys(data_dir: Path, master_secret: bytes) -> VpnKeys:
+    folder = vpn_dir(data_dir)
+    try:
+        ca = CertificateAuthority.load((folder / "ca.key").read_bytes(), (folder / "ca.crt").read_bytes())
+        pem = (folder / "tls-crypt-v2-server.key").read_text()
+    except FileNotFoundError:
+        raise VpnNotInitialised("the VPN keys are missing: run `vpnsite vpn init`") from None
+    return VpnKeys(ca, TlsCryptV2ServerKey.parse(pem), pem, derive_key(master_secret, "tls-crypt-v2-clients"))

@@ -1,0 +1,133 @@
+"""OpenVPN configurations: the client profiles of the personal archive and each server's own."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+
+from attrs import frozen
+
+from vpnsite.fleet import VpnServer
+from vpnsite_adapters.vpn.archive_texts import README
+
+CIPHERS = "AES-256-GCM:CHACHA20-POLY1305"
+
+
+@frozen
+class Endpoint:
+    server: VpnServer
+    protocol: str  # "udp" or "tcp"
+    port: int
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.server.location.id}-{self.protocol}.ovpn"
+
+
+def endpoints(
+    servers: Sequence[VpnServer], udp_ports: dict[str, int | None], tcp_ports: dict[str, int | None]
+) -> list[Endpoint]:
+    found = []
+    for server in servers:
+        if not server.host:
+            continue
+        udp, tcp = udp_ports.get(server.location.id), tcp_ports.get(server.location.id)
+        if udp:
+            found.append(Endpoint(server, "udp", udp))
+        if tcp:
+            found.append(Endpoint(server, "tcp", tcp))
+    return found
+
+
+def client_profile(endpoint: Endpoint, ca_pem: str, client_key_pem: str) -> str:
+    """A profile with no login secret: the app asks for the e-mail and the activation code."""
+    server = endpoint.server
+    protocol = "udp" if endpoint.protocol == "udp" else "tcp-client"
+    return f"""# vpnsite — {server.location.name}, {server.location.city} ({endpoint.protocol.upper()})
+client
+dev tun
+proto {protocol}
+remote {server.host} {endpoint.port}
+nobind
+persist-key
+persist-tun
+resolv-retry infinite
+remote-cert-tls server
+verify-x509-name {server.location.id} name
+tls-version-min 1.2
+data-ciphers {CIPHERS}
+auth-user-pass
+auth-nocache
+setenv opt block-outside-dns
+verb 3
+{"explicit-exit-notify 1" if endpoint.protocol == "udp" else ""}
+<ca>
+{ca_pem.strip()}
+</ca>
+<tls-crypt-v2>
+{client_key_pem.strip()}
+</tls-crypt-v2>
+"""
+
+
+def archive(profiles: dict[str, str], language: str) -> bytes:
+    title, steps = README.get(language, README["en"])
+    readme = (
+        title
+        + "\n"
+        + "=" * len(title)
+        + "\n\n"
+        + "\n".join(f"{n}. {step}" for n, step in enumerate(steps, 1))
+        + "\n"
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("README.txt", readme)
+        for name, text in sorted(profiles.items()):
+            zipped.writestr(name, text)
+    return buffer.getvalue()
+
+
+def server_config(
+    name: str,
+    protocol: str,
+    port: int,
+    subnet: str,
+    hook: str,
+    dns: Sequence[str] = ("1.1.1.1", "9.9.9.9"),
+) -> str:
+    """One OpenVPN 2.6 server instance. Logins go to the hub through the hook; no client
+    certificates, no compression, no client addresses in the logs."""
+    proto = "udp" if protocol == "udp" else "tcp-server"
+    pushes = "\n".join(f'push "dhcp-option DNS {address}"' for address in dns)
+    return f"""# vpnsite server {name} — {protocol.upper()}
+port {port}
+proto {proto}
+dev tun-{protocol}
+topology subnet
+server {subnet} 255.255.255.0
+ca ca.crt
+cert server.crt
+key server.key
+dh none
+ecdh-curve prime256v1
+tls-crypt-v2 tls-crypt-v2-server.key
+tls-crypt-v2-verify "{hook} tls-crypt-v2-verify"
+tls-version-min 1.2
+data-ciphers {CIPHERS}
+verify-client-cert none
+username-as-common-name
+auth-user-pass-verify "{hook} login" via-file
+client-connect "{hook} connect"
+client-disconnect "{hook} disconnect"
+script-security 2
+keepalive 10 60
+persist-key
+push "redirect-gateway def1 bypass-dhcp"
+{pushes}
+status status-{protocol}.log 10
+status-version 2
+verb 1
+mute-replay-warnings
+"""
