@@ -27,12 +27,14 @@ class NodeAgent:
         measure: Callable[[], Heartbeat],
         interval: float = HEARTBEAT_PERIOD.total_seconds(),
         name: str = "node-agent",
+        deny_list: Path | None = None,
     ) -> None:
         self.url = hub.rstrip("/") + "/api/node/heartbeat"
         self.token = token
         self.measure = measure
         self.interval = interval
         self.name = name
+        self.deny_list = deny_list
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -61,10 +63,29 @@ class NodeAgent:
             log.warning("%s: the hub is unreachable (%s)", self.name, type(error).__name__)
         return False
 
+    def sync_deny_list(self) -> None:
+        """Copy the hub's list of refused licences next to the server's hooks (atomically)."""
+        if self.deny_list is None:
+            return
+        request = urllib.request.Request(
+            self.url.replace("/heartbeat", "/deny-list"), headers={"Authorization": f"Bearer {self.token}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310
+                body = response.read()
+        except OSError as error:
+            log.warning("%s: deny list not refreshed (%s)", self.name, type(error).__name__)
+            return
+        partial = self.deny_list.with_suffix(".partial")
+        partial.write_bytes(body)
+        partial.replace(self.deny_list)
+
     def run(self) -> None:
         """Beat until stopped; after a failure try again sooner, so a restarted hub hears at once."""
         while not self._stop.is_set():
             delivered = self.beat()
+            if delivered:
+                self.sync_deny_list()
             self._stop.wait(self.interval if delivered else min(2.0, self.interval))
 
     def start(self) -> None:

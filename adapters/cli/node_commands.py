@@ -27,6 +27,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     agent.add_argument(
         "--openvpn-status", type=Path, help="OpenVPN's status file: sessions and service health"
     )
+    agent.add_argument(
+        "--deny-list", type=Path, help="keep the hub's list of refused licences here (next to hook.json)"
+    )
     agent.add_argument("--interval", type=float, default=10.0, help=argparse.SUPPRESS)
     agent.set_defaults(handler=run_agent)
 
@@ -46,7 +49,9 @@ def run_agent(_settings: Settings, args: argparse.Namespace) -> int:
     if not token:
         print("vpnsite: the agent needs the server's token (--token, --token-file or VPNSITE_NODE_TOKEN)")
         return 2
-    agent = NodeAgent(args.hub, token, HostMeasure(args.openvpn_status), args.interval)
+    agent = NodeAgent(
+        args.hub, token, HostMeasure(args.openvpn_status), args.interval, deny_list=args.deny_list
+    )
     signal.signal(signal.SIGTERM, lambda *_: agent.stop())
     log.info("reporting to %s every %s s", args.hub, args.interval)
     with contextlib.suppress(KeyboardInterrupt):

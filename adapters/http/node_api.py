@@ -64,3 +64,13 @@ def disconnect() -> Response:
     username, _ = _credentials()
     services: Services = current_app.extensions["vpnsite"]
     return jsonify(released=services.node_access.disconnected(token, username))
+
+
+@node_api.get("/api/node/deny-list")
+def deny_list() -> Response:
+    """The licences whose keys servers must refuse (ended or erased), one id a line. Servers keep
+    a copy, so no packet waits for the hub."""
+    services: Services = current_app.extensions["vpnsite"]
+    services.node_access.server(bearer_token())
+    ended = services.store.licences.ended_ids(services.clock.now())
+    return Response("".join(f"{licence}\n" for licence in ended), mimetype="text/plain")

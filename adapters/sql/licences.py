@@ -63,3 +63,10 @@ class SqlLicenceStore:
         licences = self.models.Licence
         query = licences.select(licences.starts_at).where(licences.starts_at >= to_db(since)).tuples()
         return [from_db(starts_at) for (starts_at,) in query]
+
+    def ended_ids(self, now: datetime) -> list[str]:
+        licences = self.models.Licence
+        return [
+            licence_id
+            for (licence_id,) in licences.select(licences.id).where(licences.ends_at <= to_db(now)).tuples()
+        ]

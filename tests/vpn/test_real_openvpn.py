@@ -149,6 +149,8 @@ class World:
                     f"http://{hub_address}:{self.port}",
                     "--interval",
                     "2",
+                    "--deny-list",
+                    str(folder / "denied-licences.txt"),
                 ],
                 self.tmp / f"{name}-agent.log",
                 env=agent_env,
@@ -291,17 +293,18 @@ def test_a_tampered_or_denied_key_never_reaches_tls(world: World) -> None:
     tampered = world.connect(flipped, "keys@example.org", code)
     assert not wait_for(tampered, CONNECTED, 8), "a tampered key must be dropped"
 
-    with sqlite3.connect(world.tmp / "hub" / "vpnsite.db") as db:
-        licence = db.execute("SELECT id FROM licence WHERE email = 'keys@example.org'").fetchone()[0]
-    (world.tmp / "vpn-a" / "denied-licences.txt").write_text(licence + "\n")
-    try:
-        denied = world.connect(profile, "keys@example.org", code)
-        assert not wait_for(denied, CONNECTED, 8), "a key on the deny list must be dropped"
-    finally:
-        (world.tmp / "vpn-a" / "denied-licences.txt").unlink()
     allowed = world.connect(profile, "keys@example.org", code)
     assert wait_for(allowed, CONNECTED, 20, REFUSED), allowed.read_text()
     stop(world, allowed, "keys@example.org")
+
+    with sqlite3.connect(world.tmp / "hub" / "vpnsite.db") as db:
+        licence = db.execute("SELECT id FROM licence WHERE email = 'keys@example.org'").fetchone()[0]
+        db.execute("UPDATE licence SET ends_at = 0 WHERE id = ?", (licence,))
+    deny_list = world.tmp / "vpn-a" / "denied-licences.txt"
+    assert wait_for(deny_list, licence, 15), "the agent keeps the server's deny list in sync with the hub"
+    denied = world.connect(profile, "keys@example.org", code)
+    assert not wait_for(denied, CONNECTED, 8), "the key of an ended licence must be dropped before TLS"
+    assert REFUSED not in denied.read_text(), "dropped by the key check, not by the login"
 
 
 def test_the_hub_keeps_no_client_address(world: World) -> None:

@@ -1,0 +1,181 @@
+"""VPN provisioning against the real store and, where installed, the real openvpn binary."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_api_flow import sign_up
+from vpnsite.fleet import Location
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.vpn.keystore import initialise
+from vpnsite_adapters.vpn.pki import CLIENT_KEY_PEM, TlsCryptV2ServerKey, licence_of_metadata, read_pem_block
+
+
+@pytest.fixture
+def vpn_services(make_services: Any, tmp_path: Path) -> Any:
+    initialise(tmp_path / "data")
+    services = make_services(rate_limits="archive:ip=3/10m")
+    for name, host in (("nl-ams-1", "203.0.113.10"), ("us-nyc-1", "203.0.113.20")):
+        services.store.fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), host, 1194, 443)
+    return services
+
+
+def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_services: Any) -> None:
+    client = create_app(vpn_services).test_client()
+    payload = sign_up(client)
+    activation = client.post("/api/create-user", json=payload, headers={"Accept-Language": "ru"}).get_json()
+    response = client.get(activation["activation_url"].replace("http://localhost", ""))
+    assert response.status_code == 200
+    assert response.mimetype == "application/zip"
+    assert response.headers["Cache-Control"] == "no-store"
+    with zipfile.ZipFile(io.BytesIO(response.data)) as zipped:
+        names = set(zipped.namelist())
+        profile = zipped.read("nl-ams-1-udp.ovpn").decode()
+        tcp = zipped.read("us-nyc-1-tcp.ovpn").decode()
+    assert {
+        "nl-ams-1-udp.ovpn",
+        "nl-ams-1-tcp.ovpn",
+        "us-nyc-1-udp.ovpn",
+        "us-nyc-1-tcp.ovpn",
+        "README.txt",
+    } <= names
+    assert "remote 203.0.113.10 1194" in profile and "proto udp" in profile
+    assert "remote 203.0.113.20 443" in tcp and "proto tcp-client" in tcp
+    for setting in (
+        "remote-cert-tls server",
+        "verify-x509-name nl-ams-1 name",
+        "auth-user-pass",
+        "auth-nocache",
+        "data-ciphers AES-256-GCM:CHACHA20-POLY1305",
+        "tls-version-min 1.2",
+        "<ca>",
+        "<tls-crypt-v2>",
+    ):
+        assert setting in profile, setting
+    assert activation["user_code"] not in profile, "a profile holds no login secret"
+    assert "comp-lzo" not in profile and "compress" not in profile
+
+
+def test_the_archive_link_dies_with_the_licence_and_is_rate_limited(vpn_services: Any, clock: Any) -> None:
+    client = create_app(vpn_services).test_client()
+    link = (
+        client.post("/api/create-user", json=sign_up(client))
+        .get_json()["activation_url"]
+        .replace("http://localhost", "")
+    )
+    assert client.get(link).status_code == 200
+    assert client.get("/api/config/not-a-token").status_code == 404
+    assert client.get(link).status_code == 200
+    limited = client.get(link)
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+    clock.advance(days=91)
+    assert client.get(link).status_code == 404
+
+
+def test_every_licence_gets_its_own_key_with_its_id_inside(vpn_services: Any) -> None:
+    keys = vpn_services.vpn_keys
+    first, second = keys.client_key_pem("licence-1"), keys.client_key_pem("licence-2")
+    assert first != second and keys.client_key_pem("licence-1") == first
+    _, metadata = keys.server_key.unwrap_client_key(first)
+    assert licence_of_metadata(metadata) == "licence-1"
+    tampered = first.replace(first.splitlines()[3], first.splitlines()[3][::-1])
+    with pytest.raises(ValueError):
+        keys.server_key.unwrap_client_key(tampered)
+
+
+@pytest.mark.skipif(
+    shutil.which("openvpn") is None and os.environ.get("CI") != "true", reason="openvpn is not installed"
+)
+def test_the_wrapping_is_byte_for_byte_what_openvpn_makes(tmp_path: Path) -> None:
+    subprocess.run(
+        ["openvpn", "--genkey", "tls-crypt-v2-server", str(tmp_path / "s.key")],
+        check=True,
+        capture_output=True,
+    )
+    metadata = "bGljZW5jZTphYmM="  # base64 of "licence:abc"
+    subprocess.run(
+        [
+            "openvpn",
+            "--tls-crypt-v2",
+            str(tmp_path / "s.key"),
+            "--genkey",
+            "tls-crypt-v2-client",
+            str(tmp_path / "c.key"),
+            metadata,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    server = TlsCryptV2ServerKey.parse((tmp_path / "s.key").read_text())
+    theirs = (tmp_path / "c.key").read_text()
+    client_key, found = server.unwrap_client_key(theirs)
+    assert licence_of_metadata(found) == "abc"
+    assert read_pem_block(CLIENT_KEY_PEM, server.wrap_client_key(client_key, found)) == read_pem_block(
+        CLIENT_KEY_PEM, theirs
+    )
+
+
+def test_node_login_checks_the_token_and_the_credentials(vpn_services: Any, clock: Any) -> None:
+    client = create_app(vpn_services).test_client()
+    code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+    token = "token-of-nl-ams-1"
+    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash(token))
+    beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post("/api/node/heartbeat", json=beat, headers=auth)
+    login = {"username": "ANNA@example.org", "password": code}
+    assert client.post("/api/node/login", json=login).status_code == 401
+    assert (
+        client.post("/api/node/login", json=login, headers={"Authorization": "Bearer nope"}).status_code
+        == 401
+    )
+    assert client.post("/api/node/login", json=login, headers=auth).get_json() == {"admitted": True}
+    assert client.post(
+        "/api/node/connect", json={"username": "anna@example.org"}, headers=auth
+    ).get_json() == {"confirmed": 1}
+    again = client.post("/api/node/login", json=login, headers=auth)
+    assert again.status_code == 403 and again.get_json()["reason"] == "same_server"
+    assert client.post(
+        "/api/node/disconnect", json={"username": "anna@example.org"}, headers=auth
+    ).get_json() == {"released": 1}
+    assert client.post("/api/node/login", json=login, headers=auth).status_code == 200
+    wrong = client.post("/api/node/login", json={**login, "password": "0" * 20}, headers=auth)
+    assert wrong.status_code == 403 and wrong.get_json()["reason"] == "bad_credentials"
+    clock.advance(days=91)
+    client.post("/api/node/heartbeat", json=beat, headers=auth)
+    ended = client.post("/api/node/login", json=login, headers=auth)
+    assert ended.status_code == 403 and ended.get_json()["reason"] == "ended"
+
+
+def test_sessions_of_a_silent_server_are_released(vpn_services: Any, clock: Any) -> None:
+    client = create_app(vpn_services).test_client()
+    code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+    token = "token-of-nl-ams-1"
+    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash(token))
+    auth = {"Authorization": f"Bearer {token}"}
+    client.post(
+        "/api/node/heartbeat",
+        json={"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 1, "service_up": True},
+        headers=auth,
+    )
+    login = {"username": "anna@example.org", "password": code}
+    client.post("/api/node/login", json=login, headers=auth)
+    client.post("/api/node/connect", json={"username": "anna@example.org"}, headers=auth)
+    assert client.post("/api/node/login", json=login, headers=auth).status_code == 403
+    clock.advance(seconds=31)
+    client.post(
+        "/api/node/heartbeat",
+        json={"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True},
+        headers=auth,
+    )
+    assert client.post("/api/node/login", json=login, headers=auth).status_code == 200, (
+        "the server went silent, so the session it held no longer counts"
+    )
