@@ -2,9 +2,6 @@ import type { ComponentType } from "preact";
 import { useEffect, useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
-import { ActivationScreen } from "./features/signup/activation";
-import { LicenceCheck } from "./features/licence/licence-check";
-import { ServerStatusScreen } from "./features/status/server-status";
 import { I18nContext, makeTranslator, type Dictionary } from "./lib/i18n";
 import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { pageOf } from "./lib/pages";
@@ -16,6 +13,11 @@ import { loadText } from "./content/load";
 import type { PageText } from "./content/types";
 
 type WithText<P> = ComponentType<P & { text: PageText }>;
+
+// Screens the home page does not show load with their own page.
+const ActivationScreen = lazy(() => import("./features/signup/activation").then((m) => ({ default: m.ActivationScreen })));
+const LicenceCheck = lazy(() => import("./features/licence/licence-check").then((m) => ({ default: m.LicenceCheck })));
+const ServerStatusScreen = lazy(() => import("./features/status/server-status").then((m) => ({ default: m.ServerStatusScreen })));
 
 /** Pages with long texts load, on their own, the page's code and the texts of its language only. */
 function textPages(language: Language) {
