@@ -252,7 +252,53 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "Health": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}},
+    "Heartbeat": {
+        "type": "object",
+        "required": ["cpu_load", "bandwidth_mbps", "sessions", "service_up"],
+        "properties": {
+            "cpu_load": {"type": "number", "minimum": 0, "maximum": 100},
+            "bandwidth_mbps": {"type": "number", "minimum": 0},
+            "sessions": {"type": "integer", "minimum": 0},
+            "service_up": {"type": "boolean"},
+        },
+    },
+    "HeartbeatResult": {
+        "type": "object",
+        "required": ["success", "server"],
+        "properties": {"success": {"const": True}, "server": {"type": "string"}},
+    },
+    "NodeLogin": {
+        "type": "object",
+        "required": ["username"],
+        "properties": {
+            "username": {"type": "string", "maxLength": 320},
+            "password": {"type": ["string", "null"], "maxLength": 128},
+        },
+    },
+    "NodeLoginResult": {
+        "type": "object",
+        "required": ["admitted"],
+        "properties": {
+            "admitted": {"type": "boolean"},
+            "reason": {"enum": ["bad_credentials", "ended", "same_server", "too_many_devices"]},
+        },
+    },
 }
+
+
+def _node(summary: str, body: str | None, ok: dict[str, Any], method: str = "post") -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "security": [{"serverToken": []}],
+        "responses": {
+            "200": ok,
+            "401": _json(_ref("Error"), "No valid server token"),
+            "422": _json(_ref("ValidationError"), "A field is missing or wrong"),
+        },
+    }
+    if body:
+        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(body)}}}
+    return {method: operation}
 
 
 def openapi_document() -> dict[str, Any]:
@@ -285,6 +331,36 @@ def openapi_document() -> dict[str, Any]:
                 410,
             ),
             "/api/support": _post("Open a support ticket", "SupportRequest", "SupportResult"),
+            "/api/config/{token}": {
+                "get": {
+                    "summary": "The personal archive of OpenVPN profiles (a zip) behind activation_url / configUrl",
+                    "parameters": [
+                        {"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
+                    "responses": {
+                        "200": {"description": "The zip", "content": {"application/zip": {}}},
+                        "404": _json(_ref("Error"), "Unknown link, or the licence has ended"),
+                        "429": _json(_ref("Error"), "Rate limited; see Retry-After"),
+                        "503": _json(_ref("Error"), "The VPN keys are not set up"),
+                    },
+                }
+            },
+            "/api/node/heartbeat": _node(
+                "A VPN server reports its health", "Heartbeat", _json(_ref("HeartbeatResult"), "Stored")
+            ),
+            "/api/node/login": _node(
+                "May this e-mail and activation code use the calling server?",
+                "NodeLogin",
+                _json(_ref("NodeLoginResult"), "Admitted (403 with a reason when refused)"),
+            ),
+            "/api/node/connect": _node("The login connected", "NodeLogin", {"description": "Confirmed"}),
+            "/api/node/disconnect": _node("The client left", "NodeLogin", {"description": "Released"}),
+            "/api/node/deny-list": _node(
+                "Licences whose keys servers refuse, one id a line",
+                None,
+                {"description": "The list", "content": {"text/plain": {}}},
+                method="get",
+            ),
             "/healthz": {
                 "get": {
                     "summary": "The process is alive",
@@ -302,6 +378,7 @@ def openapi_document() -> dict[str, Any]:
             },
         },
         "components": {
+            "securitySchemes": {"serverToken": {"type": "http", "scheme": "bearer"}},
             "schemas": SCHEMAS,
             "parameters": {
                 "AcceptLanguage": {
