@@ -333,7 +333,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/support": _post("Open a support ticket", "SupportRequest", "SupportResult"),
             "/api/config/{token}": {
                 "get": {
-                    "summary": "The personal archive of OpenVPN profiles (a zip) behind activation_url / configUrl",
+                    "summary": "The personal archive of OpenVPN profiles (a zip) behind the personal links",
                     "parameters": [
                         {"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}
                     ],
