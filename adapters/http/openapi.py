@@ -293,7 +293,8 @@ def _node(summary: str, body: str | None, ok: dict[str, Any], method: str = "pos
         "responses": {
             "200": ok,
             "401": _json(_ref("Error"), "No valid server token"),
-            "422": _json(_ref("ValidationError"), "A field is missing or wrong"),
+            "403": _json(_ref("NodeLoginResult"), "Refused, with the reason"),
+            **_errors(),
         },
     }
     if body:

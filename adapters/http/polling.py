@@ -6,10 +6,13 @@ framework's per-request machinery would cost more than the answer itself.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from vpnsite_adapters.http.languages import pick_language
+from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.status_snapshot import Encoded, StatusSnapshot
 
 StartResponse = Callable[..., Any]
@@ -38,7 +41,29 @@ class PollingEndpoints:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = environ["REQUEST_METHOD"]
         route = self.routes.get(environ.get("PATH_INFO", ""))
-        if route is None or method not in ("GET", "HEAD"):
+        if route is None:
+            return self.app(environ, start_response)
+        if method not in ("GET", "HEAD", "OPTIONS"):
+            body = json.dumps(
+                {
+                    "detail": detail_text(
+                        "method_not_allowed", pick_language(environ.get("HTTP_ACCEPT_LANGUAGE"))
+                    ),
+                    "code": "method_not_allowed",
+                },
+                ensure_ascii=False,
+            ).encode()
+            start_response(
+                "405 Method Not Allowed",
+                [
+                    *self.headers[:-1],
+                    ("Allow", "GET, HEAD"),
+                    ("Content-Type", "application/json"),
+                    ("Content-Length", str(len(body))),
+                ],
+            )
+            return [body]
+        if method == "OPTIONS":
             return self.app(environ, start_response)
         started = time.perf_counter()
         encoded = route()
