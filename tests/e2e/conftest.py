@@ -127,6 +127,10 @@ def page(browser: Any, server: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.base)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
     opened = context.new_page()
+    # Screens hydrate once their chunk has loaded: act on a page the way a person does, after it
+    # has finished loading.
+    navigate = opened.goto
+    opened.goto = lambda url, **options: navigate(url, **{"wait_until": "networkidle", **options})  # type: ignore[method-assign]
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened

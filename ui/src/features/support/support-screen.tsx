@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
 import { ApiError, sendTicket } from "../../lib/api";
@@ -10,6 +10,8 @@ function Faq({ faq }: { faq: FaqItem[] }) {
   const { t } = useI18n();
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState<string | null>(null);
+  // Keep what a quick visitor typed before the page came to life.
+  useEffect(() => setQuery((document.getElementById("faq-search") as HTMLInputElement | null)?.value ?? ""), []);
   const items = filterFaq(faq, query);
   return (
     <div class="faq">
