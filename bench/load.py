@@ -64,9 +64,8 @@ def main() -> None:
                     check=True,
                 ).stdout
             )
-            print(
-                f"{connections:>5} connections  {run_mix(site, connections, args.seconds)}  (bare hello app {bare:.0f} rps)"
-            )
+            mix = run_mix(site, connections, args.seconds)
+            print(f"{connections:>5} connections  {mix}  (bare hello app {bare:.0f} rps)")
 
 
 if __name__ == "__main__":
