@@ -1,0 +1,112 @@
+"""Brute force and timing, measured on the real use cases and store (SQLite, in process, on a
+manual clock so an hour takes seconds):
+
+1. guessing codes for one e-mail, one attempt a second for an hour, from one address, and from a
+   new address and visitor id every time: how many guesses are even looked at;
+2. a wrong e-mail and a wrong code: status, body and latency side by side (median, and the
+   difference of means in units of its standard error).
+
+Usage: ``python bench/attack.py``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from vpnsite.codes import luhn_check_digit
+from vpnsite_adapters.bootstrap import build_services
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.settings import load_settings
+
+
+class ManualClock:
+    def __init__(self) -> None:
+        self.moment = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.moment
+
+
+def code(n: int) -> str:
+    payload = f"{n:019d}"
+    return payload + luhn_check_digit(payload)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        clock = ManualClock()
+        settings = load_settings({"VPNSITE_ACCESS_LOG": "false"}, env_file=None, data_dir=Path(folder))
+        services = build_services(settings, clock=clock)
+        client = create_app(services).test_client()
+        form = client.post("/api/submit-email", json={"email": "victim@example.org"}).get_json()["form_data"]
+        client.post("/api/create-user", json={"email": form.pop("user_email"), **form})
+
+        for label, rotate in (("one address", False), ("a new address every try", True)):
+            start = clock.moment
+            looked_at = refused = 0
+            for second in range(3600):
+                clock.moment = start + timedelta(days=1 if rotate else 0, seconds=second)
+                headers = {"X-Forwarded-For": f"10.{second // 65536}.{second // 256 % 256}.{second % 256}"}
+                response = client.post(
+                    "/api/check-license",
+                    json={"email": "victim@example.org", "activation_code": code(second)},
+                    environ_base={"REMOTE_ADDR": f"192.0.2.{second % 250 + 1}" if rotate else "192.0.2.1"},
+                    headers=headers,
+                )
+                if response.status_code == 429:
+                    refused += 1
+                else:
+                    looked_at += 1
+            years = 10**19 / 2 / looked_at / 24 / 365
+            print(
+                f"brute force, {label}: {looked_at} of 3600 guesses per hour looked at, {refused} refused "
+                f"(half the code space takes ~{years:.1e} years at that rate)"
+            )
+
+        clock.moment += timedelta(days=7)
+        real = client.post("/api/submit-email", json={"email": "timing@example.org"}).get_json()["form_data"]
+        good = client.post("/api/create-user", json={"email": real.pop("user_email"), **real}).get_json()[
+            "user_code"
+        ]
+        pairs = {
+            "a real code with a wrong e-mail / a real e-mail with a wrong code": (
+                {"email": "nobody@example.org", "activation_code": good},
+                {"email": "timing@example.org", "activation_code": code(424242)},
+            ),
+            "probing whether an e-mail has a licence (the same made-up code)": (
+                {"email": "nobody@example.org", "activation_code": code(515151)},
+                {"email": "timing@example.org", "activation_code": code(515151)},
+            ),
+        }
+        for title, cases in pairs.items():
+            timings: list[list[float]] = [[], []]
+            bodies: list[tuple[int, bytes]] = [(0, b""), (0, b"")]
+            for n in range(4000):
+                clock.moment += timedelta(
+                    minutes=4
+                )  # each call in its own window: time the check, not the limiter
+                which = n % 2
+                started = time.perf_counter()
+                response = client.post(
+                    "/api/check-license",
+                    json=cases[which],
+                    environ_base={"REMOTE_ADDR": f"198.51.100.{n % 200}"},
+                )
+                timings[which].append((time.perf_counter() - started) * 1e6)
+                bodies[which] = (response.status_code, response.get_data())
+            a, b = timings
+            se = (statistics.variance(a) / len(a) + statistics.variance(b) / len(b)) ** 0.5
+            print(
+                f"timing, {title}: medians {statistics.median(a):.0f} / {statistics.median(b):.0f} µs, "
+                f"difference of means {(statistics.mean(a) - statistics.mean(b)) / se:+.1f} standard errors; "
+                f"same status and body: {bodies[0] == bodies[1]}"
+            )
+        services.close()
+
+
+if __name__ == "__main__":
+    main()
