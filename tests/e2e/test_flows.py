@@ -8,17 +8,7 @@ from typing import Any
 import requests
 from playwright.sync_api import expect
 
-ROUTES = [
-    "/",
-    "/activation",
-    "/support",
-    "/about",
-    "/terms",
-    "/privacy",
-    "/cookie",
-    "/license",
-    "/server-status",
-]
+from tests.site_map import ROUTES
 
 
 def sign_up(page: Any, email: str, path: str = "/") -> None:

@@ -10,33 +10,15 @@ from typing import Any
 
 import pytest
 
+from tests.site_map import LANGUAGES, ROUTES, localised
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
-
-ROUTES = [
-    "/",
-    "/activation",
-    "/support",
-    "/about",
-    "/terms",
-    "/privacy",
-    "/cookie",
-    "/license",
-    "/server-status",
-]
-LANGUAGES = ["en", "ru", "es", "fr", "pt"]
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"
     if os.environ.get("CI") == "true":
         raise RuntimeError(reason + "; under CI=true the website tests must run")
     pytest.skip(reason, allow_module_level=True)
-
-
-def localised(route: str, language: str) -> str:
-    if language == "en":
-        return route
-    return f"/{language}" if route == "/" else f"/{language}{route}"
 
 
 @pytest.fixture
@@ -152,3 +134,10 @@ def test_sitemap_and_robots(site: Any) -> None:
     assert 'hreflang="pt" href="https://vpn.example/pt/support"' in sitemap
     robots = site.get("/robots.txt").get_data(as_text=True)
     assert "Sitemap: https://vpn.example/sitemap.xml" in robots
+
+
+def test_the_api_and_the_website_speak_the_same_languages() -> None:
+    from vpnsite_adapters.http.languages import LANGUAGES as API_LANGUAGES
+    from vpnsite_adapters.mail.templates import LICENCE
+
+    assert set(API_LANGUAGES) == set(LANGUAGES) == set(LICENCE)

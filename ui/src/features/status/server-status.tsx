@@ -23,6 +23,21 @@ function StatusPill({ status }: { status: string }) {
   );
 }
 
+function Metrics({ ping, load }: { ping: number | null; load: string | null }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <span class="metric">
+        <span class="muted small">{t("status.ping")}</span> {ping === null ? "—" : t("status.ms", { ms: ping })}
+      </span>
+      <span class="metric">
+        <span class="muted small">{t("status.load")}</span>
+        {load === null ? "—" : <span class={`load load-${loadLevel(load)}`}>{load}</span>}
+      </span>
+    </>
+  );
+}
+
 function VpnRow({ server }: { server: VpnServer }) {
   const { language, t, dictionary } = useI18n();
   const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
@@ -34,13 +49,7 @@ function VpnRow({ server }: { server: VpnServer }) {
         <span class="muted small">{place?.city ?? server.location}</span>
       </div>
       <StatusPill status={server.status} />
-      <span class="metric">
-        <span class="muted small">{t("status.ping")}</span> {server.ping === null ? "—" : t("status.ms", { ms: server.ping })}
-      </span>
-      <span class="metric">
-        <span class="muted small">{t("status.load")}</span>
-        <span class={`load load-${loadLevel(server.load)}`}>{server.load}</span>
-      </span>
+      <Metrics ping={server.ping} load={server.load} />
       <span class={`rank rank-${rankColour(server.rank)}`}>{popularityLabel(server, language)}</span>
     </li>
   );
@@ -57,13 +66,7 @@ function SystemRow({ server }: { server: SystemServer }) {
         <strong>{t(SYSTEM_NAMES[server.id] ?? "status.billing")}</strong>
       </div>
       <StatusPill status={server.status} />
-      <span class="metric">
-        <span class="muted small">{t("status.ping")}</span> {server.ping === null ? "—" : t("status.ms", { ms: server.ping })}
-      </span>
-      <span class="metric">
-        <span class="muted small">{t("status.load")}</span>
-        {server.load === null ? "—" : <span class={`load load-${loadLevel(server.load)}`}>{server.load}</span>}
-      </span>
+      <Metrics ping={server.ping} load={server.load} />
     </li>
   );
 }

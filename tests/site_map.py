@@ -1,0 +1,23 @@
+"""The website's routes and languages as the tests know them (the site's own list lives in
+ui/src/lib/pages.ts; tests/integration/test_site.py checks the built site has exactly these)."""
+
+from __future__ import annotations
+
+ROUTES = [
+    "/",
+    "/activation",
+    "/support",
+    "/about",
+    "/terms",
+    "/privacy",
+    "/cookie",
+    "/license",
+    "/server-status",
+]
+LANGUAGES = ["en", "ru", "es", "fr", "pt"]
+
+
+def localised(route: str, language: str) -> str:
+    if language == "en":
+        return route
+    return f"/{language}" if route == "/" else f"/{language}{route}"
