@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
 import threading
 import time
 import urllib.error
@@ -28,6 +29,7 @@ class NodeAgent:
         interval: float = HEARTBEAT_PERIOD.total_seconds(),
         name: str = "node-agent",
         deny_list: Path | None = None,
+        wireguard_interface: str | None = None,
     ) -> None:
         self.url = hub.rstrip("/") + "/api/node/heartbeat"
         self.token = token
@@ -35,6 +37,7 @@ class NodeAgent:
         self.interval = interval
         self.name = name
         self.deny_list = deny_list
+        self.wireguard_interface = wireguard_interface
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -80,12 +83,40 @@ class NodeAgent:
         partial.write_bytes(body)
         partial.replace(self.deny_list)
 
+    def sync_wireguard_peers(self) -> None:
+        """Make the interface's peers the hub's list: new licences in, ended ones out."""
+        if self.wireguard_interface is None:
+            return
+        request = urllib.request.Request(
+            self.url.replace("/heartbeat", "/wireguard-peers"),
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310
+                wanted = {
+                    peer["public_key"]: peer["allowed_ips"] for peer in json.loads(response.read())["peers"]
+                }
+            shown = subprocess.run(
+                ["wg", "show", self.wireguard_interface, "peers"], capture_output=True, text=True, check=True
+            ).stdout.split()
+            for key in set(shown) - set(wanted):
+                subprocess.run(["wg", "set", self.wireguard_interface, "peer", key, "remove"], check=True)
+            for key, allowed in wanted.items():
+                if key not in shown:
+                    subprocess.run(
+                        ["wg", "set", self.wireguard_interface, "peer", key, "allowed-ips", allowed],
+                        check=True,
+                    )
+        except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as error:
+            log.warning("%s: WireGuard peers not synced (%s)", self.name, type(error).__name__)
+
     def run(self) -> None:
         """Beat until stopped; after a failure try again sooner, so a restarted hub hears at once."""
         while not self._stop.is_set():
             delivered = self.beat()
             if delivered:
                 self.sync_deny_list()
+                self.sync_wireguard_peers()
             self._stop.wait(self.interval if delivered else min(2.0, self.interval))
 
     def start(self) -> None:

@@ -30,6 +30,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     agent.add_argument(
         "--deny-list", type=Path, help="keep the hub's list of refused licences here (next to hook.json)"
     )
+    agent.add_argument(
+        "--wireguard-interface", help="keep this WireGuard interface's peers in sync with the hub"
+    )
     agent.add_argument("--interval", type=float, default=10.0, help=argparse.SUPPRESS)
     agent.set_defaults(handler=run_agent)
 
@@ -50,7 +53,12 @@ def run_agent(_settings: Settings, args: argparse.Namespace) -> int:
         print("vpnsite: the agent needs the server's token (--token, --token-file or VPNSITE_NODE_TOKEN)")
         return 2
     agent = NodeAgent(
-        args.hub, token, HostMeasure(args.openvpn_status), args.interval, deny_list=args.deny_list
+        args.hub,
+        token,
+        HostMeasure(args.openvpn_status),
+        args.interval,
+        deny_list=args.deny_list,
+        wireguard_interface=args.wireguard_interface,
     )
     signal.signal(signal.SIGTERM, lambda *_: agent.stop())
     log.info("reporting to %s every %s s", args.hub, args.interval)

@@ -11,6 +11,7 @@ from pathlib import Path
 from vpnsite.fleet import Location
 from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.profiles import server_config
@@ -29,6 +30,7 @@ def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add.add_argument("--host", required=True, help="the address clients connect to")
     add.add_argument("--udp-port", type=int, default=1194)
     add.add_argument("--tcp-port", type=int, default=443)
+    add.add_argument("--wg-port", type=int, default=51820, help="WireGuard (experimental); 0 for none")
     add.add_argument("--display-name", help="the country as the status page shows it")
     add.set_defaults(handler=run_add_server)
 
@@ -63,10 +65,14 @@ def run_add_server(settings: Settings, args: argparse.Namespace) -> int:
             print(f"vpnsite: a server named {args.name} exists")
             return 1
         store.fleet.set_token(args.name, Keyring.from_master(settings.secret_key).nodes.hash(token))
+        folder = vpn_dir(settings.data_dir) / "servers"
+        if args.wg_port:
+            private, public = wireguard.new_server_key()
+            write_secret(folder / f"{args.name}.wg", private.encode())
+            store.fleet.set_wireguard(args.name, args.wg_port, public)
     finally:
         store.close()
     key_pem, cert_pem = keys.ca.issue_server(args.name)
-    folder = vpn_dir(settings.data_dir) / "servers"
     write_secret(folder / f"{args.name}.key", key_pem)
     write_secret(folder / f"{args.name}.crt", cert_pem)
     print(f"server {args.name} registered. Its token (shown once; the agent and the hooks use it):\n{token}")
@@ -110,6 +116,12 @@ def run_server_config(settings: Settings, args: argparse.Namespace) -> int:
                 server_config(args.name, protocol, port, subnet, hook)
             )
             written.append(f"server-{protocol}.conf")
+    wg_key = source / "servers" / f"{args.name}.wg"
+    if server.wg_port and wg_key.exists():
+        write_secret(
+            out / "wg0.conf", wireguard.server_config(wg_key.read_text().strip(), server.wg_port).encode()
+        )
+        written.append("wg0.conf")
     print(
         f"wrote {', '.join(written)} and the keys into {out}; start with `openvpn --cd {out} --config FILE`"
     )

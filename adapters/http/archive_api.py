@@ -8,6 +8,7 @@ from vpnsite.errors import DomainError, LicenceNotFound
 from vpnsite.rate_limits import ARCHIVE
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import archive, client_profile, endpoints
 
 archive_api = Blueprint("archive_api", __name__)
@@ -41,9 +42,15 @@ def personal_archive(token: str) -> Response:
         {s.location.id: s.udp_port for s in servers},
         {s.location.id: s.tcp_port for s in servers},
     )
-    body = archive(
-        {endpoint.file_name: client_profile(endpoint, ca, key) for endpoint in found}, licence.language
-    )
+    profiles = {endpoint.file_name: client_profile(endpoint, ca, key) for endpoint in found}
+    for server in servers:
+        if server.wg_port and server.wg_public_key and server.host:
+            private, _ = wireguard.client_key(vpn.wireguard_secret, licence.id, server.location.id)
+            address = services.store.wireguard.address(licence.id, server.location.id)
+            profiles[f"wireguard/{server.location.id}.conf"] = wireguard.client_config(
+                server, private, address
+            )
+    body = archive(profiles, licence.language)
     response = Response(body, mimetype="application/zip")
     response.headers["Content-Disposition"] = 'attachment; filename="vpnsite-profiles.zip"'
     response.headers["Cache-Control"] = "no-store"

@@ -9,6 +9,7 @@ from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import json_body
 from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin
+from vpnsite_adapters.vpn import wireguard
 
 node_api = Blueprint("node_api", __name__)
 
@@ -64,6 +65,22 @@ def disconnect() -> Response:
     username, _ = _credentials()
     services: Services = current_app.extensions["vpnsite"]
     return jsonify(released=services.node_access.disconnected(token, username))
+
+
+@node_api.get("/api/node/wireguard-peers")
+def wireguard_peers() -> Response:
+    """The calling server's WireGuard peers: the live licences that have a tunnel address there.
+    Ended licences drop out, and the agent removes them from the interface."""
+    services: Services = current_app.extensions["vpnsite"]
+    server = services.node_access.server(bearer_token())
+    if services.vpn_keys is None:
+        return jsonify(peers=[])
+    secret = services.vpn_keys.wireguard_secret
+    peers = [
+        {"public_key": wireguard.client_key(secret, licence, server)[1], "allowed_ips": f"{address}/32"}
+        for licence, address in services.store.wireguard.live_peers(server, services.clock.now())
+    ]
+    return jsonify(peers=peers)
 
 
 @node_api.get("/api/node/deny-list")

@@ -356,6 +356,12 @@ def openapi_document() -> dict[str, Any]:
             ),
             "/api/node/connect": _node("The login connected", "NodeLogin", {"description": "Confirmed"}),
             "/api/node/disconnect": _node("The client left", "NodeLogin", {"description": "Released"}),
+            "/api/node/wireguard-peers": _node(
+                "The calling server's WireGuard peers (experimental): live licences and their addresses",
+                None,
+                {"description": "The peers", "content": {"application/json": {"schema": {"type": "object"}}}},
+                method="get",
+            ),
             "/api/node/deny-list": _node(
                 "Licences whose keys servers refuse, one id a line",
                 None,

@@ -27,6 +27,8 @@ def _server(row: Any) -> VpnServer:
         bandwidth_mbps=row.bandwidth_mbps,
         udp_port=row.udp_port,
         tcp_port=row.tcp_port,
+        wg_port=row.wg_port,
+        wg_public_key=row.wg_public_key,
     )
 
 
@@ -78,6 +80,10 @@ class SqlFleetStore:
             tcp_port=tcp_port,
         ).execute()
         return True
+
+    def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
+        servers = self.models.VpnServer
+        servers.update(wg_port=port, wg_public_key=public_key).where(servers.id == server_id).execute()
 
     def find_server(self, server_id: str) -> VpnServer | None:
         row = self.models.VpnServer.get_or_none(self.models.VpnServer.id == server_id)

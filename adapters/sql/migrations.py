@@ -126,6 +126,24 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        3,
+        "WireGuard (experimental): server keys and ports, tunnel addresses per licence and server",
+        (
+            "ALTER TABLE vpn_server ADD COLUMN wg_port INTEGER",
+            "ALTER TABLE vpn_server ADD COLUMN wg_public_key TEXT",
+            """CREATE TABLE wg_peer (
+                licence_id TEXT NOT NULL,
+                server_id TEXT NOT NULL,
+                address TEXT NOT NULL,
+                PRIMARY KEY (licence_id, server_id),
+                UNIQUE (server_id, address)
+            )""",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -79,6 +79,8 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         bandwidth_mbps = peewee.DoubleField(null=True)
         udp_port = peewee.IntegerField(null=True)
         tcp_port = peewee.IntegerField(null=True)
+        wg_port = peewee.IntegerField(null=True)
+        wg_public_key = peewee.TextField(null=True)
         ping_ms = peewee.IntegerField(null=True)
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)
@@ -88,6 +90,14 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         server_id = peewee.TextField()
         started_at = peewee.BigIntegerField()
         confirmed = peewee.BooleanField(default=False)
+
+        class Meta:
+            primary_key = peewee.CompositeKey("licence_id", "server_id")
+
+    class WgPeer(Base):
+        licence_id = peewee.TextField()
+        server_id = peewee.TextField()
+        address = peewee.TextField()
 
         class Meta:
             primary_key = peewee.CompositeKey("licence_id", "server_id")
@@ -106,6 +116,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
     return SimpleNamespace(
         MailQueue=MailQueue,
         VpnSession=VpnSession,
+        WgPeer=WgPeer,
         SignupRequest=SignupRequest,
         Licence=Licence,
         ArchiveLink=ArchiveLink,

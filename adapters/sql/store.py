@@ -18,6 +18,7 @@ from vpnsite_adapters.sql.retention import SqlRetentionStore
 from vpnsite_adapters.sql.sessions import SqlSessionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
 from vpnsite_adapters.sql.tickets import SqlTicketStore
+from vpnsite_adapters.sql.wireguard import SqlWireGuardStore
 
 
 @frozen
@@ -33,6 +34,7 @@ class SqlStore:
     privacy: SqlPrivacyStore
     renewals: SqlRenewalStore
     sessions: SqlSessionStore
+    wireguard: SqlWireGuardStore
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -53,6 +55,7 @@ class SqlStore:
             privacy=SqlPrivacyStore(db, models),
             renewals=SqlRenewalStore(db, models),
             sessions=SqlSessionStore(db, models),
+            wireguard=SqlWireGuardStore(db, models),
         )
 
     def ping(self) -> None:

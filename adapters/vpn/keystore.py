@@ -26,6 +26,7 @@ class VpnKeys:
     server_key: TlsCryptV2ServerKey
     server_key_pem: str
     client_secret: bytes
+    wireguard_secret: bytes
 
     def client_key_pem(self, licence_id: str) -> str:
         """The licence's own tls-crypt-v2 key, its id in the metadata: personal, and the same on
@@ -59,4 +60,10 @@ def load_keys(data_dir: Path, master_secret: bytes) -> VpnKeys:
         pem = (folder / "tls-crypt-v2-server.key").read_text()
     except FileNotFoundError:
         raise VpnNotInitialised("the VPN keys are missing: run `vpnsite vpn init`") from None
-    return VpnKeys(ca, TlsCryptV2ServerKey.parse(pem), pem, derive_key(master_secret, "tls-crypt-v2-clients"))
+    return VpnKeys(
+        ca,
+        TlsCryptV2ServerKey.parse(pem),
+        pem,
+        derive_key(master_secret, "tls-crypt-v2-clients"),
+        derive_key(master_secret, "wireguard-clients"),
+    )

@@ -64,6 +64,10 @@ class Namespaces:
             except subprocess.TimeoutExpired:
                 process.kill()
         for name in self.names:
+            # wireguard-go runs detached inside the namespace: stop it with its namespace.
+            pids = sh("ip", "netns", "pids", name, check=False).stdout.split()
+            if pids:
+                sh("kill", *pids, check=False)
             sh("ip", "netns", "delete", name, check=False)
         for link in self.host_links:
             sh("ip", "link", "delete", link, check=False)

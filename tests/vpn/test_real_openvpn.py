@@ -27,6 +27,7 @@ from tests.vpn.netns import Namespaces, wait_for
 
 HUB_A, HUB_B = "10.77.1.1", "10.77.3.1"
 CONNECTED = "Initialization Sequence Completed"
+WIREGUARD = shutil.which("wireguard-go") is not None and shutil.which("wg") is not None
 REFUSED = "AUTH_FAILED"
 
 
@@ -136,6 +137,16 @@ class World:
                     ["openvpn", "--cd", str(folder), "--config", f"server-{protocol}.conf"],
                     self.tmp / f"{name}-{protocol}.log",
                 )
+            wireguard = []
+            if name == "vpn-a" and WIREGUARD:
+                for command in (
+                    ["wireguard-go", "wg0"],
+                    ["wg", "setconf", "wg0", str(folder / "wg0.conf")],
+                    ["ip", "addr", "add", "10.66.0.1/16", "dev", "wg0"],
+                    ["ip", "link", "set", "wg0", "up"],
+                ):
+                    assert net.run(namespace, *command).returncode == 0, command
+                wireguard = ["--wireguard-interface", "wg0"]
             agent_env = {**self.env, "VPNSITE_NODE_TOKEN": token}
             net.start(
                 namespace,
@@ -151,6 +162,7 @@ class World:
                     "2",
                     "--deny-list",
                     str(folder / "denied-licences.txt"),
+                    *wireguard,
                 ],
                 self.tmp / f"{name}-agent.log",
                 env=agent_env,
@@ -313,3 +325,38 @@ def test_the_hub_keeps_no_client_address(world: World) -> None:
     dumped = repr(sessions) + (world.tmp / "hub.log").read_text()
     for address in ("10.77.2.2", "10.77.4.2"):
         assert address not in dumped
+
+
+def test_wireguard_profiles_connect_while_the_licence_lives(world: World) -> None:
+    if not WIREGUARD:
+        if os.environ.get("CI") == "true":
+            pytest.fail("wireguard-go and wireguard-tools are needed under CI=true")
+        pytest.skip("wireguard-go and wireguard-tools are not installed")
+    _, profiles = world.sign_up("wireguard@example.org")
+    profile = profiles["wireguard/vpn-a.conf"]
+    settings = dict(line.split(" = ", 1) for line in profile.splitlines() if " = " in line)
+    assert settings["Endpoint"] == "10.77.2.1:51820" and settings["AllowedIPs"] == "0.0.0.0/0"
+    setconf = world.tmp / "wgc.conf"
+    setconf.write_text(
+        "\n".join(line for line in profile.splitlines() if not line.startswith(("Address", "DNS", "#")))
+        + "\n"
+    )
+    client = world.client
+    for command in (
+        ["wireguard-go", "wgc"],
+        ["wg", "setconf", "wgc", str(setconf)],
+        ["ip", "addr", "add", f"{settings['Address']}", "dev", "wgc"],
+        ["ip", "link", "set", "wgc", "up"],
+        ["ip", "route", "add", "10.66.0.0/16", "dev", "wgc"],
+    ):
+        assert world.net.run(client, *command).returncode == 0, command
+    deadline = time.monotonic() + 20
+    while not world.ping("10.66.0.1"):
+        assert time.monotonic() < deadline, "the agent adds the licence's peer and the tunnel carries a ping"
+
+    with sqlite3.connect(world.tmp / "hub" / "vpnsite.db") as db:
+        db.execute("UPDATE licence SET ends_at = 0 WHERE email = 'wireguard@example.org'")
+    deadline = time.monotonic() + 20
+    while world.ping("10.66.0.1"):
+        assert time.monotonic() < deadline, "an ended licence drops out of the server's peers"
+        time.sleep(1)
