@@ -80,6 +80,8 @@ class VpnServer:
     bandwidth_mbps: float | None = None
     udp_port: int | None = None
     tcp_port: int | None = None
+    wg_port: int | None = None
+    wg_public_key: str | None = None
 
 
 def is_online(server: VpnServer, now: datetime) -> bool:
