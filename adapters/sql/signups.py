@@ -59,20 +59,23 @@ class SqlSignupStore:
             )
             if changed != 1:
                 return "already_used"
-            if licences.select().where(licences.code_hash == licence.code_hash).exists():
+            try:
+                # A clash of code hashes (one in 10^19) undoes the whole transaction: the request
+                # stays unused and the caller draws another code.
+                licences.insert(
+                    id=licence.id,
+                    request_id=request_id,
+                    email=licence.email,
+                    email_key=email_key(licence.email),
+                    ip=ip,
+                    code_hash=licence.code_hash,
+                    starts_at=to_db(licence.starts_at),
+                    ends_at=to_db(licence.ends_at),
+                    language=licence.language,
+                ).execute()
+            except peewee.IntegrityError:
                 transaction.rollback()
                 return "code_taken"
-            licences.insert(
-                id=licence.id,
-                request_id=request_id,
-                email=licence.email,
-                email_key=email_key(licence.email),
-                ip=ip,
-                code_hash=licence.code_hash,
-                starts_at=to_db(licence.starts_at),
-                ends_at=to_db(licence.ends_at),
-                language=licence.language,
-            ).execute()
             self.models.ArchiveLink.insert(
                 token_hash=link_hash, licence_id=licence.id, created_at=to_db(now)
             ).execute()
