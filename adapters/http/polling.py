@@ -34,7 +34,8 @@ class PollingEndpoints:
             "/api/user-count": lambda: snapshot.user_count,
             "/api/server-status": lambda: snapshot.server_status,
         }
-        self.headers = [*headers.items(), ("Cache-Control", "public, max-age=2")]
+        self.security_headers = list(headers.items())
+        self.headers = [*self.security_headers, ("Cache-Control", "public, max-age=2")]
         self.cors_origins = frozenset(cors_origins)
         self.access_log = access_log
 
@@ -56,7 +57,7 @@ class PollingEndpoints:
             start_response(
                 "405 Method Not Allowed",
                 [
-                    *self.headers[:-1],
+                    *self.security_headers,
                     ("Allow", "GET, HEAD"),
                     ("Content-Type", "application/json"),
                     ("Content-Length", str(len(body))),

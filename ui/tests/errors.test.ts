@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { activationOutcome, shouldRetryActivation, signupAlert, suggestsExistingAccount, supportError } from "../src/lib/errors";
+import { activationOutcome, shouldRetryActivation, signupAlert, supportError } from "../src/lib/errors";
 
 const texts = { generic: "An error occurred. Please try again.", validation: "Validation error", input: "Please check your input and try again." };
 
@@ -35,11 +35,4 @@ test("create-user is retried except on 429 and on a used request", () => {
   assert.equal(shouldRetryActivation(429, { code: "rate_limited" }), false);
   assert.equal(shouldRetryActivation(400, { code: "request_already_used" }), false);
   assert.equal(shouldRetryActivation(400, { code: "invalid_json" }), true);
-});
-
-test("the error card hints at an existing account for the three phrases", () => {
-  assert.equal(suggestsExistingAccount("Too many requests. Try later"), true);
-  assert.equal(suggestsExistingAccount("Request denied"), true);
-  assert.equal(suggestsExistingAccount("has already been used"), true);
-  assert.equal(suggestsExistingAccount("Server error"), false);
 });

@@ -47,8 +47,3 @@ export function shouldRetryActivation(status: number, body: ApiErrorBody): boole
   if (status === 429) return false;
   return !(status === 400 && activationOutcome(status, body) === "already_used");
 }
-
-/** The error card adds the licence-check hint when the message suggests the account may exist. */
-export function suggestsExistingAccount(message: string): boolean {
-  return /too many requests|request denied|already been used/i.test(message);
-}
