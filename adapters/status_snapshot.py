@@ -57,7 +57,6 @@ class StatusSnapshot:
     users: int = 0
     user_count: Encoded = field(factory=lambda: Encoded.of({"success": True, "user_count": 0}))
     server_status: Encoded = field(factory=lambda: Encoded.of({}))
-    refreshed_at: float = 0.0
     measure_load: Callable[[], float] = host_load_percent
     billing: Callable[[], dict[str, Any]] = lambda: {
         "id": "billing",
@@ -122,7 +121,6 @@ class StatusSnapshot:
                 },
             }
         )
-        self.refreshed_at = time.monotonic()
 
 
 def _vpn_server(view: ServerView) -> dict[str, Any]:
