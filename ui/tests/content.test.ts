@@ -21,7 +21,7 @@ const DICTIONARIES = { ru, es, fr, pt };
 const TEXTS = { en: textEn, ru: textRu, es: textEs, fr: textFr, pt: textPt };
 // Reviewed: words that are the same in every language (brands, protocols, units, the legal name).
 const SAME_IN_EVERY_LANGUAGE = new Set([
-  "vpnsite", "E-mail", "Email", "Ping", "{{ms}} ms", "Menu", "Total", "Contact", "Phase {n}", "Technologies", "Active",
+  "vpnsite", "E-mail", "Email", "Ping", "{{ms}} ms", "Menu", "Total", "Contact", "Technologies", "Active",
   "you@example.com", "AES-256 and ChaCha20", "Secure Wi-Fi", "Mobile", "Message", "Support", "Date",
   // Place names that the language writes as English does.
   "Amsterdam", "Riga", "Zurich", "Milan", "New York", "Frankfurt", "Lyon, France",

@@ -82,7 +82,7 @@ export function About({ text }: { text: PageText }) {
         <ol class="roadmap">
           {about.phases.map((phase, index) => (
             <li key={phase.title} class="card">
-              <h3>{about.phase.replace("{n}", String(index + 1))}: {phase.title}</h3>
+              <h3>{fill(about.phase, { n: String(index + 1), title: phase.title })}</h3>
               <ul>{phase.items.map((item) => <li key={item}>{item}</li>)}</ul>
               <p class="small muted">{phaseCost(PHASE_COSTS[index], about, language)} · {phase.duration}</p>
             </li>

@@ -60,7 +60,7 @@ const en: PageText = {
     cost: "Cost",
     total: "Total",
     serverCosts: "Servers: {hundred} a month for 100, {thousand} a month for 1,000.",
-    phase: "Phase {n}",
+    phase: "Phase {n}: {title}",
     costLabels: { done: "Done", included: "Within the apps budget", internal: "Internal", revenue: "From revenue", perMonth: "{money} a month" },
     phases: [
       { title: "Free service launch", items: ["Website in five languages", "Licences and activation codes", "Servers in eight countries"], duration: "Completed" },

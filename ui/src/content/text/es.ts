@@ -60,7 +60,7 @@ const es: PageText = {
     cost: "Coste",
     total: "Total",
     serverCosts: "Servidores: {hundred} al mes por 100, {thousand} al mes por 1000.",
-    phase: "Fase {n}",
+    phase: "Fase {n}: {title}",
     costLabels: { done: "Hecho", included: "Dentro del presupuesto de las aplicaciones", internal: "Con recursos propios", revenue: "Con los ingresos", perMonth: "{money} al mes" },
     phases: [
       { title: "Lanzamiento del servicio gratuito", items: ["Sitio web en cinco idiomas", "Licencias y códigos de activación", "Servidores en ocho países"], duration: "Completada" },

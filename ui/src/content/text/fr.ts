@@ -60,7 +60,7 @@ const fr: PageText = {
     cost: "Coût",
     total: "Total",
     serverCosts: "Serveurs : {hundred} par mois pour 100, {thousand} par mois pour 1 000.",
-    phase: "Phase {n}",
+    phase: "Phase {n} : {title}",
     costLabels: { done: "Réalisé", included: "Compris dans le budget des applications", internal: "En interne", revenue: "Sur les revenus", perMonth: "{money} par mois" },
     phases: [
       { title: "Lancement du service gratuit", items: ["Site en cinq langues", "Licences et codes d’activation", "Serveurs dans huit pays"], duration: "Terminée" },

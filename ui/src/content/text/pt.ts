@@ -60,7 +60,7 @@ const pt: PageText = {
     cost: "Custo",
     total: "Total",
     serverCosts: "Servidores: {hundred} por mês para 100, {thousand} por mês para 1.000.",
-    phase: "Fase {n}",
+    phase: "Fase {n}: {title}",
     costLabels: { done: "Concluído", included: "Dentro do orçamento dos aplicativos", internal: "Com a equipe própria", revenue: "Com a receita", perMonth: "{money} por mês" },
     phases: [
       { title: "Lançamento do serviço gratuito", items: ["Site em cinco idiomas", "Licenças e códigos de ativação", "Servidores em oito países"], duration: "Concluída" },

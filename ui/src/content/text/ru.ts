@@ -60,7 +60,7 @@ const ru: PageText = {
     cost: "Стоимость",
     total: "Итого",
     serverCosts: "Серверы: {hundred} в месяц за 100, {thousand} в месяц за 1000.",
-    phase: "Этап {n}",
+    phase: "Этап {n}. {title}",
     costLabels: { done: "Выполнено", included: "В рамках бюджета на приложения", internal: "Своими силами", revenue: "Из выручки", perMonth: "{money} в месяц" },
     phases: [
       { title: "Запуск бесплатного сервиса", items: ["Сайт на пяти языках", "Лицензии и коды активации", "Серверы в восьми странах"], duration: "Завершён" },
