@@ -33,7 +33,12 @@ def normalise_email(raw: str, field: str = "email") -> str:
     domain = domain.lower()
     if not _is_domain(domain):
         raise InvalidField(field, "email_invalid")
-    return f"{local}@{domain}"
+    normal = f"{local}@{domain}"
+    # Lower-casing can lengthen a domain ("İ" becomes "i" and a combining dot): the limit holds
+    # for what is kept, so a kept address is always accepted again.
+    if len(normal) > MAX_ADDRESS:
+        raise InvalidField(field, "email_too_long")
+    return normal
 
 
 def email_key(email: str) -> str:

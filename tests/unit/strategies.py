@@ -1,0 +1,18 @@
+"""Hypothesis strategies shared by the domain's tests."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from hypothesis import strategies as st
+
+from vpnsite.rate_limits import ACTIONS, RateLimit
+
+rules = st.builds(
+    RateLimit,
+    action=st.sampled_from(ACTIONS),
+    subject=st.sampled_from(["ip", "hz_id", "email"]),
+    limit=st.integers(min_value=1, max_value=8),
+    window=st.integers(min_value=1, max_value=600).map(lambda s: timedelta(seconds=s)),
+    failures_only=st.booleans(),
+)

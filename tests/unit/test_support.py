@@ -1,0 +1,96 @@
+"""Support tickets, and what the store never holds in clear."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.unit.conftest import World
+from vpnsite.errors import InvalidField, RateLimited
+from vpnsite.support import MAX_MESSAGE
+
+
+def test_a_ticket_is_stored_with_a_readable_number(world: World) -> None:
+    activation = world.signups.create_user(world.signups.submit_email("a@example.org", None, None), None)
+    ticket = world.support.open_ticket(
+        "A@EXAMPLE.ORG", activation.code, "  It does not connect.\n", ip="192.0.2.1", language="ru"
+    )
+    assert re.fullmatch(r"T-[0-9]{8}", ticket.number)
+    assert ticket.email == "A@example.org" and ticket.message == "It does not connect."
+    assert ticket.code_hash == world.keys.codes.hash(activation.code) == activation.licence.code_hash
+    assert ticket.created_at == world.clock.now() and ticket.closed_at is None
+    assert world.store.tickets.find_ticket(ticket.number) == ticket
+
+
+def test_a_ticket_without_a_code_is_fine(world: World) -> None:
+    for code in (None, "", "   "):
+        ticket = world.support.open_ticket("b@example.org", code, "Hello", ip=None)
+        assert ticket.code_hash is None
+        assert world.store.tickets.find_ticket(ticket.number) == ticket
+
+
+def test_every_ticket_gets_its_own_number_even_when_the_first_draw_is_taken(world: World) -> None:
+    first = world.support.open_ticket("c@example.org", None, "one", ip=None)
+    world.random.then(int(d) for d in first.number[2:])
+    second = world.support.open_ticket("d@example.org", None, "two", ip=None)
+    assert not world.random.script
+    assert second.number != first.number
+    assert world.store.tickets.find_ticket(first.number).message == "one"  # type: ignore[union-attr]
+    assert world.store.tickets.find_ticket(second.number).message == "two"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "email, code, message, field, kind",
+    [
+        ("e@example.org", None, "", "message", "missing"),
+        ("e@example.org", None, " \n\t", "message", "missing"),
+        ("e@example.org", None, "x" * (MAX_MESSAGE + 1), "message", "message_too_long"),
+        ("e@example.org", "1234", "help", "activation_code", "code_format"),
+        ("e@example.org", "00000000000000000001", "help", "activation_code", "code_mistyped"),
+        ("not-an-address", None, "help", "email", "email_invalid"),
+    ],
+)
+def test_what_a_ticket_cannot_be(
+    world: World, email: str, code: str | None, message: str, field: str, kind: str
+) -> None:
+    with pytest.raises(InvalidField) as refused:
+        world.support.open_ticket(email, code, message, ip=None)
+    assert (refused.value.field, refused.value.kind) == (field, kind)
+
+
+def test_the_longest_message_is_accepted(world: World) -> None:
+    assert MAX_MESSAGE == 5000
+    ticket = world.support.open_ticket("e@example.org", None, "é" * MAX_MESSAGE, ip=None)
+    assert world.store.tickets.find_ticket(ticket.number) == ticket
+
+
+def test_five_tickets_an_hour_per_address_and_per_ip(world: World) -> None:
+    for n in range(5):
+        world.support.open_ticket("f@example.org", None, f"try {n}", ip=f"192.0.2.{n}")
+    with pytest.raises(RateLimited):
+        world.support.open_ticket("F@Example.org", None, "again", ip="192.0.2.99")
+    for n in range(5):
+        world.support.open_ticket(f"g{n}@example.org", None, "hi", ip="198.51.100.1")
+    with pytest.raises(RateLimited):
+        world.support.open_ticket("h@example.org", None, "hi", ip="198.51.100.1")
+    world.clock.advance(hours=1)
+    world.support.open_ticket("f@example.org", None, "an hour later", ip="198.51.100.1")
+
+
+def test_no_code_or_personal_link_is_ever_written_in_clear(world: World) -> None:
+    secrets = []
+    for n in range(5):
+        activation = world.signups.create_user(
+            world.signups.submit_email(f"s{n}@example.org", None, None), None
+        )
+        checked = world.checks.check(f"s{n}@example.org", activation.code, ip="192.0.2.1")
+        world.support.open_ticket(f"s{n}@example.org", activation.code, "my code is above", ip=None)
+        secrets += [activation.code, activation.archive_token, checked.archive_token or ""]
+    world.store.db.execute_sql("PRAGMA wal_checkpoint(FULL)")
+    stored = world.stored_bytes()
+    assert b"s0@example.org" in stored, "the scan sees what is written"
+    for secret in secrets:
+        assert secret
+        for encoding in ("utf-8", "utf-16-le", "utf-16-be"):
+            assert secret.encode(encoding) not in stored
