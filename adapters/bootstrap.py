@@ -156,7 +156,7 @@ def build_services(
         ),
         fleet=Fleet(store.fleet, keys.nodes, clock),
         probe=probe,
-        node_access=NodeAccess(store.sessions, store.licences, keys, clock),
+        node_access=NodeAccess(store.sessions, store.licences, keys, clock, random),
         keys=keys,
         limiter=limiter,
         vpn_keys=_vpn_keys(settings),

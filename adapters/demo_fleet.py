@@ -11,7 +11,8 @@ import socket
 
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat
 from vpnsite.keyed_hashes import KeyedHasher
-from vpnsite_adapters.node_agent import NodeAgent
+from vpnsite_adapters.node.agent import NodeAgent
+from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.store import SqlStore
 
@@ -58,8 +59,7 @@ class DemoFleet:
             self.store.fleet.set_token(location.id, self.hasher.hash(token))
             self.store.fleet.set_address(location.id, "127.0.0.1", listener.getsockname()[1])
             agent = NodeAgent(
-                self.hub,
-                token,
+                Hub(self.hub, token),
                 SimulatedServer(rng, popularity=rng.uniform(0.3, 1.8)),
                 self.interval,
                 name=f"demo-agent-{location.id}",

@@ -39,6 +39,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args = parser().parse_args(argv)
+    if not getattr(args, "hub_settings", True):
+        return int(args.handler(None, args))
     overrides = {
         "data_dir": getattr(args, "command_data_dir", None) or args.data_dir,
         "host": getattr(args, "host", None),

@@ -1,40 +1,33 @@
-"""``vpnsite node agent`` on each VPN server, ``vpnsite node token`` on the hub."""
+"""``vpnsite node run`` on each VPN server, ``vpnsite node token`` on the hub."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import logging
-import os
 import secrets
-import signal
+import sys
 from pathlib import Path
 
 from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.settings import Settings
 
-log = logging.getLogger("vpnsite.agent")
-
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    node = commands.add_parser("node", help="VPN servers: the heartbeat agent and their tokens")
+    node = commands.add_parser("node", help="VPN servers: run one, and issue their tokens")
     node_commands = node.add_subparsers(dest="node_command", required=True)
 
-    agent = node_commands.add_parser("agent", help="report this server's health to the hub every 10 s")
-    agent.add_argument("--hub", required=True, help="the hub's URL, e.g. https://vpn.example.com")
-    agent.add_argument("--token", help="this server's token (or VPNSITE_NODE_TOKEN, or --token-file)")
-    agent.add_argument("--token-file", type=Path, help="a file holding the token")
-    agent.add_argument(
-        "--openvpn-status", type=Path, help="OpenVPN's status file: sessions and service health"
+    run = node_commands.add_parser(
+        "run", help="on a VPN server: OpenVPN, WireGuard and the hub agent from one directory"
     )
-    agent.add_argument(
-        "--deny-list", type=Path, help="keep the hub's list of refused licences here (next to hook.json)"
+    run.add_argument(
+        "--dir", required=True, type=Path, help="the directory `vpnsite vpn server-config` wrote"
     )
-    agent.add_argument(
-        "--wireguard-interface", help="keep this WireGuard interface's peers in sync with the hub"
+    run.add_argument(
+        "--no-nat", action="store_true", help="leave forwarding and NAT to the host's own firewall"
     )
-    agent.add_argument("--interval", type=float, default=10.0, help=argparse.SUPPRESS)
-    agent.set_defaults(handler=run_agent)
+    run.add_argument("--openvpn-user", default="nobody", help="the user OpenVPN runs as after start")
+    run.add_argument("--interval", type=float, default=10.0, help=argparse.SUPPRESS)
+    # A VPN server holds no hub settings and must not create a hub secret.
+    run.set_defaults(handler=run_node, hub_settings=False)
 
     token = node_commands.add_parser("token", help="issue a new token for a server (shown once)")
     token.add_argument("server_id")
@@ -43,28 +36,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     token.set_defaults(handler=run_token)
 
 
-def run_agent(_settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.node_agent import HostMeasure, NodeAgent
+def run_node(_settings: Settings | None, args: argparse.Namespace) -> int:
+    from vpnsite_adapters.node.config import NodeConfigError
+    from vpnsite_adapters.node.networking import NetworkingError
+    from vpnsite_adapters.node.run import run_node as run
 
-    token = args.token or os.environ.get("VPNSITE_NODE_TOKEN")
-    if args.token_file:
-        token = args.token_file.read_text().strip()
-    if not token:
-        print("vpnsite: the agent needs the server's token (--token, --token-file or VPNSITE_NODE_TOKEN)")
+    try:
+        return run(args.dir.resolve(), nat=not args.no_nat, user=args.openvpn_user, interval=args.interval)
+    except (NodeConfigError, NetworkingError, OSError) as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
         return 2
-    agent = NodeAgent(
-        args.hub,
-        token,
-        HostMeasure(args.openvpn_status),
-        args.interval,
-        deny_list=args.deny_list,
-        wireguard_interface=args.wireguard_interface,
-    )
-    signal.signal(signal.SIGTERM, lambda *_: agent.stop())
-    log.info("reporting to %s every %s s", args.hub, args.interval)
-    with contextlib.suppress(KeyboardInterrupt):
-        agent.run()
-    return 0
 
 
 def run_token(settings: Settings, args: argparse.Namespace) -> int:

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
-import shutil
 from pathlib import Path
 
 from vpnsite.fleet import Location
 from vpnsite.keyed_hashes import Keyring
+from vpnsite_adapters.node.config import IPV6_MODES
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.pki import write_secret
-from vpnsite_adapters.vpn.profiles import server_config
-
-UDP_SUBNET, TCP_SUBNET = "10.8.0.0", "10.9.0.0"
+from vpnsite_adapters.vpn.server_directory import DEFAULT_DNS, INSTALL_DIR, UNIT, write_server_directory
 
 
 def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,12 +31,31 @@ def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add.add_argument("--display-name", help="the country as the status page shows it")
     add.set_defaults(handler=run_add_server)
 
-    config = vpn_commands.add_parser("server-config", help="write everything a server needs into a folder")
+    config = vpn_commands.add_parser(
+        "server-config", help="write the directory a server runs from (`vpnsite node run --dir`)"
+    )
     config.add_argument("name")
     config.add_argument("--out", required=True, type=Path)
-    config.add_argument("--token", required=True, help="the server's token, as add-server showed it")
-    config.add_argument("--hub", help="the hub's URL the hooks call (default: VPNSITE_PUBLIC_URL)")
-    config.add_argument("--hook", default="vpnsite-openvpn-hook", help="the hook command on the server")
+    config.add_argument(
+        "--token", help="the server's token as add-server showed it (default: issue a new one)"
+    )
+    config.add_argument("--hub", help="the hub's URL the server calls (default: VPNSITE_PUBLIC_URL)")
+    config.add_argument(
+        "--dns",
+        action="append",
+        help=f"a resolver pushed to clients, reached through the tunnel (default: {' '.join(DEFAULT_DNS)})",
+    )
+    config.add_argument(
+        "--ipv6",
+        choices=IPV6_MODES,
+        default="block",
+        help="clients' IPv6: blocked (no leak; the default) or routed through the tunnel with NAT",
+    )
+    config.add_argument(
+        "--install-dir",
+        default=INSTALL_DIR,
+        help="where the directory will live on the server (for the unit)",
+    )
     config.set_defaults(handler=run_server_config)
 
 
@@ -86,43 +102,42 @@ def run_server_config(settings: Settings, args: argparse.Namespace) -> int:
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
         return 2
+    hasher = Keyring.from_master(settings.secret_key).nodes
     store = SqlStore.open(settings.database_url)
     try:
         server = store.fleet.find_server(args.name)
-        owner = store.sessions.server_for_token(
-            Keyring.from_master(settings.secret_key).nodes.hash(args.token)
-        )
+        if server is None:
+            print(f"vpnsite: no server {args.name}")
+            return 1
+        token = args.token
+        if token is None:
+            token = secrets.token_urlsafe(32)
+            store.fleet.set_token(args.name, hasher.hash(token))
+        elif store.sessions.server_for_token(hasher.hash(token)) != args.name:
+            print(f"vpnsite: that is not the token of {args.name}")
+            return 1
     finally:
         store.close()
-    if server is None or owner != args.name:
-        print(f"vpnsite: no server {args.name} with that token")
-        return 1
-    source = vpn_dir(settings.data_dir)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source / "ca.crt", out / "ca.crt")
-    write_secret(out / "server.crt", (source / "servers" / f"{args.name}.crt").read_bytes())
-    write_secret(out / "server.key", (source / "servers" / f"{args.name}.key").read_bytes())
-    write_secret(out / "tls-crypt-v2-server.key", (source / "tls-crypt-v2-server.key").read_bytes())
-    write_secret(out / "hook.json", json.dumps({"hub": hub, "token": args.token}).encode())
-    hook = f"{args.hook} {(out / 'hook.json').resolve()}"
-    written = []
-    for protocol, port, subnet in (
-        ("udp", server.udp_port, UDP_SUBNET),
-        ("tcp", server.tcp_port, TCP_SUBNET),
-    ):
-        if port:
-            (out / f"server-{protocol}.conf").write_text(
-                server_config(args.name, protocol, port, subnet, hook)
-            )
-            written.append(f"server-{protocol}.conf")
-    wg_key = source / "servers" / f"{args.name}.wg"
-    if server.wg_port and wg_key.exists():
-        write_secret(
-            out / "wg0.conf", wireguard.server_config(wg_key.read_text().strip(), server.wg_port).encode()
+    try:
+        written = write_server_directory(
+            args.out,
+            server,
+            vpn_dir(settings.data_dir),
+            hub,
+            token,
+            dns=args.dns or DEFAULT_DNS,
+            ipv6=args.ipv6,
+            install_dir=args.install_dir,
         )
-        written.append("wg0.conf")
+    except FileNotFoundError as error:
+        print(
+            f"vpnsite: {error.filename} is missing: run `vpnsite vpn init` and `vpnsite vpn add-server` first"
+        )
+        return 1
+    fresh = "" if args.token else " (with a new token: the server's earlier one no longer works)"
     print(
-        f"wrote {', '.join(written)} and the keys into {out}; start with `openvpn --cd {out} --config FILE`"
+        f"wrote {', '.join(written)} into {args.out}{fresh}.\n"
+        f"Copy it to the server as {args.install_dir} and run `vpnsite node run --dir {args.install_dir}`"
+        f" there (or install {UNIT})."
     )
     return 0

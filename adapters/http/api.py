@@ -31,13 +31,14 @@ def services() -> Services:
     return current_app.extensions["vpnsite"]  # type: ignore[no-any-return]
 
 
-def json_body(cls: type[Any]) -> Any:
+def json_body(cls: type[Any], limit: int = MAX_BODY_BYTES) -> Any:
     if request.mimetype != "application/json":
         raise BadJson(415, "unsupported_media_type")
-    if (request.content_length or 0) > MAX_BODY_BYTES:
+    if (request.content_length or 0) > limit:
         raise BadJson(413, "payload_too_large")
+    request.max_content_length = limit
     raw = request.get_data(cache=False)
-    if len(raw) > MAX_BODY_BYTES:
+    if len(raw) > limit:
         raise BadJson(413, "payload_too_large")
     try:
         body = json.loads(raw)

@@ -8,10 +8,13 @@ from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import json_body
-from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin
+from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin, NodeSession
 from vpnsite_adapters.vpn import wireguard
 
 node_api = Blueprint("node_api", __name__)
+
+# A heartbeat lists every connection of a busy server: room for tens of thousands.
+HEARTBEAT_BODY_BYTES = 4 * 1024 * 1024
 
 
 def bearer_token() -> str:
@@ -24,47 +27,47 @@ def bearer_token() -> str:
 @node_api.post("/api/node/heartbeat")
 def heartbeat() -> Response:
     token = bearer_token()
-    body: HeartbeatBody = json_body(HeartbeatBody)
+    body: HeartbeatBody = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     server = services.fleet.heartbeat(
         token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up)
     )
-    return jsonify(success=True, server=server)
-
-
-def _credentials() -> tuple[str, str]:
-    body: NodeLogin = json_body(NodeLogin)
-    return body.username, body.password or ""
+    end: list[str] = []
+    if body.connections is not None:
+        held = {connection.session: connection.licence for connection in body.connections}
+        end = services.node_access.settle(server, held)
+    return jsonify(success=True, server=server, end=end)
 
 
 @node_api.post("/api/node/login")
 def login() -> Response:
-    """The auth-user-pass-verify hook: may this e-mail and activation code use the calling server?"""
+    """May this e-mail and activation code use the calling server? Admitted, the answer names the
+    session the server reports as established and ended."""
     token = bearer_token()
-    username, password = _credentials()
+    body: NodeLogin = json_body(NodeLogin)
     services: Services = current_app.extensions["vpnsite"]
-    admission = services.node_access.log_in(token, username, password)
+    admission = services.node_access.log_in(token, body.username, body.password or "")
     if admission.refused:
         response = jsonify(admitted=False, reason=admission.refused)
         response.status_code = 403
         return response
-    return jsonify(admitted=True)
+    return jsonify(admitted=True, session=admission.session_id, licence=admission.licence_id)
 
 
-@node_api.post("/api/node/connect")
-def connect() -> Response:
+@node_api.post("/api/node/established")
+def established() -> Response:
     token = bearer_token()
-    username, _ = _credentials()
+    body: NodeSession = json_body(NodeSession)
     services: Services = current_app.extensions["vpnsite"]
-    return jsonify(confirmed=services.node_access.connected(token, username))
+    return jsonify(known=services.node_access.established(token, body.session))
 
 
-@node_api.post("/api/node/disconnect")
-def disconnect() -> Response:
+@node_api.post("/api/node/ended")
+def ended() -> Response:
     token = bearer_token()
-    username, _ = _credentials()
+    body: NodeSession = json_body(NodeSession)
     services: Services = current_app.extensions["vpnsite"]
-    return jsonify(released=services.node_access.disconnected(token, username))
+    return jsonify(known=services.node_access.ended(token, body.session))
 
 
 @node_api.get("/api/node/wireguard-peers")

@@ -260,12 +260,28 @@ SCHEMAS: dict[str, Any] = {
             "bandwidth_mbps": {"type": "number", "minimum": 0},
             "sessions": {"type": "integer", "minimum": 0},
             "service_up": {"type": "boolean"},
+            "connections": {
+                "type": ["array", "null"],
+                "description": "The connections the server holds; the hub answers which must end",
+                "items": {
+                    "type": "object",
+                    "required": ["session", "licence"],
+                    "properties": {
+                        "session": {"type": "string", "maxLength": 64},
+                        "licence": {"type": "string", "maxLength": 64},
+                    },
+                },
+            },
         },
     },
     "HeartbeatResult": {
         "type": "object",
-        "required": ["success", "server"],
-        "properties": {"success": {"const": True}, "server": {"type": "string"}},
+        "required": ["success", "server", "end"],
+        "properties": {
+            "success": {"const": True},
+            "server": {"type": "string"},
+            "end": {"type": "array", "items": {"type": "string"}, "description": "Sessions to cut"},
+        },
     },
     "NodeLogin": {
         "type": "object",
@@ -275,13 +291,25 @@ SCHEMAS: dict[str, Any] = {
             "password": {"type": ["string", "null"], "maxLength": 128},
         },
     },
+    "NodeSession": {
+        "type": "object",
+        "required": ["session"],
+        "properties": {"session": {"type": "string", "maxLength": 64}},
+    },
     "NodeLoginResult": {
         "type": "object",
         "required": ["admitted"],
         "properties": {
             "admitted": {"type": "boolean"},
-            "reason": {"enum": ["bad_credentials", "ended", "same_server", "too_many_devices"]},
+            "reason": {"enum": ["bad_credentials", "ended", "too_many_devices"]},
+            "session": {"type": "string", "description": "The session's id, for established and ended"},
+            "licence": {"type": "string", "description": "The licence that logged in"},
         },
+    },
+    "NodeSessionResult": {
+        "type": "object",
+        "required": ["known"],
+        "properties": {"known": {"type": "boolean"}},
     },
 }
 
@@ -354,8 +382,12 @@ def openapi_document() -> dict[str, Any]:
                 "NodeLogin",
                 _json(_ref("NodeLoginResult"), "Admitted (403 with a reason when refused)"),
             ),
-            "/api/node/connect": _node("The login connected", "NodeLogin", {"description": "Confirmed"}),
-            "/api/node/disconnect": _node("The client left", "NodeLogin", {"description": "Released"}),
+            "/api/node/established": _node(
+                "The admitted client is connected", "NodeSession", _json(_ref("NodeSessionResult"), "Noted")
+            ),
+            "/api/node/ended": _node(
+                "The client left", "NodeSession", _json(_ref("NodeSessionResult"), "Its place is free")
+            ),
             "/api/node/wireguard-peers": _node(
                 "The calling server's WireGuard peers (experimental): live licences and their addresses",
                 None,

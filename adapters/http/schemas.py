@@ -64,17 +64,30 @@ class RenewLicence:
 
 
 @define
+class HeldConnection:
+    session: str = _capped(64)
+    licence: str = _capped(64)
+
+
+@define
 class HeartbeatBody:
     cpu_load: float
     bandwidth_mbps: float
     sessions: int
     service_up: bool
+    # The connections a node holds; a simulated server without them reports only a count.
+    connections: list[HeldConnection] | None = None
 
 
 @define
 class NodeLogin:
     username: str = _capped(320)
     password: str | None = field(default=None, metadata={"max_length": 128})
+
+
+@define
+class NodeSession:
+    session: str = _capped(64)
 
 
 @define

@@ -144,6 +144,19 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        4,
+        "VPN sessions named by the hub, so a replaced session's late disconnect frees nothing",
+        (
+            # Sessions of the hook era carry no id; the nodes report what they hold with their
+            # next heartbeat and the hub counts those again.
+            "DELETE FROM vpn_session",
+            "ALTER TABLE vpn_session ADD COLUMN session_id TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

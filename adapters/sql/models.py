@@ -90,6 +90,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         server_id = peewee.TextField()
         started_at = peewee.BigIntegerField()
         confirmed = peewee.BooleanField(default=False)
+        session_id = peewee.TextField(default="")
 
         class Meta:
             primary_key = peewee.CompositeKey("licence_id", "server_id")

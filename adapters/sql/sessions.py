@@ -1,19 +1,23 @@
-"""VPN sessions: one row per licence and server while a device is connected."""
+"""VPN sessions: one row per licence and server while a device is connected or connecting."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import datetime
 from types import SimpleNamespace
+from typing import Any
 
 import peewee
 from attrs import frozen
 
-from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE
+from vpnsite.licences import Licence
 from vpnsite.vpn_access import Session
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.licences import licence_from_row
 
-# A login that passed holds its place this long for the connect hook to confirm it.
-UNCONFIRMED_FOR = timedelta(seconds=60)
+
+def _session(row: Any) -> Session:
+    return Session(row.licence_id, row.server_id, from_db(row.started_at), row.session_id, row.confirmed)
 
 
 @frozen
@@ -26,53 +30,73 @@ class SqlSessionStore:
         row = servers.select(servers.id).where(servers.token_hash == token_hash).first()
         return None if row is None else str(row.id)
 
-    def _live(self, now: datetime) -> peewee.Expression:
+    def _counting(self, unconfirmed_since: datetime, heard_since: datetime) -> peewee.Expression:
         sessions, servers = self.models.VpnSession, self.models.VpnServer
-        # Sessions of a server that stopped sending heartbeats do not count: the device is gone.
-        silent_since = to_db(now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE)
-        heard = servers.select(servers.id).where(servers.last_seen >= silent_since)
-        fresh = sessions.confirmed | (sessions.started_at >= to_db(now - UNCONFIRMED_FOR))
+        heard = servers.select(servers.id).where(servers.last_seen >= to_db(heard_since))
+        fresh = sessions.confirmed | (sessions.started_at > to_db(unconfirmed_since))
         return fresh & sessions.server_id.in_(heard)
 
-    def sessions_of(self, licence_id: str, now: datetime) -> list[Session]:
+    def sessions_of(
+        self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> list[Session]:
         sessions = self.models.VpnSession
-        rows = sessions.select().where((sessions.licence_id == licence_id) & self._live(now))
-        return [Session(row.licence_id, row.server_id, from_db(row.started_at)) for row in rows]
-
-    def reserve(self, session: Session) -> bool:
-        sessions = self.models.VpnSession
-        with self.db.atomic():
-            existing = sessions.get_or_none(
-                (sessions.licence_id == session.licence_id) & (sessions.server_id == session.server_id)
-            )
-            if existing is not None and existing.confirmed:
-                return False
-            sessions.insert(
-                licence_id=session.licence_id,
-                server_id=session.server_id,
-                started_at=to_db(session.started_at),
-                confirmed=False,
-            ).on_conflict(
-                conflict_target=[sessions.licence_id, sessions.server_id],
-                update={sessions.started_at: to_db(session.started_at), sessions.confirmed: False},
-            ).execute()
-        return True
-
-    def _of_address(self, email_key: str, server_id: str) -> peewee.Expression:
-        sessions, licences = self.models.VpnSession, self.models.Licence
-        ids = licences.select(licences.id).where(licences.email_key == email_key)
-        return (sessions.server_id == server_id) & sessions.licence_id.in_(ids)
-
-    def confirm(self, email_key: str, server_id: str) -> int:
-        sessions = self.models.VpnSession
-        return int(sessions.update(confirmed=True).where(self._of_address(email_key, server_id)).execute())
-
-    def release(self, email_key: str, server_id: str) -> int:
-        sessions = self.models.VpnSession
-        return int(sessions.delete().where(self._of_address(email_key, server_id)).execute())
-
-    def drop_licence_sessions(self, licence_ids: list[str]) -> int:
-        sessions = self.models.VpnSession
-        return (
-            int(sessions.delete().where(sessions.licence_id.in_(licence_ids)).execute()) if licence_ids else 0
+        rows = sessions.select().where(
+            (sessions.licence_id == licence_id) & self._counting(unconfirmed_since, heard_since)
         )
+        return [_session(row) for row in rows]
+
+    def sessions_on(self, server_id: str) -> list[Session]:
+        sessions = self.models.VpnSession
+        return [_session(row) for row in sessions.select().where(sessions.server_id == server_id)]
+
+    def hold(self, session: Session) -> None:
+        sessions = self.models.VpnSession
+        values = {
+            sessions.started_at: to_db(session.started_at),
+            sessions.confirmed: session.confirmed,
+            sessions.session_id: session.id,
+        }
+        sessions.insert(
+            {sessions.licence_id: session.licence_id, sessions.server_id: session.server_id, **values}
+        ).on_conflict(conflict_target=[sessions.licence_id, sessions.server_id], update=values).execute()
+
+    def confirm(self, server_id: str, session_id: str) -> bool:
+        sessions = self.models.VpnSession
+        query = sessions.update(confirmed=True).where(
+            (sessions.server_id == server_id) & (sessions.session_id == session_id)
+        )
+        return bool(query.execute())
+
+    def release(self, server_id: str, session_ids: Sequence[str]) -> int:
+        sessions = self.models.VpnSession
+        if not session_ids:
+            return 0
+        query = sessions.delete().where(
+            (sessions.server_id == server_id) & sessions.session_id.in_(list(session_ids))
+        )
+        return int(query.execute())
+
+    def servers_in_use(
+        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> dict[str, int]:
+        sessions = self.models.VpnSession
+        if not licence_ids:
+            return {}
+        rows = (
+            sessions.select(sessions.licence_id, peewee.fn.COUNT(sessions.server_id))
+            .where(
+                sessions.licence_id.in_(list(licence_ids))
+                & (sessions.server_id != server_id)
+                & self._counting(unconfirmed_since, heard_since)
+            )
+            .group_by(sessions.licence_id)
+            .tuples()
+        )
+        return {licence_id: int(count) for licence_id, count in rows}
+
+    def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
+        licences = self.models.Licence
+        if not licence_ids:
+            return {}
+        rows = licences.select().where(licences.id.in_(list(licence_ids)))
+        return {row.id: licence_from_row(row) for row in rows}

@@ -1,11 +1,14 @@
-"""Who may connect to a VPN server: a valid, unexpired licence, at most one session per server
-and ten in all ("up to 10 devices if they use different servers"). Sessions hold the licence,
-the server and the start time — nothing about what the user does, and no address."""
+"""Who may connect to a VPN server: a valid, unexpired licence, one session per server and ten
+servers in all ("up to 10 devices if they use different servers"). A new login of a licence on a
+server where it already has a session replaces that session, so nobody is locked out by their own
+dead connection. Sessions hold the licence, the server, the start time and the node's handle for
+the connection — nothing about what the user does, and no address."""
 
 from __future__ import annotations
 
 import hmac
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from attrs import frozen
@@ -13,13 +16,18 @@ from attrs import frozen
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
+from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceStore
 from vpnsite.licences import Licence
-from vpnsite.ports import Clock
+from vpnsite.ports import Clock, RandomSource
 
 MAX_SESSIONS = 10
-Refusal = Literal["bad_credentials", "ended", "same_server", "too_many_devices"]
+# A login the hub admitted holds its place this long for the server to report it established;
+# after that it stops counting (the client gave up, or the server never heard the answer).
+UNCONFIRMED_FOR = timedelta(seconds=15)
+SESSION_ID_BYTES = 12
+Refusal = Literal["bad_credentials", "ended", "too_many_devices"]
 
 
 @frozen
@@ -27,57 +35,130 @@ class Session:
     licence_id: str
     server_id: str
     started_at: datetime
+    id: str
+    confirmed: bool = False
+
+
+def counts(session: Session, now: datetime) -> bool:
+    """Whether a session takes a place: connected, or admitted moments ago and still connecting."""
+    return session.confirmed or session.started_at > now - UNCONFIRMED_FOR
+
+
+def silent_since(now: datetime) -> datetime:
+    """Servers not heard from since then are offline, and the sessions they held are gone."""
+    return now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
 
 
 def refusal(
-    licence: Licence | None, sessions: list[Session], server_id: str, now: datetime
+    licence: Licence | None, sessions: Sequence[Session], server_id: str, now: datetime
 ) -> Refusal | None:
-    """Why a login to ``server_id`` is refused, or None when it is admitted."""
+    """Why a login to ``server_id`` is refused, or None when it is admitted. ``sessions`` are the
+    licence's sessions that count; one on the same server is replaced, so it takes no place."""
     if licence is None:
         return "bad_credentials"
     if not licence.is_live(now):
         return "ended"
-    if any(session.server_id == server_id for session in sessions):
-        return "same_server"
-    if len(sessions) >= MAX_SESSIONS:
+    elsewhere = {session.server_id for session in sessions if session.server_id != server_id}
+    if len(elsewhere) >= MAX_SESSIONS:
         return "too_many_devices"
     return None
+
+
+@frozen
+class Settlement:
+    """What a server's report of its connections settles: which the server must end, which the
+    hub stops counting, and which it counts again (held through a silence the hub took for an
+    outage)."""
+
+    end: list[str]
+    drop: list[str]
+    restore: list[Session]
+
+
+def settle(
+    server_id: str,
+    held: Mapping[str, str],
+    recorded: Sequence[Session],
+    licences: Mapping[str, Licence],
+    counted_elsewhere: Mapping[str, int],
+    now: datetime,
+) -> Settlement:
+    """``held``: the connections the server reports (session id → licence id). ``recorded``: the
+    hub's sessions on that server. ``licences``: the licences of ``held``, where they still exist.
+    ``counted_elsewhere``: per licence of ``held``, the servers where it has other sessions."""
+    by_id = {session.id: session for session in recorded}
+    holders = {session.licence_id: session.id for session in recorded}
+    end, restore = [], []
+    for session_id, licence_id in sorted(held.items()):
+        licence = licences.get(licence_id)
+        known = by_id.get(session_id)
+        if licence is None or not licence.is_live(now):
+            end.append(session_id)
+        elif known is not None:
+            if known.licence_id != licence_id:
+                end.append(session_id)
+        elif licence_id in holders:
+            end.append(session_id)  # replaced by a newer login on this server
+        elif counted_elsewhere.get(licence_id, 0) >= MAX_SESSIONS:
+            end.append(session_id)
+        else:
+            restore.append(Session(licence_id, server_id, now, session_id, confirmed=True))
+            holders[licence_id] = session_id
+    drop = [
+        session.id
+        for session in recorded
+        if session.id not in held and (session.confirmed or not counts(session, now))
+    ]
+    return Settlement(end, drop, restore)
 
 
 class SessionStore(Protocol):
     def server_for_token(self, token_hash: str) -> str | None: ...
 
-    def sessions_of(self, licence_id: str, now: datetime) -> list[Session]:
-        """The licence's sessions: connected ones, and logins still on their way to connecting."""
+    def sessions_of(
+        self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> list[Session]:
+        """The licence's sessions on servers heard since ``heard_since``: connected ones, and
+        admitted ones started after ``unconfirmed_since``."""
         ...
 
-    def reserve(self, session: Session) -> bool:
-        """Hold a place for a login that passed (False if the licence is already on that server)."""
+    def sessions_on(self, server_id: str) -> list[Session]: ...
+
+    def hold(self, session: Session) -> None:
+        """Record the session, replacing the licence's earlier session on that server."""
         ...
 
-    def confirm(self, email_key: str, server_id: str) -> int:
-        """The login of this address on this server connected; how many places it confirmed."""
+    def confirm(self, server_id: str, session_id: str) -> bool: ...
+
+    def release(self, server_id: str, session_ids: Sequence[str]) -> int: ...
+
+    def servers_in_use(
+        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> dict[str, int]:
+        """Per licence, how many other servers hold a session of it that counts (as in ``sessions_of``)."""
         ...
 
-    def release(self, email_key: str, server_id: str) -> int: ...
+    def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]: ...
 
 
 @frozen
 class Admission:
     licence_id: str | None
     refused: Refusal | None
+    session_id: str | None = None
 
 
 @frozen
 class NodeAccess:
-    """What the VPN servers' hooks ask the hub. The login hook checks the e-mail and the code and
-    holds a place; the connect hook confirms it; the disconnect hook frees it. OpenVPN passes the
-    password to the login hook only, so the later two know the address, never the code."""
+    """What a VPN server's node asks the hub: may these credentials log in here (and which
+    session is theirs), the session is established, it ended, and — with every heartbeat — which
+    of the connections it holds must end."""
 
     sessions: SessionStore
     licences: LicenceStore
     keys: Keyring
     clock: Clock
+    random: RandomSource
 
     def server(self, token: str) -> str:
         server = self.sessions.server_for_token(self.keys.nodes.hash(token)) if token else None
@@ -89,20 +170,42 @@ class NodeAccess:
         server = self.server(token)
         licence = self._licence(username, password)
         now = self.clock.now()
-        why = refusal(licence, self.sessions.sessions_of(licence.id, now) if licence else [], server, now)
-        if (
-            why is None
-            and licence is not None
-            and not self.sessions.reserve(Session(licence.id, server, now))
-        ):
-            why = "same_server"
-        return Admission(licence.id if licence else None, why)
+        held = (
+            self.sessions.sessions_of(licence.id, now - UNCONFIRMED_FOR, silent_since(now))
+            if licence is not None
+            else []
+        )
+        why = refusal(licence, held, server, now)
+        if why is not None or licence is None:
+            return Admission(licence.id if licence else None, why)
+        session = Session(licence.id, server, now, self.random.token_bytes(SESSION_ID_BYTES).hex())
+        self.sessions.hold(session)
+        return Admission(licence.id, None, session.id)
 
-    def connected(self, token: str, username: str) -> int:
-        return self.sessions.confirm(_key(username), self.server(token))
+    def established(self, token: str, session_id: str) -> bool:
+        return self.sessions.confirm(self.server(token), session_id)
 
-    def disconnected(self, token: str, username: str) -> int:
-        return self.sessions.release(_key(username), self.server(token))
+    def ended(self, token: str, session_id: str) -> bool:
+        return self.sessions.release(self.server(token), [session_id]) > 0
+
+    def settle(self, server_id: str, held: Mapping[str, str]) -> list[str]:
+        """Bring the hub's sessions of a server in line with the connections it reports; the
+        session ids it must end (licence ended or erased, replaced, or over the limit)."""
+        now = self.clock.now()
+        licence_ids = sorted(set(held.values()))
+        settlement = settle(
+            server_id,
+            held,
+            self.sessions.sessions_on(server_id),
+            self.sessions.licences_by_id(licence_ids),
+            self.sessions.servers_in_use(licence_ids, server_id, now - UNCONFIRMED_FOR, silent_since(now)),
+            now,
+        )
+        if settlement.drop or settlement.end:
+            self.sessions.release(server_id, settlement.drop + settlement.end)
+        for session in settlement.restore:
+            self.sessions.hold(session)
+        return settlement.end
 
     def _licence(self, username: str, password: str) -> Licence | None:
         code = clean_typed_code(password)

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -225,24 +226,34 @@ def test_serve_demo_labels_itself(tmp_path: Any, database_url: str) -> None:
     assert "DEMO" in output
 
 
-def test_the_node_agent_command_reports_to_a_running_hub(server: Any, environment: dict[str, str]) -> None:
+def test_a_node_without_openvpn_reports_to_a_running_hub(
+    server: Any, environment: dict[str, str], tmp_path: Path
+) -> None:
+    """`vpnsite node run` from a directory with no OpenVPN instance: just the agent (no root)."""
+    from vpnsite_adapters.node.config import NodeConfig
+
     base, _log = server
     issued = vpnsite("node", "token", "ro-bucharest", env=environment)
     assert issued.returncode == 0, issued.stderr
-    token = issued.stdout.strip()
+    directory = tmp_path / "node"
+    directory.mkdir()
+    (directory / "node.json").write_text(
+        NodeConfig("ro-bucharest", base, issued.stdout.strip(), (), None, "block").to_json()
+    )
     agent = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "vpnsite_adapters.cli.main",
             "node",
-            "agent",
-            "--hub",
-            base,
+            "run",
+            "--dir",
+            str(directory),
+            "--no-nat",
             "--interval",
             "0.5",
         ],
-        env={**environment, "VPNSITE_NODE_TOKEN": token},
+        env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

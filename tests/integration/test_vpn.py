@@ -53,7 +53,6 @@ def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_servic
         "remote-cert-tls server",
         "verify-x509-name nl-ams-1 name",
         "auth-user-pass",
-        "auth-nocache",
         "data-ciphers AES-256-GCM:CHACHA20-POLY1305",
         "tls-version-min 1.2",
         "<ca>",
@@ -61,6 +60,8 @@ def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_servic
     ):
         assert setting in profile, setting
     assert activation["user_code"] not in profile, "a profile holds no login secret"
+    # The app keeps what was typed while connected, so a renegotiation needs no typing again.
+    assert "auth-nocache" not in profile
     assert "comp-lzo" not in profile and "compress" not in profile
 
 
@@ -137,45 +138,63 @@ def test_node_login_checks_the_token_and_the_credentials(vpn_services: Any, cloc
         client.post("/api/node/login", json=login, headers={"Authorization": "Bearer nope"}).status_code
         == 401
     )
-    assert client.post("/api/node/login", json=login, headers=auth).get_json() == {"admitted": True}
-    assert client.post(
-        "/api/node/connect", json={"username": "anna@example.org"}, headers=auth
-    ).get_json() == {"confirmed": 1}
-    again = client.post("/api/node/login", json=login, headers=auth)
-    assert again.status_code == 403 and again.get_json()["reason"] == "same_server"
-    assert client.post(
-        "/api/node/disconnect", json={"username": "anna@example.org"}, headers=auth
-    ).get_json() == {"released": 1}
-    assert client.post("/api/node/login", json=login, headers=auth).status_code == 200
+    first = client.post("/api/node/login", json=login, headers=auth).get_json()
+    assert first["admitted"] is True and first["session"] and first["licence"]
+    established = client.post("/api/node/established", json={"session": first["session"]}, headers=auth)
+    assert established.get_json() == {"known": True}
+    again = client.post("/api/node/login", json=login, headers=auth).get_json()
+    assert again["admitted"] is True and again["session"] != first["session"], "the newest login wins"
+    stale = client.post("/api/node/ended", json={"session": first["session"]}, headers=auth)
+    assert stale.get_json() == {"known": False}, "a replaced session's goodbye frees nothing"
+    both = [
+        {"session": first["session"], "licence": first["licence"]},
+        {"session": again["session"], "licence": again["licence"]},
+    ]
+    settled = client.post("/api/node/heartbeat", json={**beat, "connections": both}, headers=auth)
+    assert settled.get_json()["end"] == [first["session"]], "the server cuts the replaced connection"
+    assert client.post("/api/node/ended", json={"session": again["session"]}, headers=auth).get_json() == {
+        "known": True
+    }
     wrong = client.post("/api/node/login", json={**login, "password": "0" * 20}, headers=auth)
     assert wrong.status_code == 403 and wrong.get_json()["reason"] == "bad_credentials"
     clock.advance(days=91)
     client.post("/api/node/heartbeat", json=beat, headers=auth)
     ended = client.post("/api/node/login", json=login, headers=auth)
     assert ended.status_code == 403 and ended.get_json()["reason"] == "ended"
+    held = [{"session": again["session"], "licence": again["licence"]}]
+    cut = client.post("/api/node/heartbeat", json={**beat, "connections": held}, headers=auth)
+    assert cut.get_json()["end"] == [again["session"]], "an ended licence's live tunnel is cut"
 
 
-def test_sessions_of_a_silent_server_are_released(vpn_services: Any, clock: Any) -> None:
+def test_a_silent_server_loses_its_sessions_until_it_reports_them(vpn_services: Any, clock: Any) -> None:
     client = create_app(vpn_services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
-    token = "token-of-nl-ams-1"
-    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash(token))
-    auth = {"Authorization": f"Bearer {token}"}
-    client.post(
-        "/api/node/heartbeat",
-        json={"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 1, "service_up": True},
-        headers=auth,
-    )
+    tokens = {"nl-ams-1": "token-a", "us-nyc-1": "token-b"}
+    for server, token in tokens.items():
+        vpn_services.store.fleet.set_token(server, vpn_services.fleet.hasher.hash(token))
+    auth = {server: {"Authorization": f"Bearer {token}"} for server, token in tokens.items()}
+    beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 1, "service_up": True}
+    for server in tokens:
+        client.post("/api/node/heartbeat", json=beat, headers=auth[server])
     login = {"username": "anna@example.org", "password": code}
-    client.post("/api/node/login", json=login, headers=auth)
-    client.post("/api/node/connect", json={"username": "anna@example.org"}, headers=auth)
-    assert client.post("/api/node/login", json=login, headers=auth).status_code == 403
+    admitted = client.post("/api/node/login", json=login, headers=auth["nl-ams-1"]).get_json()
+    client.post("/api/node/established", json={"session": admitted["session"]}, headers=auth["nl-ams-1"])
+    sessions = vpn_services.store.sessions
+    assert len(sessions.sessions_on("nl-ams-1")) == 1
     clock.advance(seconds=31)
-    client.post(
-        "/api/node/heartbeat",
-        json={"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True},
-        headers=auth,
-    )
-    assert client.post("/api/node/login", json=login, headers=auth).status_code == 200, (
-        "the server went silent, so the session it held no longer counts"
-    )
+    client.post("/api/node/heartbeat", json=beat, headers=auth["us-nyc-1"])
+    held = [{"session": admitted["session"], "licence": admitted["licence"]}]
+    back = client.post("/api/node/heartbeat", json={**beat, "connections": held}, headers=auth["nl-ams-1"])
+    assert back.get_json()["end"] == [], "a tunnel that outlived a silence is kept"
+    assert [s.id for s in sessions.sessions_on("nl-ams-1")] == [admitted["session"]], "and counted again"
+    gone = client.post("/api/node/heartbeat", json={**beat, "connections": []}, headers=auth["nl-ams-1"])
+    assert gone.get_json()["end"] == [] and sessions.sessions_on("nl-ams-1") == []
+
+
+def test_a_heartbeat_may_list_thousands_of_connections(vpn_services: Any) -> None:
+    client = create_app(vpn_services).test_client()
+    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash("token-a"))
+    many = [{"session": f"{n:024x}", "licence": f"gone-{n}"} for n in range(5000)]
+    body = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 5000, "service_up": True, "connections": many}
+    answer = client.post("/api/node/heartbeat", json=body, headers={"Authorization": "Bearer token-a"})
+    assert answer.status_code == 200 and len(answer.get_json()["end"]) == 5000

@@ -1,101 +1,74 @@
-"""The agent on each VPN server: every ten seconds it tells the hub how the server is doing."""
+"""The agent on each VPN server: every ten seconds it tells the hub how the server is doing and
+which connections it holds, cuts those the hub says must end, and keeps the deny list and the
+WireGuard peers in sync."""
 
 from __future__ import annotations
 
-import json
 import logging
 import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from vpnsite.fleet import HEARTBEAT_PERIOD, Heartbeat
+from vpnsite_adapters.node.hub import Hub
 
-log = logging.getLogger("vpnsite.agent")
-
-POST_TIMEOUT = 5.0
-STATUS_FRESH_SECONDS = 120
+log = logging.getLogger("vpnsite.node")
 
 
 class NodeAgent:
     def __init__(
         self,
-        hub: str,
-        token: str,
+        hub: Hub,
         measure: Callable[[], Heartbeat],
         interval: float = HEARTBEAT_PERIOD.total_seconds(),
         name: str = "node-agent",
+        connections: Callable[[], Sequence[tuple[str, str]]] | None = None,
+        end: Callable[[Iterable[str]], object] | None = None,
         deny_list: Path | None = None,
         wireguard_interface: str | None = None,
     ) -> None:
-        self.url = hub.rstrip("/") + "/api/node/heartbeat"
-        self.token = token
+        self.hub = hub
         self.measure = measure
         self.interval = interval
         self.name = name
+        self.connections = connections
+        self.end = end
         self.deny_list = deny_list
         self.wireguard_interface = wireguard_interface
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def beat(self) -> bool:
-        beat = self.measure()
-        body = json.dumps(
-            {
-                "cpu_load": round(beat.cpu_load, 1),
-                "bandwidth_mbps": round(beat.bandwidth_mbps, 2),
-                "sessions": beat.sessions,
-                "service_up": beat.service_up,
-            }
-        ).encode()
-        request = urllib.request.Request(
-            self.url,
-            data=body,
-            method="POST",
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310
-                return bool(response.status == 200)
-        except urllib.error.HTTPError as error:
-            log.warning("%s: the hub answered %s", self.name, error.code)
-        except OSError as error:
-            log.warning("%s: the hub is unreachable (%s)", self.name, type(error).__name__)
-        return False
+    def beat(self, beat: Heartbeat | None = None) -> bool:
+        held = self.connections() if self.connections is not None else None
+        ending = self.hub.heartbeat(beat or self.measure(), held)
+        if ending is None:
+            return False
+        if ending and self.end is not None:
+            self.end(ending)
+        return True
 
     def sync_deny_list(self) -> None:
-        """Copy the hub's list of refused licences next to the server's hooks (atomically)."""
+        """Copy the hub's list of refused licences where the key check reads it (atomically)."""
         if self.deny_list is None:
             return
-        request = urllib.request.Request(
-            self.url.replace("/heartbeat", "/deny-list"), headers={"Authorization": f"Bearer {self.token}"}
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310
-                body = response.read()
-        except OSError as error:
-            log.warning("%s: deny list not refreshed (%s)", self.name, type(error).__name__)
+        body = self.hub.deny_list()
+        if body is None:
             return
         partial = self.deny_list.with_suffix(".partial")
         partial.write_bytes(body)
+        partial.chmod(0o644)
         partial.replace(self.deny_list)
 
     def sync_wireguard_peers(self) -> None:
         """Make the interface's peers the hub's list: new licences in, ended ones out."""
         if self.wireguard_interface is None:
             return
-        request = urllib.request.Request(
-            self.url.replace("/heartbeat", "/wireguard-peers"),
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
+        wanted = self.hub.wireguard_peers()
+        if wanted is None:
+            return
         try:
-            with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as response:  # noqa: S310
-                wanted = {
-                    peer["public_key"]: peer["allowed_ips"] for peer in json.loads(response.read())["peers"]
-                }
             shown = subprocess.run(
                 ["wg", "show", self.wireguard_interface, "peers"], capture_output=True, text=True, check=True
             ).stdout.split()
@@ -107,7 +80,7 @@ class NodeAgent:
                         ["wg", "set", self.wireguard_interface, "peer", key, "allowed-ips", allowed],
                         check=True,
                     )
-        except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as error:
+        except (OSError, subprocess.CalledProcessError) as error:
             log.warning("%s: WireGuard peers not synced (%s)", self.name, type(error).__name__)
 
     def run(self) -> None:
@@ -126,14 +99,15 @@ class NodeAgent:
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=POST_TIMEOUT + 1)
+            self._thread.join(timeout=10)
 
 
 class HostMeasure:
-    """Load and traffic of this host from /proc, sessions from OpenVPN's status file."""
+    """Load and traffic of this host from /proc; sessions and service health from the node."""
 
-    def __init__(self, openvpn_status: Path | None = None) -> None:
-        self.openvpn_status = openvpn_status
+    def __init__(self, sessions: Callable[[], int], service_up: Callable[[], bool]) -> None:
+        self.sessions = sessions
+        self.service_up = service_up
         self._cpu = _cpu_times()
         self._net = (_net_bytes(), time.monotonic())
 
@@ -145,25 +119,12 @@ class HostMeasure:
         seconds = max(now - self._net[1], 1e-6)
         mbps = max(0.0, (moved - self._net[0]) * 8 / seconds / 1e6)
         self._net = (moved, now)
-        sessions, up = self._openvpn()
         return Heartbeat(
             cpu_load=min(100.0, max(0.0, 100.0 * busy / total if total else 0.0)),
             bandwidth_mbps=min(mbps, 1e6),
-            sessions=sessions,
-            service_up=up,
+            sessions=self.sessions(),
+            service_up=self.service_up(),
         )
-
-    def _openvpn(self) -> tuple[int, bool]:
-        if self.openvpn_status is None:
-            return 0, True
-        try:
-            stat = self.openvpn_status.stat()
-            text = self.openvpn_status.read_text(errors="replace")
-        except OSError:
-            return 0, False
-        fresh = time.time() - stat.st_mtime < STATUS_FRESH_SECONDS
-        sessions = sum(1 for line in text.splitlines() if line.startswith("CLIENT_LIST"))
-        return sessions, fresh
 
 
 def _cpu_times() -> tuple[int, int]:

@@ -1,0 +1,135 @@
+"""Who gets into this VPN server, decided by the hub and enforced through OpenVPN's management
+interface. Logins are answered from a pool of threads, so a slow hub delays only the clients
+waiting for it; the tunnels already up never wait for anyone."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+from attrs import define
+
+from vpnsite_adapters.node.hub import Hub
+from vpnsite_adapters.node.management import ClientEvent, Management
+
+log = logging.getLogger("vpnsite.node")
+
+LOGIN_WORKERS = 32
+
+
+@define
+class Connection:
+    instance: Management
+    cid: str
+    username: str
+    session: str
+    licence: str
+    established: bool = False
+
+
+class Gatekeeper:
+    def __init__(self, hub: Hub, workers: int = LOGIN_WORKERS) -> None:
+        self.hub = hub
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="vpnsite-login")
+        self._lock = threading.Lock()
+        self._connections: dict[tuple[str, str], Connection] = {}
+        self._pending: set[tuple[str, str]] = set()
+        self._gone: set[tuple[str, str]] = set()
+
+    def on_event(self, instance: Management, event: ClientEvent) -> None:
+        key = (instance.name, event.cid)
+        if event.kind == "CONNECT":
+            with self._lock:
+                self._pending.add(key)
+            self.pool.submit(self._log_in, instance, event)
+        elif event.kind == "REAUTH":
+            self._reauthenticate(instance, event)
+        elif event.kind == "ESTABLISHED":
+            with self._lock:
+                connection = self._connections.get(key)
+                if connection is not None:
+                    connection.established = True
+            if connection is not None:
+                self.pool.submit(self.hub.session_event, "established", connection.session)
+        elif event.kind == "DISCONNECT":
+            with self._lock:
+                connection = self._connections.pop(key, None)
+                if key in self._pending:
+                    self._gone.add(key)
+            if connection is not None:
+                self.pool.submit(self.hub.session_event, "ended", connection.session)
+
+    def _log_in(self, instance: Management, event: ClientEvent) -> None:
+        key = (instance.name, event.cid)
+        username = event.env.get("username", "")
+        verdict = self.hub.log_in(username, event.env.get("password", ""))
+        replaced: list[Connection] = []
+        with self._lock:
+            self._pending.discard(key)
+            gone = key in self._gone
+            self._gone.discard(key)
+            if verdict.admitted and not gone:
+                # One session per licence and server: the newest login wins, the old one goes.
+                replaced = [c for c in self._connections.values() if c.licence == verdict.licence]
+                for connection in replaced:
+                    del self._connections[(connection.instance.name, connection.cid)]
+                self._connections[key] = Connection(
+                    instance, event.cid, username, verdict.session, verdict.licence
+                )
+        if not verdict.admitted:
+            instance.deny(event.cid, event.kid, verdict.reason)
+            return
+        if gone:
+            self.hub.session_event("ended", verdict.session)
+            return
+        for connection in replaced:
+            connection.instance.kill(connection.cid)
+        instance.authorise(event.cid, event.kid)
+
+    def _reauthenticate(self, instance: Management, event: ClientEvent) -> None:
+        """A renegotiation of a session the hub already admitted: the same client on the same
+        connection, so no new device-limit decision and no call to the hub."""
+        with self._lock:
+            connection = self._connections.get((instance.name, event.cid))
+        if connection is not None and event.env.get("username", "") == connection.username:
+            instance.authorise(event.cid, event.kid)
+            log.info("%s: renegotiation of a held session accepted", instance.name)
+        else:
+            instance.deny(event.cid, event.kid, "bad_credentials")
+            log.info("%s: renegotiation refused: no such session here", instance.name)
+
+    def held(self) -> list[tuple[str, str]]:
+        """The sessions this server holds, as (session, licence)."""
+        with self._lock:
+            return [(c.session, c.licence) for c in self._connections.values()]
+
+    def established(self) -> int:
+        with self._lock:
+            return sum(1 for c in self._connections.values() if c.established)
+
+    def end(self, sessions: Iterable[str]) -> int:
+        """Cut the connections of these sessions (the hub says they must end)."""
+        wanted = set(sessions)
+        with self._lock:
+            ending = [c for c in self._connections.values() if c.session in wanted]
+            for connection in ending:
+                del self._connections[(connection.instance.name, connection.cid)]
+        for connection in ending:
+            connection.instance.kill(connection.cid)
+        if ending:
+            log.info("ended %d connection(s) the hub no longer allows", len(ending))
+        return len(ending)
+
+    def instance_lost(self, instance: Management) -> None:
+        """OpenVPN went away: its clients are gone, and the hub frees their places."""
+        with self._lock:
+            lost = [c for c in self._connections.values() if c.instance is instance]
+            for connection in lost:
+                del self._connections[(instance.name, connection.cid)]
+        for connection in lost:
+            self.pool.submit(self.hub.session_event, "ended", connection.session)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)

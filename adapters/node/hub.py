@@ -1,0 +1,119 @@
+"""The hub as a VPN server's node sees it: the node API, called with the server's own token.
+Every call is bounded; a login that gets no clear yes is a no."""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from typing import Any
+
+from attrs import frozen
+
+from vpnsite.fleet import Heartbeat
+
+log = logging.getLogger("vpnsite.node")
+
+LOGIN_TIMEOUT = 3.0
+CALL_TIMEOUT = 5.0
+
+
+@frozen
+class Verdict:
+    admitted: bool
+    reason: str
+    session: str = ""
+    licence: str = ""
+
+
+class HubUnavailable(Exception):
+    """No answer, or not one the node can read."""
+
+
+class Hub:
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+
+    def _call(self, path: str, body: Any | None, timeout: float) -> tuple[int, bytes]:
+        request = urllib.request.Request(
+            f"{self.url}/api/node/{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            method="GET" if body is None else "POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+                return int(response.status), response.read()
+        except urllib.error.HTTPError as error:
+            return int(error.code), error.read()
+        except (OSError, ValueError) as error:
+            raise HubUnavailable(type(error).__name__) from None
+
+    def _json(self, path: str, body: Any | None, timeout: float = CALL_TIMEOUT) -> tuple[int, Any]:
+        status, raw = self._call(path, body, timeout)
+        try:
+            return status, json.loads(raw)
+        except ValueError:
+            raise HubUnavailable(f"unreadable answer ({status})") from None
+
+    def log_in(self, username: str, password: str) -> Verdict:
+        try:
+            status, answer = self._json("login", {"username": username, "password": password}, LOGIN_TIMEOUT)
+        except HubUnavailable as error:
+            log.warning("login refused: the hub did not answer (%s)", error)
+            return Verdict(False, "hub_unavailable")
+        if status == 200 and isinstance(answer, dict) and answer.get("admitted") is True:
+            return Verdict(True, "", str(answer.get("session", "")), str(answer.get("licence", "")))
+        reason = answer.get("reason") if isinstance(answer, dict) else None
+        return Verdict(False, str(reason or f"refused_{status}"))
+
+    def session_event(self, event: str, session: str) -> None:
+        """Tell the hub a session was established or ended; a miss is put right by the next
+        heartbeat, which lists what the server holds."""
+        try:
+            self._call(event, {"session": session}, CALL_TIMEOUT)
+        except HubUnavailable as error:
+            log.warning("the hub did not hear a session %s (%s)", event, error)
+
+    def heartbeat(self, beat: Heartbeat, connections: Sequence[tuple[str, str]] | None) -> list[str] | None:
+        """Report; the sessions the hub says must end, or None when the report did not arrive."""
+        body: dict[str, Any] = {
+            "cpu_load": round(beat.cpu_load, 1),
+            "bandwidth_mbps": round(beat.bandwidth_mbps, 2),
+            "sessions": beat.sessions,
+            "service_up": beat.service_up,
+        }
+        if connections is not None:
+            body["connections"] = [
+                {"session": session, "licence": licence} for session, licence in connections
+            ]
+        try:
+            status, answer = self._json("heartbeat", body)
+        except HubUnavailable as error:
+            log.warning("the hub is unreachable (%s)", error)
+            return None
+        if status != 200 or not isinstance(answer, dict):
+            log.warning("the hub answered %s to a heartbeat", status)
+            return None
+        return [str(session) for session in answer.get("end", [])]
+
+    def deny_list(self) -> bytes | None:
+        try:
+            status, raw = self._call("deny-list", None, CALL_TIMEOUT)
+        except HubUnavailable as error:
+            log.warning("deny list not refreshed (%s)", error)
+            return None
+        return raw if status == 200 else None
+
+    def wireguard_peers(self) -> dict[str, str] | None:
+        try:
+            status, answer = self._json("wireguard-peers", None)
+        except HubUnavailable as error:
+            log.warning("WireGuard peers not refreshed (%s)", error)
+            return None
+        if status != 200 or not isinstance(answer, dict):
+            return None
+        return {str(peer["public_key"]): str(peer["allowed_ips"]) for peer in answer.get("peers", [])}

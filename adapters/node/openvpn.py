@@ -1,0 +1,140 @@
+"""One OpenVPN server process under the node: started unprivileged after set-up, answered
+through its management socket, restarted when it dies, and heard only through a filter that
+keeps client addresses and e-mails out of the log."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import grp
+import logging
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from vpnsite_adapters.node.config import Instance
+from vpnsite_adapters.node.gatekeeper import Gatekeeper
+from vpnsite_adapters.node.log_privacy import scrub
+from vpnsite_adapters.node.management import Management
+
+log = logging.getLogger("vpnsite.node")
+
+ATTACH_SECONDS = 15.0
+EXIT_SECONDS = 5.0
+MAX_BACKOFF = 30.0
+HEALTHY_RUN = 60.0
+_PR_SET_PDEATHSIG = 1
+DATA_PLANE_PRIORITY = -5
+
+
+def _prepare_child() -> None:
+    """Children end with the node, even when it is killed outright, so no orphan keeps the port;
+    and the tunnels' traffic is scheduled ahead of the node's own work, logins included."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, DATA_PLANE_PRIORITY)
+
+
+def unprivileged_group(user: str) -> str:
+    """Debian calls nobody's group nogroup; most others call it nobody."""
+    if user != "nobody":
+        return user
+    try:
+        grp.getgrnam("nogroup")
+        return "nogroup"
+    except KeyError:
+        return "nobody"
+
+
+class OpenVpnInstance:
+    def __init__(
+        self, instance: Instance, gatekeeper: Gatekeeper, user: str, stopping: threading.Event
+    ) -> None:
+        self.instance = instance
+        self.name = f"openvpn-{instance.protocol}"
+        self.gatekeeper = gatekeeper
+        self.user = user
+        self.stopping = stopping
+        self.management = Management(self.name, Path(instance.management), gatekeeper.on_event)
+        self.process: subprocess.Popen[bytes] | None = None
+        self._thread = threading.Thread(target=self._supervise, name=self.name, daemon=True)
+
+    @property
+    def up(self) -> bool:
+        return self.management.connected.is_set()
+
+    def command(self) -> list[str]:
+        return [
+            "openvpn",
+            "--config",
+            self.instance.config,
+            "--suppress-timestamps",
+            "--user",
+            self.user,
+            "--group",
+            unprivileged_group(self.user),
+        ]
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _supervise(self) -> None:
+        backoff = 1.0
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            code = self._run_once()
+            if self.stopping.is_set():
+                break
+            backoff = 1.0 if time.monotonic() - started > HEALTHY_RUN else min(backoff * 2, MAX_BACKOFF)
+            log.warning("%s exited (%s); starting it again in %.0f s", self.name, code, backoff)
+            self.stopping.wait(backoff)
+
+    def _run_once(self) -> int | None:
+        Path(self.instance.management).unlink(missing_ok=True)
+        process = subprocess.Popen(
+            self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_prepare_child
+        )
+        self.process = process
+        reader = threading.Thread(target=self._relay, args=(process,), name=f"{self.name}-log", daemon=True)
+        reader.start()
+        deadline = time.monotonic() + ATTACH_SECONDS
+        attached = False
+        while process.poll() is None and not self.stopping.is_set() and time.monotonic() < deadline:
+            if self.management.attach(timeout=1.0):
+                attached = True
+                break
+            time.sleep(0.1)
+        if attached:
+            log.info("%s is up and hands its logins to the node", self.name)
+            self.management.serve()
+        else:
+            log.warning("%s never opened its management socket", self.name)
+        self.gatekeeper.instance_lost(self.management)
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=EXIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        reader.join(timeout=1)
+        return process.returncode
+
+    def _relay(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None
+        for raw in process.stdout:
+            line = raw.decode(errors="replace").rstrip()
+            if line:
+                log.info("%s: %s", self.name, scrub(line))
+
+    def stop(self) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.terminate()
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)

@@ -1,0 +1,81 @@
+"""`vpnsite node run --dir DIR`: the whole VPN server in one supervised process — forwarding and
+NAT, an OpenVPN process per protocol answered through its management socket, WireGuard when the
+directory has it, and the agent that reports to the hub. SIGTERM stops everything cleanly."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from pathlib import Path
+
+from vpnsite_adapters.node.agent import HostMeasure, NodeAgent
+from vpnsite_adapters.node.config import DENY_LIST, NodeConfig
+from vpnsite_adapters.node.gatekeeper import Gatekeeper
+from vpnsite_adapters.node.hub import Hub
+from vpnsite_adapters.node.networking import Nat
+from vpnsite_adapters.node.openvpn import OpenVpnInstance
+from vpnsite_adapters.node.wireguard_interface import WireguardInterface
+
+log = logging.getLogger("vpnsite.node")
+
+STOP_SECONDS = 10.0
+
+
+def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: float = 10.0) -> int:
+    config = NodeConfig.load(directory)
+    # Every path in the directory is relative to it, so it works wherever it was copied.
+    os.chdir(directory)
+    deny_list = Path(DENY_LIST)
+    if not deny_list.exists():
+        deny_list.write_text("")
+    deny_list.chmod(0o644)
+
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.set())
+
+    hub = Hub(config.hub, config.token)
+    gatekeeper = Gatekeeper(hub)
+    instances = [OpenVpnInstance(instance, gatekeeper, user, stopping) for instance in config.instances]
+    network = Nat(config.subnets, config.subnets6) if nat else None
+    wireguard = WireguardInterface(config.wireguard) if config.wireguard else None
+    agent = NodeAgent(
+        hub,
+        HostMeasure(gatekeeper.established, lambda: all(instance.up for instance in instances)),
+        interval,
+        name="node-agent",
+        connections=gatekeeper.held,
+        end=gatekeeper.end,
+        deny_list=deny_list,
+        wireguard_interface=config.wireguard.interface if config.wireguard else None,
+    )
+    try:
+        if network is not None:
+            network.up()
+        if wireguard is not None:
+            wireguard.up()
+        # The key check reads the deny list before the first client arrives.
+        agent.sync_deny_list()
+        for instance in instances:
+            instance.start()
+        agent.start()
+        log.info("node %s serving %d OpenVPN instance(s); hub %s", config.server, len(instances), config.hub)
+        stopping.wait()
+    finally:
+        stopping.set()
+        log.info("stopping")
+        agent.stop()
+        for instance in instances:
+            instance.stop()
+        for instance in instances:
+            instance.join(STOP_SECONDS)
+        # Tell the hub at once that nothing is held here any more.
+        agent.beat()
+        gatekeeper.close()
+        if wireguard is not None:
+            wireguard.down()
+        if network is not None:
+            network.down()
+    return 0

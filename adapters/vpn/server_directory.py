@@ -1,0 +1,114 @@
+"""The directory a VPN server runs from: keys, OpenVPN configs, the key check, `node.json` with the
+hub's address and the server's token, and a systemd unit for `vpnsite node run`. Every path in
+it is relative, so it works wherever it is copied."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from vpnsite.fleet import VpnServer
+from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, Instance, Ipv6Mode, NodeConfig, WireguardSetup
+from vpnsite_adapters.vpn import wireguard
+from vpnsite_adapters.vpn.pki import write_secret
+from vpnsite_adapters.vpn.profiles import server_config
+
+SUBNETS = {"udp": ("10.8.0.0/16", "fd7e:5a1e:8::/64"), "tcp": ("10.9.0.0/16", "fd7e:5a1e:9::/64")}
+WIREGUARD_ADDRESS, WIREGUARD_SUBNET = "10.66.0.1/16", "10.66.0.0/16"
+DEFAULT_DNS = ("1.1.1.1", "9.9.9.9")
+INSTALL_DIR = "/etc/vpnsite-node"
+UNIT = "vpnsite-node.service"
+
+# Runs inside OpenVPN, as its unprivileged user, before any TLS work on a new connection: only
+# keys this hub made (they carry "licence:ID") and none of a licence on the deny list. A shell
+# script, because OpenVPN hands the key's metadata to this script and to nothing else.
+KEY_CHECK_SCRIPT = f"""#!/bin/sh
+[ "$metadata_type" = 0 ] || exit 1
+metadata=""
+IFS= read -r metadata < "$metadata_file" || [ -n "$metadata" ] || exit 1
+case "$metadata" in licence:*) ;; *) exit 1 ;; esac
+licence=${{metadata#licence:}}
+case "$licence" in "" | *[!0-9A-Za-z_-]*) exit 1 ;; esac
+grep -qxF -- "$licence" {DENY_LIST}
+[ $? -eq 1 ]
+"""
+
+
+def systemd_unit(name: str, install_dir: str) -> str:
+    return f"""[Unit]
+Description=vpnsite VPN server {name}: OpenVPN, WireGuard and the hub agent
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+ExecStart=/usr/bin/env vpnsite node run --dir {install_dir}
+Restart=on-failure
+RestartSec=5
+KillMode=mixed
+TimeoutStopSec=20
+NoNewPrivileges=true
+ProtectSystem=full
+ProtectHome=true
+PrivateTmp=true
+ReadWritePaths={install_dir}
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def write_server_directory(
+    out: Path,
+    server: VpnServer,
+    vpn_keys_dir: Path,
+    hub: str,
+    token: str,
+    dns: Sequence[str] = DEFAULT_DNS,
+    ipv6: Ipv6Mode = "block",
+    install_dir: str = INSTALL_DIR,
+) -> list[str]:
+    """Write everything; the names of the files written."""
+    name = server.location.id
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o755)
+    shutil.copyfile(vpn_keys_dir / "ca.crt", out / "ca.crt")
+    write_secret(out / "server.crt", (vpn_keys_dir / "servers" / f"{name}.crt").read_bytes())
+    write_secret(out / "server.key", (vpn_keys_dir / "servers" / f"{name}.key").read_bytes())
+    write_secret(out / "tls-crypt-v2-server.key", (vpn_keys_dir / "tls-crypt-v2-server.key").read_bytes())
+    (out / KEY_CHECK).write_text(KEY_CHECK_SCRIPT)
+    (out / KEY_CHECK).chmod(0o755)
+    written = ["ca.crt", "server.crt", "server.key", "tls-crypt-v2-server.key", KEY_CHECK]
+    instances = []
+    for protocol, port in (("udp", server.udp_port), ("tcp", server.tcp_port)):
+        if not port:
+            continue
+        subnet, subnet6 = SUBNETS[protocol]
+        instance = Instance(protocol, f"server-{protocol}.conf", subnet, subnet6)
+        (out / instance.config).write_text(
+            server_config(
+                name,
+                protocol,
+                port,
+                subnet,
+                subnet6 if ipv6 == "route" else None,
+                instance.management,
+                KEY_CHECK,
+                dns,
+            )
+        )
+        instances.append(instance)
+        written.append(instance.config)
+    setup = None
+    wg_key = vpn_keys_dir / "servers" / f"{name}.wg"
+    if server.wg_port and wg_key.exists():
+        write_secret(
+            out / "wg0.conf", wireguard.server_config(wg_key.read_text().strip(), server.wg_port).encode()
+        )
+        setup = WireguardSetup("wg0", "wg0.conf", WIREGUARD_ADDRESS, WIREGUARD_SUBNET)
+        written.append("wg0.conf")
+    config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6)
+    write_secret(out / "node.json", config.to_json().encode())
+    (out / UNIT).write_text(systemd_unit(name, install_dir))
+    return [*written, "node.json", UNIT]

@@ -1,0 +1,332 @@
+"""A small internet in network namespaces, set up as the README's "VPN servers" section says: a
+real `vpnsite serve` hub, two VPN servers each run by `vpnsite node run --dir` from a directory
+`vpnsite vpn server-config` wrote (copied elsewhere first, as an operator copies it to the
+server), one client namespace per server, and a web server behind server A that clients reach
+only through the tunnel.
+
+    hub (this host) 10.77.1.1 ── 10.77.1.2 [A] 10.77.2.1 ── 10.77.2.2 [client-a]
+                                             10.77.5.1 ── 10.77.5.2 [internet]  web :8080
+    hub (this host) 10.77.3.1 ── 10.77.3.2 [B] 10.77.4.1 ── 10.77.4.2 [client-b]
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+import zipfile
+from pathlib import Path
+
+import requests
+
+from tests.vpn.netns import Namespaces, wait_for
+
+CONNECTED = "Initialization Sequence Completed"
+REFUSED = "AUTH_FAILED"
+INTERNET = "10.77.5.2"
+SERVER_A_EXIT = "10.77.5.1"
+CLIENT_ADDRESSES = ("10.77.2.2", "10.77.4.2", "2001:db8:2::2")
+# An IPv6 address beyond client-a's own link, reached through its router (server A's link) —
+# the path a leak would take while the tunnel is up.
+OFF_LINK_V6 = "2001:db8:99::1"
+
+# The page's server answers with the address the request came from.
+WEB_SERVER = """
+import http.server, sys
+class Echo(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = self.client_address[0].encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+http.server.ThreadingHTTPServer(("0.0.0.0", 8080), Echo).serve_forever()
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def missing() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root for network namespaces"
+    if not Path("/dev/net/tun").exists():
+        return "needs /dev/net/tun"
+    for tool in ("openvpn", "ip", "ping"):
+        if shutil.which(tool) is None:
+            return f"needs {tool} (apt-get install openvpn iproute2 iputils-ping)"
+    if shutil.which("nft") is None and shutil.which("iptables") is None:
+        return "needs nftables or iptables"
+    return None
+
+
+class World:
+    def __init__(self, tmp: Path, wireguard: bool) -> None:
+        self.tmp = tmp
+        self.net = Namespaces(f"v{uuid.uuid4().hex[:4]}")
+        self.port = free_port()
+        self.env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / "hub"), "VPNSITE_RATE_LIMITS": "off"}
+        self.env.pop("VPNSITE_DATABASE_URL", None)
+        self.hub_url = f"http://127.0.0.1:{self.port}"
+        self.wireguard = wireguard
+        self.clients = 0
+        self.hub: subprocess.Popen[bytes] | None = None
+        self.nodes: dict[str, subprocess.Popen[bytes]] = {}
+
+    # -- the hub --------------------------------------------------------------------------------
+
+    def vpnsite(self, *args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "vpnsite_adapters.cli.main", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    def start_hub(self) -> None:
+        self.hub = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "vpnsite_adapters.cli.main",
+                "serve",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(self.port),
+            ],
+            env=self.env,
+            stdout=(self.tmp / "hub.log").open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        self.net.processes.append(self.hub)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(self.hub_url + "/readyz", timeout=1)
+                return
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline and self.hub.poll() is None, (
+                    self.tmp / "hub.log"
+                ).read_text()
+                time.sleep(0.2)
+
+    def db(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.tmp / "hub" / "vpnsite.db")
+
+    def sessions(self, email: str, server: str | None = None) -> int:
+        query = (
+            "SELECT COUNT(*) FROM vpn_session JOIN licence ON licence.id = vpn_session.licence_id "
+            "WHERE licence.email = ?" + (" AND vpn_session.server_id = ?" if server else "")
+        )
+        with self.db() as db:
+            return int(db.execute(query, (email, server) if server else (email,)).fetchone()[0])
+
+    # -- building it ----------------------------------------------------------------------------
+
+    def build(self) -> None:
+        net = self.net
+        self.a, self.b = net.add("a"), net.add("b")
+        self.client_a, self.client_b, self.internet = net.add("ca"), net.add("cb"), net.add("i")
+        net.link(None, "10.77.1.1", self.a, "10.77.1.2", "ha")
+        net.link(None, "10.77.3.1", self.b, "10.77.3.2", "hb")
+        net.link(self.a, "10.77.2.1", self.client_a, "10.77.2.2", "ca")
+        net.link(self.b, "10.77.4.1", self.client_b, "10.77.4.2", "cb")
+        net.link(self.a, SERVER_A_EXIT, self.internet, INTERNET, "ai")
+        for client, router in ((self.client_a, "10.77.2.1"), (self.client_b, "10.77.4.1")):
+            assert net.run(client, "ip", "route", "add", "default", "via", router).returncode == 0
+        # client-a also has IPv6 from its "ISP" (server A's link), which must not leak past the tunnel.
+        for namespace, command in (
+            (self.a, ["ip", "addr", "add", "2001:db8:2::1/64", "dev", f"{net.prefix}caa"[:15], "nodad"]),
+            (self.a, ["ip", "addr", "add", f"{OFF_LINK_V6}/128", "dev", "lo"]),
+            (
+                self.client_a,
+                ["ip", "addr", "add", "2001:db8:2::2/64", "dev", f"{net.prefix}cab"[:15], "nodad"],
+            ),
+            (self.client_a, ["ip", "-6", "route", "add", "default", "via", "2001:db8:2::1"]),
+        ):
+            result = net.run(namespace, *command)
+            assert result.returncode == 0, (command, result.stderr)
+        net.start(self.internet, [sys.executable, "-c", WEB_SERVER], self.tmp / "web.log")
+
+        self.vpnsite("vpn", "init")
+        self.start_hub()
+        for name, namespace, host, hub_address in (
+            ("vpn-a", self.a, "10.77.2.1", "10.77.1.1"),
+            ("vpn-b", self.b, "10.77.4.1", "10.77.3.1"),
+        ):
+            wg_port = ["--wg-port", "51820"] if name == "vpn-a" and self.wireguard else ["--wg-port", "0"]
+            self.vpnsite(
+                "vpn", "add-server", name, "--country", "nl", "--city", "Amsterdam", "--host", host, *wg_port
+            )
+            written = self.tmp / "written" / name
+            self.vpnsite(
+                "vpn",
+                "server-config",
+                name,
+                "--out",
+                str(written),
+                "--hub",
+                f"http://{hub_address}:{self.port}",
+            )
+            # The operator copies the directory to the server: it must work from anywhere.
+            installed = self.tmp / "servers" / name / "etc-vpnsite-node"
+            shutil.copytree(written, installed)
+            shutil.rmtree(written)
+            self.start_node(name, namespace, installed)
+        self.wait_until_serving()
+
+    def start_node(self, name: str, namespace: str, directory: Path) -> None:
+        self.nodes[name] = self.net.start(
+            namespace,
+            [
+                sys.executable,
+                "-m",
+                "vpnsite_adapters.cli.main",
+                "node",
+                "run",
+                "--dir",
+                str(directory),
+                "--interval",
+                "2",
+            ],
+            self.tmp / f"{name}-node.log",
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.node_dirs = getattr(self, "node_dirs", {})
+        self.node_dirs[name] = directory
+
+    def wait_until_serving(self) -> None:
+        deadline = time.monotonic() + 40
+        for name in self.nodes:
+            log = self.tmp / f"{name}-node.log"
+            for protocol in ("udp", "tcp"):
+                while f"openvpn-{protocol} is up" not in log.read_text(errors="replace"):
+                    assert time.monotonic() < deadline and self.nodes[name].poll() is None, log.read_text()
+                    time.sleep(0.2)
+
+    # -- users ----------------------------------------------------------------------------------
+
+    def sign_up(self, email: str) -> tuple[str, dict[str, str]]:
+        form = requests.post(self.hub_url + "/api/submit-email", json={"email": email}, timeout=10).json()[
+            "form_data"
+        ]
+        created = requests.post(
+            self.hub_url + "/api/create-user", json={"email": form.pop("user_email"), **form}, timeout=10
+        ).json()
+        archive = requests.get(
+            created["activation_url"].replace("localhost", f"127.0.0.1:{self.port}"), timeout=10
+        )
+        assert archive.status_code == 200, archive.text
+        with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
+            profiles = {name: zipped.read(name).decode() for name in zipped.namelist()}
+        return created["user_code"], profiles
+
+    def connect(
+        self,
+        profile: str,
+        email: str,
+        code: str,
+        *extra: str,
+        namespace: str | None = None,
+        nice: bool = False,
+    ) -> Client:
+        self.clients += 1
+        folder = self.tmp / f"client-{self.clients}"
+        folder.mkdir()
+        (folder / "client.ovpn").write_text(profile)
+        (folder / "login.txt").write_text(f"{email}\n{code}\n")
+        if namespace is None:
+            namespace = self.client_b if "remote 10.77.4.1" in profile else self.client_a
+        # A crowd of clients stands for other people's machines: it must not take this one's CPU.
+        process = self.net.start(
+            namespace,
+            [
+                *(["nice", "-n", "19"] if nice else []),
+                "openvpn",
+                "--cd",
+                str(folder),
+                "--config",
+                "client.ovpn",
+                "--auth-user-pass",
+                "login.txt",
+                "--auth-retry",
+                "none",
+                *extra,
+            ],
+            folder / "client.log",
+        )
+        return Client(self, namespace, process, folder / "client.log")
+
+    def fetch(self, namespace: str, timeout: float = 3) -> str | None:
+        """What the web server behind server A saw as our address, or None when unreachable."""
+        script = (
+            "import sys, urllib.request\n"
+            f"try: print(urllib.request.urlopen('http://{INTERNET}:8080/', timeout={timeout})"
+            ".read().decode())\n"
+            "except OSError: sys.exit(1)\n"
+        )
+        result = self.net.run(namespace, sys.executable, "-c", script)
+        return result.stdout.strip() if result.returncode == 0 else None
+
+    def pause_hub(self) -> None:
+        assert self.hub is not None
+        self.hub.send_signal(signal.SIGSTOP)
+
+    def resume_hub(self) -> None:
+        assert self.hub is not None
+        self.hub.send_signal(signal.SIGCONT)
+
+    def close(self) -> None:
+        if self.hub is not None and self.hub.poll() is None:
+            self.hub.send_signal(signal.SIGCONT)
+        self.net.close()
+
+
+class Client:
+    def __init__(self, world: World, namespace: str, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.world = world
+        self.namespace = namespace
+        self.process = process
+        self.log = log
+
+    def wait_connected(self, seconds: float = 25) -> bool:
+        return wait_for(self.log, CONNECTED, seconds, REFUSED)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def fetch(self) -> str | None:
+        return self.world.fetch(self.namespace)
+
+    def ended(self) -> bool:
+        return self.process.poll() is not None
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        self.process.wait(timeout=15)
+
+
+def poll(check: object, seconds: float, interval: float = 0.2) -> bool:
+    """True as soon as ``check()`` is; False when the deadline passes first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return True
+        time.sleep(interval)
+    return bool(check())  # type: ignore[operator]
