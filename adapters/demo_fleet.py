@@ -18,6 +18,9 @@ from vpnsite_adapters.sql.store import SqlStore
 
 log = logging.getLogger("vpnsite.demo")
 
+# A reserved top-level domain: the demo's profiles look real and can reach nobody.
+DEMO_DOMAIN = "demo.invalid"
+
 
 class SimulatedServer:
     """Load and sessions that wander like a real server's over a day."""
@@ -48,6 +51,8 @@ class DemoFleet:
         self.interval = interval
         self.agents: dict[str, NodeAgent] = {}
         self.listeners: list[socket.socket] = []
+        # The names in the demo's profiles, and the local listeners the hub pings instead.
+        self.reach_at: dict[str, str] = {}
 
     def start(self) -> None:
         rng = random.Random()
@@ -57,7 +62,10 @@ class DemoFleet:
             listener = socket.create_server(("127.0.0.1", 0))
             self.listeners.append(listener)
             self.store.fleet.set_token(location.id, self.hasher.hash(token))
-            self.store.fleet.set_address(location.id, "127.0.0.1", listener.getsockname()[1])
+            host = f"{location.id}.{DEMO_DOMAIN}"
+            self.store.fleet.set_address(location.id, host, listener.getsockname()[1])
+            self.store.fleet.set_openvpn_ports(location.id, 1194, 443)
+            self.reach_at[host] = "127.0.0.1"
             agent = NodeAgent(
                 Hub(self.hub, token),
                 SimulatedServer(rng, popularity=rng.uniform(0.3, 1.8)),

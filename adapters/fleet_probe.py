@@ -31,6 +31,8 @@ class FleetProbe:
         self.billing_url = billing_url
         initial = "offline" if billing_url else "not_configured"
         self.billing: dict[str, Any] = _billing_entry(initial, None)
+        # Where a name clients use is not where the hub reaches the server (the demo's servers).
+        self.reach_at: dict[str, str] = {}
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="probe")
 
     def probe(self) -> None:
@@ -38,7 +40,9 @@ class FleetProbe:
             targets = [s for s in self.store.fleet.list_servers() if s.host and s.port]
         finally:
             release(self.store.db)
-        pings = list(self._pool.map(lambda s: tcp_ping_ms(s.host, s.port), targets))  # type: ignore[arg-type]
+        pings = list(
+            self._pool.map(lambda s: tcp_ping_ms(self.reach_at.get(s.host, s.host), s.port), targets)  # type: ignore[arg-type]
+        )
         try:
             for server, ping in zip(targets, pings, strict=True):
                 self.store.fleet.set_ping(server.location.id, ping)

@@ -59,6 +59,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         local = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
         demo = DemoFleet(services.store, services.fleet.hasher, f"http://{local}:{settings.port}")
         demo.start()
+        services.probe.reach_at.update(demo.reach_at)
     try:
         server.run()
     finally:

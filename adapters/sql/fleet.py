@@ -81,6 +81,10 @@ class SqlFleetStore:
         ).execute()
         return True
 
+    def set_openvpn_ports(self, server_id: str, udp_port: int | None, tcp_port: int | None) -> None:
+        servers = self.models.VpnServer
+        servers.update(udp_port=udp_port, tcp_port=tcp_port).where(servers.id == server_id).execute()
+
     def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
         servers = self.models.VpnServer
         servers.update(wg_port=port, wg_public_key=public_key).where(servers.id == server_id).execute()

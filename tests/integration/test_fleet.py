@@ -4,12 +4,14 @@ offline after three missed beats, pings the hub takes itself, and the demo fleet
 from __future__ import annotations
 
 import http.server
+import io
 import json
 import socket
 import subprocess
 import sys
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -198,7 +200,9 @@ def test_the_demo_fleet_goes_live_and_a_stopped_agent_goes_offline(
         demo.stop()
 
 
-def test_serve_demo_labels_itself(tmp_path: Any, database_url: str) -> None:
+def test_serve_demo_labels_itself_and_hands_out_profiles_of_every_server(
+    tmp_path: Any, database_url: str
+) -> None:
     port = free_port()
     env = {"VPNSITE_DATA_DIR": str(tmp_path / "d"), "VPNSITE_DATABASE_URL": database_url, "PATH": "/usr/bin"}
     process = subprocess.Popen(
@@ -220,6 +224,24 @@ def test_serve_demo_labels_itself(tmp_path: Any, database_url: str) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert fleet["summary"]["demo"] is True
+        base = f"http://127.0.0.1:{port}"
+        form = requests.post(base + "/api/submit-email", json={"email": "demo@example.org"}).json()[
+            "form_data"
+        ]
+        created = requests.post(
+            base + "/api/create-user", json={"email": form.pop("user_email"), **form}
+        ).json()
+        archive = requests.get(created["activation_url"].replace("localhost", f"127.0.0.1:{port}"))
+        with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
+            profiles = [name for name in zipped.namelist() if name.endswith(".ovpn")]
+            amsterdam = zipped.read("nl-amsterdam-udp.ovpn").decode()
+        assert len(profiles) == 16, "a UDP and a TCP profile for each of the eight demo servers"
+        assert "remote nl-amsterdam.demo.invalid 1194" in amsterdam
+        deadline = time.monotonic() + 30
+        while not all(server["ping"] is not None for server in fleet["vpn_servers"]):
+            assert time.monotonic() < deadline, "the hub pings the demo servers it cannot reach by name"
+            time.sleep(0.5)
+            fleet = requests.get(base + "/api/server-status", timeout=1).json()
     finally:
         process.terminate()
         output = process.communicate(timeout=15)[0]
