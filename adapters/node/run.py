@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from vpnsite_adapters.node.agent import HostMeasure, NodeAgent
-from vpnsite_adapters.node.config import DENY_LIST, NodeConfig
+from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, NodeConfig
 from vpnsite_adapters.node.gatekeeper import Gatekeeper
 from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.node.networking import Nat
@@ -27,6 +27,11 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     config = NodeConfig.load(directory)
     # Every path in the directory is relative to it, so it works wherever it was copied.
     os.chdir(directory)
+    # OpenVPN runs the key check as its unprivileged user: it must reach the script and the deny
+    # list, whatever modes a copy left (the keys and node.json stay readable by root only).
+    directory.chmod(0o755)
+    if Path(KEY_CHECK).exists():
+        Path(KEY_CHECK).chmod(0o755)
     deny_list = Path(DENY_LIST)
     if not deny_list.exists():
         deny_list.write_text("")

@@ -24,6 +24,7 @@ UNIT = "vpnsite-node.service"
 # keys this hub made (they carry "licence:ID") and none of a licence on the deny list. A shell
 # script, because OpenVPN hands the key's metadata to this script and to nothing else.
 KEY_CHECK_SCRIPT = f"""#!/bin/sh
+PATH=/usr/bin:/bin
 [ "$metadata_type" = 0 ] || exit 1
 metadata=""
 IFS= read -r metadata < "$metadata_file" || [ -n "$metadata" ] || exit 1

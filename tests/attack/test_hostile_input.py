@@ -1,13 +1,13 @@
 """Hostile input on every field: a clear 4xx, nothing stored, nothing reflected unescaped; the
-client address believed only from trusted proxies; the hooks fail closed."""
+client address believed only from trusted proxies; VPN logins fail closed."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import socket
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.integration.test_api_flow import sign_up
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.templates import ticket_acknowledgement
-from vpnsite_adapters.vpn.hook import main as hook
+from vpnsite_adapters.node.hub import Hub
 
 hostile_text = st.one_of(
     st.text(max_size=50),
@@ -121,24 +121,41 @@ def test_forwarded_addresses_count_only_from_trusted_proxies(make_services: Any)
     assert statuses == [200, 200, 429], "a client cannot pick a new address by sending the header"
 
 
-def test_the_login_hook_fails_closed_when_the_hub_is_down_or_silent(tmp_path: Path) -> None:
-    credentials = tmp_path / "login.txt"
-    credentials.write_text("anna@example.org\n12345678901234567897\n")
+def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense() -> None:
+    code = "12345678901234567894"
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    config = tmp_path / "hook.json"
-    config.write_text(json.dumps({"hub": f"http://127.0.0.1:{port}", "token": "t"}))
-    assert hook([str(config), "login", str(credentials)]) == 1
+    assert not Hub(f"http://127.0.0.1:{port}", "t").log_in("anna@example.org", code).admitted
 
     silent = socket.create_server(("127.0.0.1", 0))
     threading.Thread(target=lambda: silent.accept(), daemon=True).start()
-    config.write_text(json.dumps({"hub": f"http://127.0.0.1:{silent.getsockname()[1]}", "token": "t"}))
     started = time.monotonic()
-    assert hook([str(config), "login", str(credentials)]) == 1
-    assert time.monotonic() - started < 10, "bounded by the hook's timeout"
+    assert (
+        not Hub(f"http://127.0.0.1:{silent.getsockname()[1]}", "t").log_in("anna@example.org", code).admitted
+    )
+    assert time.monotonic() - started < 10, "bounded by the node's login timeout"
     silent.close()
-    config.write_text("not json")
-    assert hook([str(config), "login", str(credentials)]) == 1
-    assert hook([str(config), "connect"]) == 1
+
+    for status, body in ((200, b"not json"), (200, b'{"admitted": "yes"}'), (500, b"{}"), (200, b"[]")):
+        server = http.server.HTTPServer(("127.0.0.1", 0), _answering(status, body))
+        threading.Thread(target=server.handle_request, daemon=True).start()
+        verdict = Hub(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
+        server.server_close()
+        assert not verdict.admitted, (status, body)
+
+
+def _answering(status: int, body: bytes) -> type[http.server.BaseHTTPRequestHandler]:
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    return Answer

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import requests
 
-from tests.vpn.netns import Namespaces, wait_for
+from tests.vpn.netns import Namespaces, sh, wait_for
 
 CONNECTED = "Initialization Sequence Completed"
 REFUSED = "AUTH_FAILED"
@@ -36,6 +36,8 @@ CLIENT_ADDRESSES = ("10.77.2.2", "10.77.4.2", "2001:db8:2::2")
 # An IPv6 address beyond client-a's own link, reached through its router (server A's link) —
 # the path a leak would take while the tunnel is up.
 OFF_LINK_V6 = "2001:db8:99::1"
+# The hub's IPv6 address on its link to server B; it has no route back to the tunnel's subnet.
+HUB_V6 = "2001:db8:3::1"
 
 # The page's server answers with the address the request came from.
 WEB_SERVER = """
@@ -158,8 +160,11 @@ class World:
                 ["ip", "addr", "add", "2001:db8:2::2/64", "dev", f"{net.prefix}cab"[:15], "nodad"],
             ),
             (self.client_a, ["ip", "-6", "route", "add", "default", "via", "2001:db8:2::1"]),
+            # Server B routes its clients' IPv6 (server-config --ipv6 route) out of its link to the hub.
+            (self.b, ["ip", "addr", "add", "2001:db8:3::2/64", "dev", f"{net.prefix}hbb"[:15], "nodad"]),
+            (None, ["ip", "addr", "add", f"{HUB_V6}/64", "dev", f"{net.prefix}hba"[:15], "nodad"]),
         ):
-            result = net.run(namespace, *command)
+            result = net.run(namespace, *command) if namespace else sh(*command, check=False)
             assert result.returncode == 0, (command, result.stderr)
         net.start(self.internet, [sys.executable, "-c", WEB_SERVER], self.tmp / "web.log")
 
@@ -174,6 +179,7 @@ class World:
                 "vpn", "add-server", name, "--country", "nl", "--city", "Amsterdam", "--host", host, *wg_port
             )
             written = self.tmp / "written" / name
+            ipv6 = ["--ipv6", "route"] if name == "vpn-b" else []
             self.vpnsite(
                 "vpn",
                 "server-config",
@@ -182,11 +188,15 @@ class World:
                 str(written),
                 "--hub",
                 f"http://{hub_address}:{self.port}",
+                *ipv6,
             )
             # The operator copies the directory to the server: it must work from anywhere.
             installed = self.tmp / "servers" / name / "etc-vpnsite-node"
             shutil.copytree(written, installed)
             shutil.rmtree(written)
+            # A careless copy: the node puts back what OpenVPN's unprivileged key check needs.
+            installed.chmod(0o700)
+            (installed / "verify-key.sh").chmod(0o600)
             self.start_node(name, namespace, installed)
         self.wait_until_serving()
 
