@@ -7,6 +7,7 @@ README = {
             "Install OpenVPN Connect (Windows, macOS, Android, iOS) or another OpenVPN app.",
             "Import one of these profiles: one per server, over UDP (faster) or TCP (gets through strict networks).",
             "Connect: your e-mail is the username, your activation code is the password.",
+            "Up to 10 devices at once, each on a different server: connecting a second device to the same server disconnects the first.",
         ],
     ),
     "ru": (
@@ -15,6 +16,7 @@ README = {
             "Установите OpenVPN Connect (Windows, macOS, Android, iOS) или другое приложение OpenVPN.",
             "Импортируйте один из профилей: по одному на сервер, UDP (быстрее) или TCP (проходит через строгие сети).",
             "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
+            "До 10 устройств одновременно, каждое на своём сервере: если подключить второе устройство к тому же серверу, первое отключится.",
         ],
     ),
     "es": (
@@ -23,6 +25,7 @@ README = {
             "Instala OpenVPN Connect (Windows, macOS, Android, iOS) u otra aplicación OpenVPN.",
             "Importa uno de estos perfiles: uno por servidor, por UDP (más rápido) o TCP (pasa por redes estrictas).",
             "Conéctate: tu correo electrónico es el usuario y tu código de activación, la contraseña.",
+            "Hasta 10 dispositivos a la vez, cada uno en un servidor distinto: si conectas un segundo dispositivo al mismo servidor, el primero se desconecta.",
         ],
     ),
     "fr": (
@@ -31,6 +34,7 @@ README = {
             "Installez OpenVPN Connect (Windows, macOS, Android, iOS) ou une autre application OpenVPN.",
             "Importez l’un de ces profils\u00a0: un par serveur, en UDP (plus rapide) ou en TCP (passe les réseaux stricts).",
             "Connectez-vous\u00a0: votre e-mail est l’identifiant, votre code d’activation le mot de passe.",
+            "Jusqu’à 10\u00a0appareils à la fois, chacun sur un serveur différent\u00a0: connecter un deuxième appareil au même serveur déconnecte le premier.",
         ],
     ),
     "pt": (
@@ -39,6 +43,7 @@ README = {
             "Instale o OpenVPN Connect (Windows, macOS, Android, iOS) ou outro aplicativo OpenVPN.",
             "Importe um destes perfis: um por servidor, via UDP (mais rápido) ou TCP (passa por redes restritas).",
             "Conecte-se: seu e-mail é o usuário e seu código de ativação é a senha.",
+            "Até 10 dispositivos ao mesmo tempo, cada um em um servidor diferente: conectar um segundo dispositivo ao mesmo servidor desconecta o primeiro.",
         ],
     ),
 }

@@ -40,6 +40,8 @@ def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_servic
         names = set(zipped.namelist())
         profile = zipped.read("nl-ams-1-udp.ovpn").decode()
         tcp = zipped.read("us-nyc-1-tcp.ovpn").decode()
+        readme = zipped.read("README.txt").decode()
+    assert "Up to 10 devices at once" in readme, "the archive's README gives the device rule"
     assert {
         "nl-ams-1-udp.ovpn",
         "nl-ams-1-tcp.ovpn",
