@@ -47,6 +47,14 @@ class Settings:
     mail_timeout: float = 10.0
     billing_health_url: str | None = None
     demo: bool = False
+    connection_limit: int = 1000
+    channel_timeout: int = 30
+
+    @property
+    def origin(self) -> str:
+        """Where the site's links point: the configured public URL (`serve` requires one outside
+        the demo), never the Host header a request came with."""
+        return self.public_url or "http://localhost"
 
 
 def load_settings(
@@ -63,7 +71,9 @@ def load_settings(
         return values.get(f"VPNSITE_{name}", default)
 
     data_dir = Path(str(overrides.pop("data_dir", None) or get("DATA_DIR", "vpnsite-data"))).resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # It holds the secret key and the database: nobody else's business.
+    data_dir.chmod(0o700)
     settings = Settings(
         data_dir=data_dir,
         database_url=get("DATABASE_URL") or sqlite_url(data_dir / "vpnsite.db"),
@@ -86,6 +96,8 @@ def load_settings(
         mail_timeout=float(_integer(get("MAIL_TIMEOUT", "10"), "MAIL_TIMEOUT", 1, 300)),
         billing_health_url=get("BILLING_HEALTH_URL") or None,
         demo=_boolean(get("DEMO", "false"), "DEMO"),
+        connection_limit=_integer(get("CONNECTION_LIMIT", "1000"), "CONNECTION_LIMIT", 10, 100_000),
+        channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:

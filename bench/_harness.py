@@ -60,6 +60,7 @@ def vpnsite(database_url: str | None, threads: int, **settings: str) -> Iterator
     env = {
         **os.environ,
         "VPNSITE_DATA_DIR": str(data_dir),
+        "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
         **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()},
     }
     if database_url:

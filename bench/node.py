@@ -78,6 +78,7 @@ def hub(database_url: str | None) -> Iterator[tuple[str, str]]:
     )
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    env["VPNSITE_PUBLIC_URL"] = base
     args = [
         sys.executable,
         "-m",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -15,6 +14,7 @@ from vpnsite_adapters.cli import (
     service_commands,
     vpn_commands,
 )
+from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import SettingsError, load_settings
 
 COMMAND_GROUPS = (
@@ -37,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     args = parser().parse_args(argv)
     if not getattr(args, "hub_settings", True):
         return int(args.handler(None, args))

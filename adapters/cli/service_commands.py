@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
+
+import attrs
 
 from vpnsite_adapters.settings import Settings
 
@@ -34,8 +37,20 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_services
     from vpnsite_adapters.demo_fleet import DemoFleet
     from vpnsite_adapters.http.app import create_app
+    from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
     from vpnsite_adapters.vpn.keystore import initialise
 
+    if settings.public_url is None:
+        if not settings.demo:
+            print(
+                "vpnsite: set VPNSITE_PUBLIC_URL to the address visitors use (e.g. https://vpn.example.com):"
+                " links in e-mails and answers are built from it, never from a request's Host header"
+                " (`vpnsite serve --demo` uses its own address)",
+                file=sys.stderr,
+            )
+            return 2
+        local = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        settings = attrs.evolve(settings, public_url=f"http://{local}:{settings.port}")
     initialise(settings.data_dir)
     services = build_services(settings)
     services.start_background_work()
@@ -45,6 +60,15 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         port=settings.port,
         threads=settings.threads,
         ident="vpnsite",
+        # The app decides whose X-Forwarded-* to believe (VPNSITE_TRUSTED_PROXIES takes networks).
+        clear_untrusted_proxy_headers=False,
+        # Refused while reading, not after: nothing the API accepts is larger.
+        max_request_body_size=MAX_REQUEST_BYTES,
+        connection_limit=settings.connection_limit,
+        channel_timeout=settings.channel_timeout,
+        cleanup_interval=max(1, min(10, settings.channel_timeout // 2)),
+        # select() cannot watch more than 1,024 sockets.
+        asyncore_use_poll=True,
     )
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)%s",

@@ -59,7 +59,7 @@ def personal(response: Response) -> Response:
 
 
 def site_url() -> str:
-    return services().settings.public_url or request.host_url.rstrip("/")
+    return str(services().settings.origin)
 
 
 def archive_url(token: str) -> str:

@@ -12,11 +12,12 @@ from flask_cors import CORS
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.archive_api import archive_api
+from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
-from vpnsite_adapters.http.polling import PollingEndpoints
+from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
 from vpnsite_adapters.http.site import Site, register_site
 
 access_log = logging.getLogger("vpnsite.access")
@@ -49,7 +50,7 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
-    site = Site.load(services.settings.public_url)
+    site = Site.load(services.settings.origin)
     if site is not None:
         register_site(app, site)
     register_error_handlers(app)
@@ -76,7 +77,7 @@ def create_app(services: Services) -> Flask:
         if response.mimetype == "application/json":
             response.headers.setdefault("Content-Security-Policy", API_CSP)
         if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+            response.headers.setdefault(*HSTS)
         if services.settings.access_log:
             elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
             access_log.info(
@@ -88,11 +89,14 @@ def create_app(services: Services) -> Flask:
     def release(_error: BaseException | None) -> None:
         services.store.release()
 
-    app.wsgi_app = PollingEndpoints(  # type: ignore[method-assign]
-        app.wsgi_app,
-        services.snapshot,
-        {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
-        services.settings.cors_origins,
-        log_access if services.settings.access_log else None,
+    app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
+        PollingEndpoints(
+            app.wsgi_app,
+            services.snapshot,
+            {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
+            services.settings.cors_origins,
+            log_access if services.settings.access_log else None,
+        ),
+        services.settings.trusted_proxies,
     )
     return app

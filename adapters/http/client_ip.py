@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from attrs import frozen
 
 from vpnsite_adapters.settings import Network
 
@@ -38,3 +40,23 @@ def _is_trusted(address: str | None, trusted: Sequence[Network]) -> bool:
     except ValueError:
         return False
     return any(ip in network for network in trusted)
+
+
+@frozen
+class TrustedProxyHeaders:
+    """WSGI middleware: a configured proxy's ``X-Forwarded-For`` (the right-most hop it does not
+    trust) becomes the client's address and its ``X-Forwarded-Proto`` the scheme; from anyone
+    else both headers are dropped, so nothing further in can believe them."""
+
+    app: Any
+    trusted: tuple[Network, ...]
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if self.trusted and _is_trusted(environ.get("REMOTE_ADDR"), self.trusted):
+            environ["REMOTE_ADDR"] = client_ip(environ, self.trusted)
+            proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).rsplit(",", 1)[-1].strip().lower()
+            if proto in ("http", "https"):
+                environ["wsgi.url_scheme"] = proto
+        environ.pop("HTTP_X_FORWARDED_FOR", None)
+        environ.pop("HTTP_X_FORWARDED_PROTO", None)
+        return self.app(environ, start_response)  # type: ignore[no-any-return]

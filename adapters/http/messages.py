@@ -148,6 +148,13 @@ FIELD_ERRORS: Mapping[str, Texts] = {
         "fr": "Valeur de type {expected} attendue.",
         "pt": "Esperava-se um valor do tipo {expected}.",
     },
+    "invalid_characters": {
+        "en": "Contains characters that are not text (a NUL or an unpaired surrogate).",
+        "ru": "Содержит символы, которые не являются текстом (NUL или непарный суррогат).",
+        "es": "Contiene caracteres que no son texto (un NUL o un sustituto sin pareja).",
+        "fr": "Contient des caractères qui ne sont pas du texte (un NUL ou un substitut isolé).",
+        "pt": "Contém caracteres que não são texto (um NUL ou um substituto sem par).",
+    },
     "too_long": {
         "en": "At most {limit} characters.",
         "ru": "Не более {limit} символов.",

@@ -19,6 +19,10 @@ StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 AccessLog = Callable[[str, str, int, float], None]
 
+# Sent on every answer to a request that came over HTTPS (directly or from a trusted proxy).
+HSTS = ("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+ALLOW = "GET, HEAD, OPTIONS"
+
 
 class PollingEndpoints:
     def __init__(
@@ -58,20 +62,36 @@ class PollingEndpoints:
                 "405 Method Not Allowed",
                 [
                     *self.security_headers,
-                    ("Allow", "GET, HEAD"),
+                    ("Allow", ALLOW),
                     ("Content-Type", "application/json"),
                     ("Content-Length", str(len(body))),
                 ],
             )
             return [body]
+        secure = [HSTS] if environ.get("wsgi.url_scheme") == "https" else []
+        origin = environ.get("HTTP_ORIGIN")
+        cors = (
+            [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+            if origin in self.cors_origins
+            else []
+        )
         if method == "OPTIONS":
-            return self.app(environ, start_response)
+            preflight = [("Access-Control-Allow-Methods", "GET, HEAD")] if cors else []
+            start_response(
+                "204 No Content",
+                [
+                    *self.security_headers,
+                    *secure,
+                    *cors,
+                    *preflight,
+                    ("Allow", ALLOW),
+                    ("Content-Length", "0"),
+                ],
+            )
+            return [b""]
         started = time.perf_counter()
         encoded = route()
-        headers = [*self.headers, ("ETag", encoded.etag)]
-        origin = environ.get("HTTP_ORIGIN")
-        if origin in self.cors_origins:
-            headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+        headers = [*self.headers, *secure, *cors, ("ETag", encoded.etag)]
         if _matches(environ.get("HTTP_IF_NONE_MATCH"), encoded.etag):
             status, body = "304 Not Modified", b""
         else:

@@ -22,6 +22,13 @@ class WrongType(TypeError):
         self.expected = expected
 
 
+class NotText(WrongType):
+    """A string holding what no visitor types: NUL, or a lone surrogate."""
+
+    def __init__(self) -> None:
+        super().__init__("text")
+
+
 def _capped(limit: int) -> Any:
     return field(metadata={"max_length": limit})
 
@@ -100,7 +107,15 @@ class SupportRequest:
 def _strict_str(value: Any, _type: Any) -> str:
     if not isinstance(value, str):
         raise WrongType("string")
+    # JSON can carry a lone surrogate ("\ud800"), which no encoder can write, and NUL, which
+    # PostgreSQL refuses in text: neither is text a visitor typed.
+    if "\x00" in value or (not value.isprintable() and _has_surrogate(value)):
+        raise NotText()
     return value
+
+
+def _has_surrogate(value: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in value)
 
 
 def _strict_bool(value: Any, _type: Any) -> bool:
@@ -194,6 +209,8 @@ def _field_errors(error: BaseException, loc: tuple[str | int, ...]) -> Any:
             yield from _field_errors(sub, loc if name is None else (*loc, name))
     elif isinstance(error, KeyError):
         yield FieldError(loc, "missing", {})
+    elif isinstance(error, NotText):
+        yield FieldError(loc, "invalid_characters", {})
     elif isinstance(error, WrongType):
         yield FieldError(loc, "wrong_type", {"expected": error.expected})
     else:

@@ -46,7 +46,7 @@ class Site:
     """The built site in memory. Pages name their own origin (canonical, hreflang, Open Graph), so
     each origin the site is reached at gets its own copy, made once."""
 
-    def __init__(self, root: Path, public_url: str | None) -> None:
+    def __init__(self, root: Path, public_url: str) -> None:
         self.root = root
         self.public_url = public_url
         self.files = {
@@ -57,7 +57,7 @@ class Site:
         self._variants: dict[tuple[str, str], Variant] = {}
 
     @classmethod
-    def load(cls, public_url: str | None) -> Site | None:
+    def load(cls, public_url: str) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
@@ -103,7 +103,7 @@ def site_blueprint(site: Site) -> Blueprint:
     blueprint = Blueprint("site", __name__)
 
     def respond(name: str, status: int, cache: str) -> Response:
-        origin = site.public_url or request.host_url.rstrip("/")
+        origin = site.public_url
         variant = site.variant(name, origin)
         suffix = Path(name).suffix
         gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")

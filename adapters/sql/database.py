@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -31,11 +33,23 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def _private(path: Path) -> None:
+    """The database holds e-mails and addresses: readable by its owner only. SQLite gives its
+    -wal and -shm files the mode of the database file."""
+    if str(path) in ("", ":memory:"):
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").chmod(0o600)
+
+
 def open_database(url: str, max_connections: int = 16) -> peewee.Database:
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         # sqlite:///relative.db and sqlite:////absolute.db, as SQLAlchemy spells them
         path = unquote(parts.path)[1:]
+        _private(Path(path))
         return peewee.SqliteDatabase(
             path,
             pragmas={

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 import unicodedata
 
 from vpnsite.errors import InvalidField
@@ -9,6 +10,9 @@ from vpnsite.errors import InvalidField
 MAX_LOCAL_PART = 64
 MAX_ADDRESS = 254
 MAX_LABEL = 63
+# RFC 5322 "atext": what a dot-atom local part may hold. No quotes, commas, angle brackets,
+# parentheses or semicolons, so an address can never be read as a list or a display name.
+_ATEXT = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-/=?^_`{|}~")
 
 
 def normalise_email(raw: str, field: str = "email") -> str:
@@ -30,6 +34,8 @@ def normalise_email(raw: str, field: str = "email") -> str:
         raise InvalidField(field, "email_invalid")
     if local.startswith(".") or local.endswith(".") or ".." in local:
         raise InvalidField(field, "email_invalid")
+    if not all(char == "." or _is_atext(char) for char in local):
+        raise InvalidField(field, "email_invalid")
     domain = domain.lower()
     if not _is_domain(domain):
         raise InvalidField(field, "email_invalid")
@@ -45,6 +51,13 @@ def email_key(email: str) -> str:
     """The form two addresses are compared in: people do not expect 'Anna@x.org' and 'anna@x.org'
     to be different accounts, so matching ignores case."""
     return email.casefold()
+
+
+def _is_atext(char: str) -> bool:
+    """ASCII atext, or a letter, mark or digit of another script (internationalised mailboxes)."""
+    if char.isascii():
+        return char in _ATEXT
+    return unicodedata.category(char)[0] in "LMN"
 
 
 def _is_domain(domain: str) -> bool:

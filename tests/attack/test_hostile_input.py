@@ -20,12 +20,17 @@ from vpnsite_adapters.node.hub import Hub
 
 hostile_text = st.one_of(
     st.text(max_size=50),
+    # Lone surrogates and NUL: valid JSON, not text (a 500 on PostgreSQL once).
+    st.text(alphabet=st.characters(categories=["Cs"]), min_size=1, max_size=3),
+    st.builds("{}\x00{}".format, st.text(max_size=5), st.text(max_size=5)),
     st.text(alphabet=st.characters(codec="utf-8"), min_size=300, max_size=2000),
     st.sampled_from(
         [
             "'; DROP TABLE licence; --",
             "<script>alert(1)</script>",
             "\x00\x01\x02",
+            "\ud800",
+            "anna\udfff@example.org",
             "../../etc/passwd",
             "%00",
             "{{7*7}}",
@@ -159,3 +164,22 @@ def _answering(status: int, body: bytes) -> type[http.server.BaseHTTPRequestHand
             pass
 
     return Answer
+
+
+def test_a_lone_surrogate_or_nul_in_any_field_is_a_422_naming_it(make_services: Any) -> None:
+    client = create_app(make_services(rate_limits="off")).test_client()
+    text_fields = {
+        path: [f for f in fields if f not in ("user_days", "cookies")] for path, fields in CALLS.items()
+    }
+    text_fields["/api/submit-email"].append("cookies.hz_id")
+    for path, fields in text_fields.items():
+        for field in fields:
+            for bad in ("\ud800", "a\x00b"):
+                body: dict[str, Any] = (
+                    {"cookies": {"hz_id": bad}} if field == "cookies.hz_id" else {field: bad}
+                )
+                response = client.post(path, data=json.dumps(body), content_type="application/json")
+                assert response.status_code == 422, (path, field, response.status_code)
+                errors = response.get_json()["detail"]
+                named = [e for e in errors if e["loc"][-1] == field.split(".")[-1]]
+                assert named and named[0]["type"] == "value_error.invalid_characters", (path, field, errors)

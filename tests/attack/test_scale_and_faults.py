@@ -29,6 +29,7 @@ def start_serve(database_url: str, data_dir: Path, **settings: str) -> tuple[sub
         "VPNSITE_DATA_DIR": str(data_dir),
         "VPNSITE_DATABASE_URL": database_url,
         "VPNSITE_SECRET_KEY": SECRET,
+        "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
         **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
     }
     process = subprocess.Popen(

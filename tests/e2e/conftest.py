@@ -78,7 +78,12 @@ class Server:
 def start_server(tmp: Path, **settings: str) -> Server:
     port = free_port()
     data_dir = tmp / f"data-{port}"
-    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), "VPNSITE_ACCESS_LOG": "false"}
+    env = {
+        **os.environ,
+        "VPNSITE_DATA_DIR": str(data_dir),
+        "VPNSITE_ACCESS_LOG": "false",
+        "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
     env.pop("VPNSITE_DATABASE_URL", None)
     env.update({f"VPNSITE_{key.upper()}": value for key, value in settings.items()})
     process = subprocess.Popen(

@@ -139,7 +139,7 @@ def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, P
     with log.open("w") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-            env=environment,
+            env={"VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}", **environment},
             stdout=output,
             stderr=subprocess.STDOUT,
         )

@@ -82,6 +82,7 @@ class World:
         self.env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / "hub"), "VPNSITE_RATE_LIMITS": "off"}
         self.env.pop("VPNSITE_DATABASE_URL", None)
         self.hub_url = f"http://127.0.0.1:{self.port}"
+        self.env["VPNSITE_PUBLIC_URL"] = self.hub_url
         self.wireguard = wireguard
         self.clients = 0
         self.hub: subprocess.Popen[bytes] | None = None
@@ -238,9 +239,7 @@ class World:
         created = requests.post(
             self.hub_url + "/api/create-user", json={"email": form.pop("user_email"), **form}, timeout=10
         ).json()
-        archive = requests.get(
-            created["activation_url"].replace("localhost", f"127.0.0.1:{self.port}"), timeout=10
-        )
+        archive = requests.get(created["activation_url"], timeout=10)
         assert archive.status_code == 200, archive.text
         with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
             profiles = {name: zipped.read(name).decode() for name in zipped.namelist()}

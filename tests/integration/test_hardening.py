@@ -1,0 +1,208 @@
+"""What a security review found, each proved against a real `vpnsite serve` process (waitress in
+front, as in production), not Flask's test client."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.integration.processes import free_port, vpnsite
+
+Serve = Callable[..., tuple[str, Path]]
+
+
+@pytest.fixture
+def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
+    """Start `vpnsite serve` with VPNSITE_* settings; (base URL, log file)."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(**settings: str) -> tuple[str, Path]:
+        port = free_port()
+        data_dir = tmp_path / f"data-{port}"
+        env = {
+            **os.environ,
+            "VPNSITE_DATA_DIR": str(data_dir),
+            "VPNSITE_DATABASE_URL": database_url,
+            "VPNSITE_PUBLIC_URL": "https://vpn.example",
+            **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
+        }
+        log = tmp_path / f"serve-{port}.log"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
+            env=env,
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+        started.append(process)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(base + "/readyz", timeout=1).status_code == 200:
+                    return base, log
+            except requests.ConnectionError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def submit(base: str, email: str, **headers: str) -> requests.Response:
+    return requests.post(base + "/api/submit-email", json={"email": email}, headers=headers, timeout=10)
+
+
+def test_a_trusted_proxys_forwarded_address_and_scheme_are_believed(serve: Serve) -> None:
+    base, _ = serve(trusted_proxies="127.0.0.1", rate_limits="submit-email:ip=2/10m")
+    first = {"X-Forwarded-For": "198.51.100.1"}
+    assert [submit(base, f"p{n}@example.org", **first).status_code for n in range(3)] == [200, 200, 429]
+    assert submit(base, "q@example.org", **{"X-Forwarded-For": "198.51.100.2"}).status_code == 200, (
+        "behind the proxy every visitor has an address of their own"
+    )
+    chained = {"X-Forwarded-For": "203.0.113.7, 198.51.100.1"}
+    assert submit(base, "r@example.org", **chained).status_code == 429, "the right-most hop counts"
+    secure = requests.get(base + "/api/user-count", headers={"X-Forwarded-Proto": "https"})
+    assert "max-age" in secure.headers.get("Strict-Transport-Security", "")
+    assert "Strict-Transport-Security" not in requests.get(base + "/api/user-count").headers
+
+
+def test_nobody_elses_forwarded_headers_are_believed(serve: Serve) -> None:
+    base, _ = serve(trusted_proxies="10.9.9.9", rate_limits="submit-email:ip=2/10m")
+    statuses = [
+        submit(base, f"s{n}@example.org", **{"X-Forwarded-For": f"198.51.100.{n}"}).status_code
+        for n in range(3)
+    ]
+    assert statuses == [200, 200, 429], "a client cannot pick a new address by sending the header"
+    spoofed = requests.get(base + "/api/user-count", headers={"X-Forwarded-Proto": "https"})
+    assert "Strict-Transport-Security" not in spoofed.headers
+
+
+def test_links_come_from_the_public_url_never_the_host_header(serve: Serve, tmp_path: Path) -> None:
+    base, _ = serve(rate_limits="off")
+    evil = {"Host": "evil.example"}
+    form = submit(base, "victim@example.org", **evil).json()["form_data"]
+    created = requests.post(
+        base + "/api/create-user", json={"email": form.pop("user_email"), **form}, headers=evil
+    ).json()
+    assert created["activation_url"].startswith("https://vpn.example/api/config/")
+    page = requests.get(base + "/", headers=evil).text
+    assert "evil.example" not in page and "https://vpn.example/" in page
+    outbox = next(tmp_path.glob("data-*")) / "outbox"
+
+    def mail() -> bytes:
+        return b"".join(path.read_bytes() for path in outbox.glob("*.eml")) if outbox.exists() else b""
+
+    deadline = time.monotonic() + 15
+    while b"https://vpn.example/api/config/" not in mail():
+        assert time.monotonic() < deadline, "the licence e-mail links to the public URL"
+        time.sleep(0.2)
+    assert b"evil.example" not in mail()
+
+
+def test_serve_refuses_to_start_without_a_public_url(environment: dict[str, str]) -> None:
+    result = vpnsite("serve", "--port", str(free_port()), env={**environment, "VPNSITE_PUBLIC_URL": ""})
+    assert result.returncode == 2 and "VPNSITE_PUBLIC_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def _raw(base: str, request: bytes, wait: float = 10) -> bytes:
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=wait) as sock:
+        sock.sendall(request)
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except TimeoutError:
+            pass
+    return answer
+
+
+def test_a_huge_body_is_refused_before_it_is_read(serve: Serve) -> None:
+    base, _ = serve()
+    headers = (
+        b"POST /api/submit-email HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 67108864\r\n\r\n{"
+    )
+    answer = _raw(base, headers)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    medium = b"x" * (1024 * 1024)
+    response = requests.post(
+        base + "/api/submit-email", data=medium, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 413 and response.json()["code"] == "payload_too_large"
+
+
+def test_half_open_connections_do_not_lock_visitors_out(serve: Serve) -> None:
+    base, _ = serve(channel_timeout="2")
+    host, port = base.removeprefix("http://").split(":")
+    idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(150)]
+    try:
+        assert requests.get(base + "/api/user-count", timeout=10).status_code == 200
+        idle[0].settimeout(20)
+        assert idle[0].recv(1) == b"", "the server closes a connection that says nothing"
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_a_crafted_path_cannot_write_a_line_of_its_own_into_the_log(serve: Serve) -> None:
+    base, log = serve()
+    requests.get(base + "/a%0d%0aSet-Cookie:x=1")
+    requests.get(base + "/api/user-count")
+    deadline = time.monotonic() + 10
+    while "/api/user-count" not in log.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    lines = log.read_text().splitlines()
+    assert not [line for line in lines if line.startswith("Set-Cookie")], lines[-5:]
+    assert any("/a\\x0d\\x0aSet-Cookie" in line for line in lines)
+
+
+def test_options_on_the_polling_paths_says_what_they_allow(serve: Serve) -> None:
+    base, _ = serve(cors_origins="https://app.example")
+    for path in ("/api/user-count", "/api/server-status"):
+        answer = requests.options(base + path, headers={"Origin": "https://app.example"})
+        assert answer.status_code == 204 and "GET" in answer.headers["Allow"]
+        assert answer.headers["Access-Control-Allow-Origin"] == "https://app.example"
+
+
+def test_the_data_directory_and_database_are_private(tmp_path: Path) -> None:
+    """SQLite's files, so no database parameter: the embedded default."""
+    folder = tmp_path / "private"
+    port = free_port()
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(folder), "VPNSITE_PUBLIC_URL": "https://vpn.example"}
+    env.pop("VPNSITE_DATABASE_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (folder / "vpnsite.db-wal").exists():
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        requests.get(f"http://127.0.0.1:{port}/readyz", timeout=5)
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        for name in ("vpnsite.db", "vpnsite.db-wal", "vpnsite.db-shm", "secret.key"):
+            assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
