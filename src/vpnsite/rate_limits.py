@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
@@ -72,6 +73,20 @@ _RULE = re.compile(
     r"(?P<failures>!)?$"
 )
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+def client_network(ip: str) -> str:
+    """What one client is counted as: an IPv4 address, or an IPv6 address's /64 — a subscriber
+    is given a whole /64 and could otherwise take a fresh address for every request."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def parse_rules(text: str) -> tuple[RateLimit, ...]:
@@ -148,6 +163,8 @@ class Limiter:
         counters = []
         for rule in rules_for(self.rules, action, failures_only):
             value = subjects.get(rule.subject)
+            if value and rule.subject == "ip":
+                value = client_network(value)
             if value:
                 # Rules of one action and subject share their events; only the window differs.
                 scope = f"{action}|{rule.subject}|{'failures' if failures_only else 'calls'}|{value}"

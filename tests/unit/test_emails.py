@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from email.headerregistry import Address
+from email.utils import getaddresses
 
 import pytest
 from hypothesis import assume, given, settings
@@ -189,3 +191,34 @@ def test_exactly_one_at_sign(address: str, ats: int) -> None:
 @given(local_parts, labels)
 def test_the_domain_needs_a_dot(local: str, label: str) -> None:
     assert refusal(f"{local}@{label}") == "email_invalid"
+
+
+@given(
+    st.builds(
+        "{}{}{}@example.org".format,
+        st.text(max_size=10),
+        st.sampled_from([",", "<", ">", '"', "(", ")", ";", ":", "[", "]", "\\", " "]),
+        st.text(max_size=10),
+    )
+)
+def test_an_address_that_could_be_read_as_several_recipients_is_refused(raw: str) -> None:
+    with pytest.raises(InvalidField):
+        normalise_email(raw)
+
+
+@given(st.text(max_size=80) | st.builds("{}@{}".format, st.text(max_size=30), st.text(max_size=30)))
+def test_every_accepted_address_is_exactly_one_mailbox_in_a_header(raw: str) -> None:
+    """What the SMTP adapter writes into To and Reply-To parses back as that one address."""
+    try:
+        normal = normalise_email(raw)
+    except InvalidField:
+        return
+    mailbox = Address(addr_spec=normal)
+    assert mailbox.addr_spec == normal
+    assert [address for _, address in getaddresses([normal])] == [normal]
+
+
+def test_the_addresses_of_the_security_review_are_refused() -> None:
+    for raw in ("attacker,victim@example.net", "a<b>@example.net", '"x"@example.net', "a b@example.net"):
+        with pytest.raises(InvalidField):
+            normalise_email(raw)

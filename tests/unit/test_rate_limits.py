@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from datetime import UTC, datetime, timedelta
 
@@ -20,6 +21,7 @@ from vpnsite.rate_limits import (
     SUBMIT_EMAIL,
     Limiter,
     RateLimit,
+    client_network,
     longest_window,
     parse_rules,
 )
@@ -249,3 +251,29 @@ def test_subjects_are_stored_only_as_keyed_hashes() -> None:
     Limiter(DEFAULT_RULES, hasher, store).admit(SUBMIT_EMAIL, {"ip": "192.0.2.7", "hz_id": "hz-1"}, START)
     assert len(store.events) == 2
     assert not any("192.0.2.7" in key or "hz-1" in key for key in store.events)
+
+
+@given(st.ip_addresses(v=6), st.integers(min_value=0, max_value=2**64 - 1))
+def test_an_ipv6_client_is_counted_by_its_slash_64(address: ipaddress.IPv6Address, host: int) -> None:
+    sibling = ipaddress.IPv6Address((int(address) >> 64 << 64) | host)
+    if address.ipv4_mapped is None and sibling.ipv4_mapped is None:
+        assert client_network(str(address)) == client_network(str(sibling))
+        neighbour = ipaddress.IPv6Address(int(address) ^ (1 << 64))
+        if neighbour.ipv4_mapped is None:
+            assert client_network(str(neighbour)) != client_network(str(address))
+
+
+@given(st.ip_addresses(v=4))
+def test_an_ipv4_client_is_its_address_however_written(address: ipaddress.IPv4Address) -> None:
+    assert client_network(str(address)) == str(address)
+    assert client_network(f"::ffff:{address}") == str(address)
+
+
+def test_rotating_through_one_slash_64_does_not_escape_the_limit() -> None:
+    limiter = Limiter(parse_rules("submit-email:ip=2/10m"), hasher, MemoryRateLimitStore())
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    limiter.admit("submit-email", {"ip": "2001:db8:1:2::1"}, now)
+    limiter.admit("submit-email", {"ip": "2001:db8:1:2::2"}, now)
+    with pytest.raises(RateLimited):
+        limiter.admit("submit-email", {"ip": "2001:db8:1:2:ffff::3"}, now)
+    limiter.admit("submit-email", {"ip": "2001:db8:1:3::1"}, now)
