@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -54,7 +54,14 @@ def process(args: Sequence[str], url: str, env: dict[str, str] | None = None) ->
 
 
 @contextmanager
-def vpnsite(database_url: str | None, threads: int, **settings: str) -> Iterator[str]:
+def vpnsite(
+    database_url: str | None,
+    threads: int,
+    prepare: Callable[[dict[str, str]], None] | None = None,
+    **settings: str,
+) -> Iterator[str]:
+    """A `vpnsite serve` on a fresh data directory; ``prepare`` runs first with its environment
+    (to register servers with the CLI, say)."""
     data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
     port = free_port()
     env = {
@@ -77,6 +84,8 @@ def vpnsite(database_url: str | None, threads: int, **settings: str) -> Iterator
         str(threads),
     ]
     try:
+        if prepare is not None:
+            prepare(env)
         with process(args, base + "/healthz", env):
             yield base
     finally:

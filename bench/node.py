@@ -16,15 +16,13 @@ PostgreSQL of the tests). Needs wrk for the second part.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +31,7 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _harness import HERE, free_port, fresh_postgres, hello_app, process  # noqa: E402
+from _harness import HERE, fresh_postgres, hello_app, vpnsite  # noqa: E402
 
 from vpnsite_adapters.node.hub import Hub  # noqa: E402
 
@@ -43,57 +41,30 @@ THREADS = 8
 @contextmanager
 def hub(database_url: str | None) -> Iterator[tuple[str, str]]:
     """A `vpnsite serve` with one registered VPN server; its URL and the server's token."""
-    data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-node-"))
-    env = {
-        **os.environ,
-        "VPNSITE_DATA_DIR": str(data_dir),
-        "VPNSITE_RATE_LIMITS": "off",
-        "VPNSITE_ACCESS_LOG": "false",
-        "VPNSITE_DB_POOL_SIZE": str(THREADS + 4),
-    }
-    if database_url:
-        env["VPNSITE_DATABASE_URL"] = database_url
+    found: dict[str, str] = {}
 
-    def cli(*args: str) -> str:
-        command = [sys.executable, "-m", "vpnsite_adapters.cli.main", *args]
-        return subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    def register_server(env: dict[str, str]) -> None:
+        def cli(*args: str) -> str:
+            command = [sys.executable, "-m", "vpnsite_adapters.cli.main", *args]
+            return subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
 
-    cli("vpn", "init")
-    token = (
-        cli(
-            "vpn",
-            "add-server",
-            "bench-1",
-            "--country",
-            "nl",
-            "--city",
-            "Amsterdam",
-            "--host",
-            "vpn.example",
-            "--wg-port",
-            "0",
+        cli("vpn", "init")
+        added = cli(
+            "vpn", "add-server", "bench-1", "--country", "nl", "--city", "Amsterdam", "--host", "vpn.example"
         )
-        .strip()
-        .splitlines()[-1]
-    )
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env["VPNSITE_PUBLIC_URL"] = base
-    args = [
-        sys.executable,
-        "-m",
-        "vpnsite_adapters.cli.main",
-        "serve",
-        "--port",
-        str(port),
-        "--threads",
-        str(THREADS),
-    ]
-    try:
-        with process(args, base + "/healthz", env):
-            yield base, token
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+        found["token"] = added.strip().splitlines()[-1]
+
+    settings = {"rate_limits": "off", "access_log": "false", "db_pool_size": str(THREADS + 4)}
+    with vpnsite(database_url, THREADS, prepare=register_server, **settings) as base:
+        yield base, found["token"]
+
+
+def in_threads(work: Callable[[int], None]) -> None:
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def sign_up(base: str, users: int) -> list[tuple[str, str]]:
@@ -133,11 +104,7 @@ def logins_per_second(base: str, token: str, accounts: list[tuple[str, str]], se
             counts[n] += 1
             i += 1
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    in_threads(work)
     return sum(counts) / seconds
 
 
@@ -153,11 +120,7 @@ def bare_cycles_per_second(base: str, seconds: float) -> float:
                 client._call("x", {}, 5.0)
             counts[n] += 1
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    in_threads(work)
     return sum(counts) / seconds
 
 
