@@ -43,8 +43,8 @@ class Variant:
 
 
 class Site:
-    """The built site in memory. Pages name their own origin (canonical, hreflang, Open Graph), so
-    each origin the site is reached at gets its own copy, made once."""
+    """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph): the
+    public URL is written into each page once, when it is first asked for."""
 
     def __init__(self, root: Path, public_url: str) -> None:
         self.root = root
@@ -54,7 +54,7 @@ class Site:
             for path in root.rglob("*")
             if path.is_file() and path.suffix in _TYPES
         }
-        self._variants: dict[tuple[str, str], Variant] = {}
+        self._variants: dict[str, Variant] = {}
 
     @classmethod
     def load(cls, public_url: str) -> Site | None:
@@ -63,18 +63,16 @@ class Site:
             return None
         return cls(SITE_DIR, public_url)
 
-    def variant(self, name: str, origin: str) -> Variant:
-        key = (name, origin if Path(name).suffix in _ORIGIN_BOUND else "")
-        found = self._variants.get(key)
+    def variant(self, name: str) -> Variant:
+        found = self._variants.get(name)
         if found is None:
             body = self.files[name]
-            if key[1]:
-                body = body.replace(ORIGIN_PLACEHOLDER, origin.encode())
+            if Path(name).suffix in _ORIGIN_BOUND:
+                body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
             found = Variant(
                 body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
             )
-            if len(self._variants) < 2000:  # origins come from Host headers: keep the cache bounded
-                self._variants[key] = found
+            self._variants[name] = found
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
@@ -103,8 +101,7 @@ def site_blueprint(site: Site) -> Blueprint:
     blueprint = Blueprint("site", __name__)
 
     def respond(name: str, status: int, cache: str) -> Response:
-        origin = site.public_url
-        variant = site.variant(name, origin)
+        variant = site.variant(name)
         suffix = Path(name).suffix
         gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
         if status == 200 and request.if_none_match.contains(variant.etag.strip('"')):
