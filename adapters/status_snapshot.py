@@ -14,7 +14,7 @@ from typing import Any
 
 from attrs import define, field
 
-from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE, Rank, ServerView, view_fleet
+from vpnsite.fleet import Rank, ServerView, silent_since, view_fleet
 from vpnsite.ports import Clock
 from vpnsite_adapters.sql.store import SqlStore
 
@@ -85,7 +85,7 @@ class StatusSnapshot:
         freshest = max((s.last_seen for s in servers if s.last_seen is not None), default=None)
         # The hub is the node API: up while heartbeats keep arriving; its ping is the typical
         # round trip to the servers it hears from.
-        hub_online = freshest is not None and now - freshest < HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+        hub_online = freshest is not None and freshest > silent_since(now)
         pings = [view.server.ping_ms for view in views if view.online and view.server.ping_ms is not None]
         system = [
             {

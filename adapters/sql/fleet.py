@@ -10,7 +10,7 @@ from typing import Any
 import peewee
 from attrs import frozen
 
-from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE, Heartbeat, Location, VpnServer
+from vpnsite.fleet import Heartbeat, Location, VpnServer, silent_since
 from vpnsite_adapters.sql.database import from_db, to_db
 
 
@@ -102,7 +102,7 @@ class SqlFleetStore:
         row = servers.get_or_none(servers.token_hash == token_hash)
         if row is None:
             return None
-        if row.last_seen is None or from_db(row.last_seen) < now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE:
+        if row.last_seen is None or from_db(row.last_seen) < silent_since(now):
             # Back from silence (a restart, a network cut): the devices it had are gone.
             sessions = self.models.VpnSession
             sessions.delete().where(sessions.server_id == row.id).execute()

@@ -84,11 +84,17 @@ class VpnServer:
     wg_public_key: str | None = None
 
 
+def silent_since(now: datetime) -> datetime:
+    """A server not heard from after this moment has missed three heartbeats: it is offline, and
+    the sessions it held are gone."""
+    return now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+
+
 def is_online(server: VpnServer, now: datetime) -> bool:
     """Up while it reports a working service and has missed fewer than three heartbeats."""
     if server.last_seen is None or not server.service_up:
         return False
-    return now - server.last_seen < HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+    return server.last_seen > silent_since(now)
 
 
 def rank_popularity(sessions: int, all_sessions: int, servers: int) -> Rank:

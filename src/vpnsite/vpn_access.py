@@ -16,7 +16,7 @@ from attrs import frozen
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
-from vpnsite.fleet import HEARTBEAT_PERIOD, MISSED_BEATS_OFFLINE
+from vpnsite.fleet import silent_since
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceStore
 from vpnsite.licences import Licence
@@ -42,11 +42,6 @@ class Session:
 def counts(session: Session, now: datetime) -> bool:
     """Whether a session takes a place: connected, or admitted moments ago and still connecting."""
     return session.confirmed or session.started_at > now - UNCONFIRMED_FOR
-
-
-def silent_since(now: datetime) -> datetime:
-    """Servers not heard from since then are offline, and the sessions they held are gone."""
-    return now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
 
 
 def refusal(
