@@ -40,6 +40,9 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
     from vpnsite_adapters.vpn.keystore import initialise
 
+    # Where this process itself is reached: the demo's servers report here.
+    listening = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    local = f"http://{listening}:{settings.port}"
     if settings.public_url is None:
         if not settings.demo:
             print(
@@ -49,8 +52,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        local = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-        settings = attrs.evolve(settings, public_url=f"http://{local}:{settings.port}")
+        settings = attrs.evolve(settings, public_url=local)
     initialise(settings.data_dir)
     services = build_services(settings)
     services.start_background_work()
@@ -80,8 +82,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     )
     demo = None
     if settings.demo:
-        local = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-        demo = DemoFleet(services.store, services.fleet.hasher, f"http://{local}:{settings.port}")
+        demo = DemoFleet(services.store, services.fleet.hasher, local)
         demo.start()
         services.probe.reach_at.update(demo.reach_at)
     try:

@@ -59,7 +59,7 @@ def personal(response: Response) -> Response:
 
 
 def site_url() -> str:
-    return str(services().settings.origin)
+    return services().settings.origin
 
 
 def archive_url(token: str) -> str:
