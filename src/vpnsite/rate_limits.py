@@ -1,4 +1,5 @@
-"""Sliding-window rate limits per action and subject (client IP, visitor id, e-mail)."""
+"""Sliding-window rate limits per action and subject (client IP, visitor id, e-mail, or one
+e-mail from one client)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from attrs import frozen
 from vpnsite.errors import RateLimited
 from vpnsite.keyed_hashes import KeyedHasher
 
-Subject = Literal["ip", "hz_id", "email"]
-SUBJECTS: tuple[Subject, ...] = ("ip", "hz_id", "email")
+Subject = Literal["ip", "hz_id", "email", "email_ip"]
+SUBJECTS: tuple[Subject, ...] = ("ip", "hz_id", "email", "email_ip")
 
 SUBMIT_EMAIL = "submit-email"
 CREATE_USER = "create-user"
@@ -29,7 +30,9 @@ class RateLimit:
     """At most ``limit`` counted events per ``window`` for one subject of one action.
 
     ``failures_only`` rules count only calls that failed (wrong codes, say), so a person who gets
-    it right is never slowed down by them.
+    it right is never slowed down by them. A failures rule on an e-mail alone is a ceiling shared by
+    every client, so it holds back only clients that have failed for that e-mail themselves: an
+    owner who has not got it wrong is never locked out by strangers' guesses.
     """
 
     action: str
@@ -62,14 +65,15 @@ DEFAULT_RULES: tuple[RateLimit, ...] = (
     RateLimit(SUBMIT_EMAIL, "ip", 30, timedelta(days=1)),
     RateLimit(CREATE_USER, "ip", 10, timedelta(minutes=10)),
     RateLimit(CHECK_LICENSE, "ip", 10, timedelta(minutes=1)),
-    RateLimit(CHECK_LICENSE, "email", 20, timedelta(hours=1), failures_only=True),
+    RateLimit(CHECK_LICENSE, "email_ip", 20, timedelta(hours=1), failures_only=True),
+    RateLimit(CHECK_LICENSE, "email", 200, timedelta(hours=1), failures_only=True),
     RateLimit(SUPPORT, "ip", 5, timedelta(hours=1)),
     RateLimit(SUPPORT, "email", 5, timedelta(hours=1)),
     RateLimit(ARCHIVE, "ip", 20, timedelta(minutes=10)),
 )
 
 _RULE = re.compile(
-    r"^(?P<action>[a-z-]+):(?P<subject>ip|hz_id|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
+    r"^(?P<action>[a-z-]+):(?P<subject>ip|hz_id|email_ip|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
     r"(?P<failures>!)?$"
 )
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
@@ -150,23 +154,58 @@ class Limiter:
             raise RateLimited(wait)
 
     def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
-        wait = self.store.wait(self._counters(action, subjects, failures_only=True), now)
+        counters = [
+            counter
+            for counter in self._counters(action, subjects, failures_only=True)
+            if counter.rule.subject != "email" or self._has_failed(action, subjects, counter.rule.window, now)
+        ]
+        wait = self.store.wait(counters, now)
         if wait is not None:
             raise RateLimited(wait)
 
     def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
-        self.store.record(self._counters(action, subjects, failures_only=True), now)
+        own = self._own_failures_key(action, subjects)
+        marks = [Counter(RateLimit(action, "email_ip", 1, timedelta(seconds=1), True), own)] if own else []
+        self.store.record([*self._counters(action, subjects, failures_only=True), *marks], now)
+
+    def _has_failed(
+        self, action: str, subjects: Mapping[Subject, str | None], window: timedelta, now: datetime
+    ) -> bool:
+        """Whether this client has failed for this e-mail within ``window``; a client that cannot
+        be told apart from others (no address) is taken to have."""
+        own = self._own_failures_key(action, subjects)
+        if own is None:
+            return True
+        # A one-event rule over the client's own failures refuses exactly when there is one.
+        return (
+            self.store.wait([Counter(RateLimit(action, "email_ip", 1, window, True), own)], now) is not None
+        )
+
+    def _own_failures_key(self, action: str, subjects: Mapping[Subject, str | None]) -> str | None:
+        """Where a client's failures for one e-mail are recorded, whatever rules are configured."""
+        value = self._value("email_ip", subjects)
+        return self._key(action, "email_ip", True, value) if value else None
 
     def _counters(
         self, action: str, subjects: Mapping[Subject, str | None], failures_only: bool
     ) -> list[Counter]:
         counters = []
         for rule in rules_for(self.rules, action, failures_only):
-            value = subjects.get(rule.subject)
-            if value and rule.subject == "ip":
-                value = client_network(value)
+            value = self._value(rule.subject, subjects)
             if value:
-                # Rules of one action and subject share their events; only the window differs.
-                scope = f"{action}|{rule.subject}|{'failures' if failures_only else 'calls'}|{value}"
-                counters.append(Counter(rule, self.hasher.hash(scope)))
+                counters.append(Counter(rule, self._key(action, rule.subject, failures_only, value)))
         return counters
+
+    def _key(self, action: str, subject: Subject, failures_only: bool, value: str) -> str:
+        # Rules of one action and subject share their events; only the window differs.
+        return self.hasher.hash(f"{action}|{subject}|{'failures' if failures_only else 'calls'}|{value}")
+
+    @staticmethod
+    def _value(subject: Subject, subjects: Mapping[Subject, str | None]) -> str | None:
+        if subject == "email_ip":
+            email, ip = subjects.get("email"), subjects.get("ip")
+            return f"{email}|{client_network(ip)}" if email and ip else None
+        value = subjects.get(subject)
+        if value and subject == "ip":
+            return client_network(value)
+        return value or None

@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
+from vpnsite.codes import luhn_check_digit
 
 Serve = Callable[..., tuple[str, Path]]
 
@@ -115,6 +116,40 @@ def test_serve_refuses_to_start_without_a_public_url(environment: dict[str, str]
     result = vpnsite("serve", "--port", str(free_port()), env={**environment, "VPNSITE_PUBLIC_URL": ""})
     assert result.returncode == 2 and "VPNSITE_PUBLIC_URL" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def sign_up(base: str, email: str, **headers: str) -> str:
+    form = submit(base, email, **headers).json()["form_data"]
+    created = requests.post(
+        base + "/api/create-user", json={"email": form.pop("user_email"), **form}, headers=headers, timeout=10
+    )
+    return str(created.json()["user_code"])
+
+
+def wrong_code(n: int) -> str:
+    payload = f"{n:019d}"
+    return payload + luhn_check_digit(payload)
+
+
+def check(base: str, email: str, code: str, address: str) -> int:
+    return requests.post(
+        base + "/api/check-license",
+        json={"email": email, "activation_code": code},
+        headers={"X-Forwarded-For": address},
+        timeout=10,
+    ).status_code
+
+
+def test_strangers_guessing_cannot_lock_the_owner_out(serve: Serve) -> None:
+    base, _ = serve(trusted_proxies="127.0.0.1", rate_limits="check-license:ip=100/1m")
+    code = sign_up(base, "owner@example.org", **{"X-Forwarded-For": "198.51.100.9"})
+    strangers = [check(base, "owner@example.org", wrong_code(n), f"203.0.113.{n}") for n in range(30)]
+    assert strangers == [404] * 30
+    assert check(base, "owner@example.org", code, "198.51.100.9") == 200, "the owner's own code still works"
+
+    one_client = [check(base, "owner@example.org", wrong_code(100 + n), "192.0.2.1") for n in range(21)]
+    assert one_client == [404] * 20 + [429], "one client has 20 wrong guesses an hour for one e-mail"
+    assert check(base, "owner@example.org", code, "192.0.2.1") == 429, "even a right one, once it is out"
 
 
 def _raw(base: str, request: bytes, wait: float = 10) -> bytes:

@@ -51,6 +51,7 @@ def test_rate_limit_rules_replace_only_their_own_defaults(tmp_path: Path) -> Non
     check_rules = [rule for rule in settings.rate_limits if rule.action == "check-license"]
     assert sorted(check_rules, key=lambda r: r.subject) == [
         RateLimit("check-license", "email", 5, timedelta(hours=1), failures_only=True),
+        RateLimit("check-license", "email_ip", 20, timedelta(hours=1), failures_only=True),
         RateLimit("check-license", "ip", 3, timedelta(minutes=1)),
     ]
     others = [rule for rule in settings.rate_limits if rule.action != "check-license"]
