@@ -19,7 +19,7 @@ from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.fleet_probe import PROBE_SECONDS, FleetProbe
-from vpnsite_adapters.mail.notifications import Notifications
+from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
@@ -53,7 +53,6 @@ class Services:
     limiter: Limiter
     vpn_keys: VpnKeys | None
     mail: MailQueue
-    notifications: Notifications
     background: tuple[Periodic, ...] = ()
 
     def run_retention(self) -> RetentionReport:
@@ -75,20 +74,14 @@ class Services:
             work.stop()
         self.store.close()
 
-    def site_url(self) -> str:
-        """Where visitors reach the site, for links in e-mails sent outside any request."""
-        return self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
-
     def send_renewal_reminders(self) -> int:
         try:
-            reminders = self.renewals.reminders_due()
-            for reminder in reminders:
-                self.notifications.renewal_due(reminder, self.settings.licence_days, self.site_url())
+            sent = self.renewals.send_reminders()
         finally:
             self.store.release()
-        if reminders:
-            log.info("renewal reminders queued: %d", len(reminders))
-        return len(reminders)
+        if sent:
+            log.info("renewal reminders queued: %d", sent)
+        return sent
 
     def scheduled_retention(self) -> None:
         report = self.run_retention()
@@ -123,8 +116,13 @@ def build_services(
     probe = FleetProbe(store, settings.billing_health_url)
     snapshot = StatusSnapshot(store, clock, billing=lambda: probe.billing, demo=settings.demo)
     mail = MailQueue(
-        store.mail_queue, make_mailer(settings), derive_key(settings.secret_key, "mail-queue"), clock
+        store.mail_queue,
+        make_mailer(settings),
+        derive_key(settings.secret_key, "mail-queue"),
+        clock,
+        after_commit=store.unit_of_work.after_commit,
     )
+    notifications = QueuedNotifications(mail, settings.support_email, settings.origin, settings.licence_days)
     free_tier = FreeTier(settings.free_tier_cap)
     licence_checks = LicenceChecks(store.licences, limiter, keys, clock, random)
     services = Services(
@@ -141,9 +139,11 @@ def build_services(
             free_tier=free_tier,
             user_count=lambda: snapshot.users,
             term_days=settings.licence_days,
+            notifications=notifications,
+            unit_of_work=store.unit_of_work,
         ),
         licence_checks=licence_checks,
-        support=Support(store.tickets, limiter, keys, clock, random),
+        support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
         renewals=Renewals(
             store=store.renewals,
             checks=licence_checks,
@@ -153,6 +153,8 @@ def build_services(
             free_tier=free_tier,
             user_count=lambda: snapshot.users,
             term_days=settings.licence_days,
+            notifications=notifications,
+            unit_of_work=store.unit_of_work,
         ),
         fleet=Fleet(store.fleet, keys.nodes, clock),
         probe=probe,
@@ -161,7 +163,6 @@ def build_services(
         limiter=limiter,
         vpn_keys=_vpn_keys(settings),
         mail=mail,
-        notifications=Notifications(mail, settings.support_email),
     )
     background = (
         Periodic("status-snapshot", REFRESH_SECONDS, snapshot.refresh),

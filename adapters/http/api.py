@@ -23,6 +23,7 @@ from vpnsite_adapters.http.schemas import (
     SupportRequest,
     structure,
 )
+from vpnsite_adapters.links import archive_url
 
 api = Blueprint("api", __name__)
 
@@ -58,12 +59,8 @@ def personal(response: Response) -> Response:
     return response
 
 
-def site_url() -> str:
-    return services().settings.origin
-
-
-def archive_url(token: str) -> str:
-    return f"{site_url()}/api/config/{token}"
+def personal_archive_url(token: str) -> str:
+    return archive_url(services().settings.origin, token)
 
 
 @api.post("/api/submit-email")
@@ -97,7 +94,6 @@ def create_user() -> Response:
     )
     activation = services().signups.create_user(SignedForm(form, body.sig), caller_ip())
     licence = activation.licence
-    services().notifications.licence_issued(activation, archive_url(activation.archive_token), site_url())
     return personal(
         jsonify(
             success=True,
@@ -106,7 +102,7 @@ def create_user() -> Response:
             user_days=round((licence.ends_at - licence.starts_at) / DAY),
             user_start=int(licence.starts_at.timestamp()),
             user_stop=int(licence.ends_at.timestamp()),
-            activation_url=archive_url(activation.archive_token),
+            activation_url=personal_archive_url(activation.archive_token),
         )
     )
 
@@ -123,7 +119,7 @@ def licence_json(licence: Licence, code: str | None, archive_token: str | None) 
         "active": licence.is_live(now),
         "renewable": can_renew(licence, now),
         "renewable_from": renewal_opens(licence.ends_at).date().isoformat(),
-        "configUrl": None if archive_token is None else archive_url(archive_token),
+        "configUrl": None if archive_token is None else personal_archive_url(archive_token),
     }
 
 
@@ -158,7 +154,6 @@ def support() -> Response:
     ticket = services().support.open_ticket(
         body.email, body.activation_code, body.message, caller_ip(), g.language
     )
-    services().notifications.ticket_opened(ticket)
     return jsonify(success=True, ticket=ticket.number)
 
 

@@ -1,10 +1,12 @@
-"""Which e-mails the service sends, and when: all of them through the queue."""
+"""Which e-mails the service sends, and what they link to: all of them through the queue, in the
+unit of work of the use case that calls them."""
 
 from __future__ import annotations
 
 from vpnsite.renewals import Reminder
 from vpnsite.signups import Activation
 from vpnsite.support import Ticket
+from vpnsite_adapters.links import archive_url, licence_url, renewal_url
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.templates import (
     licence_email,
@@ -14,36 +16,35 @@ from vpnsite_adapters.mail.templates import (
 )
 
 
-def language_prefix(language: str) -> str:
-    return "" if language == "en" else f"/{language}"
+class QueuedNotifications:
+    """The Notifications port over the mail queue; ``site_url`` is the public origin links use."""
 
-
-class Notifications:
-    def __init__(self, queue: MailQueue, support_address: str) -> None:
+    def __init__(self, queue: MailQueue, support_address: str, site_url: str, term_days: int) -> None:
         self.queue = queue
         self.support_address = support_address
+        self.site_url = site_url
+        self.term_days = term_days
 
-    def licence_issued(self, activation: Activation, archive_url: str, site_url: str) -> None:
+    def licence_issued(self, activation: Activation) -> None:
         licence = activation.licence
-        prefix = language_prefix(licence.language)
         self.queue.enqueue(
             "licence",
             licence_email(
                 to=licence.email,
                 code=activation.code,
                 ends=licence.ends_at.date(),
-                archive_url=archive_url,
-                licence_url=f"{site_url}{prefix}/license",
+                archive_url=archive_url(self.site_url, activation.archive_token),
+                licence_url=licence_url(self.site_url, licence.language),
                 language=licence.language,
             ),
         )
 
-    def renewal_due(self, reminder: Reminder, term_days: int, site_url: str) -> None:
+    def renewal_due(self, reminder: Reminder) -> None:
         licence = reminder.licence
-        url = f"{site_url}{language_prefix(licence.language)}/license?renew={reminder.renewal_token}"
+        url = renewal_url(self.site_url, licence.language, reminder.renewal_token)
         self.queue.enqueue(
             "renewal-reminder",
-            renewal_reminder(licence.email, licence.ends_at.date(), term_days, url, licence.language),
+            renewal_reminder(licence.email, licence.ends_at.date(), self.term_days, url, licence.language),
         )
 
     def ticket_opened(self, ticket: Ticket) -> None:

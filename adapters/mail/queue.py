@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from datetime import timedelta
 
 import attrs
@@ -42,16 +43,25 @@ class Sealer:
 
 
 class MailQueue:
-    def __init__(self, store: SqlMailQueueStore, mailer: Mailer, key: bytes, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: SqlMailQueueStore,
+        mailer: Mailer,
+        key: bytes,
+        clock: Clock,
+        after_commit: Callable[[Callable[[], None]], None],
+    ) -> None:
         self.store = store
         self.mailer = mailer
+        self.after_commit = after_commit
         self.sealer = Sealer(key)
         self.clock = clock
         self.sender = Periodic("mail-sender", POLL_SECONDS, self._deliver_and_release)
 
     def enqueue(self, kind: str, message: Message) -> None:
+        """Store the message in the caller's unit of work; the sender looks once it is committed."""
         self.store.add(os.urandom(16).hex(), kind, self.sealer.seal(message), self.clock.now())
-        self.sender.wake()
+        self.after_commit(self.sender.wake)
 
     def deliver_due(self, limit: int = 50) -> tuple[int, int]:
         """Try every message that is due; return (sent, failed)."""

@@ -18,6 +18,7 @@ from vpnsite_adapters.sql.retention import SqlRetentionStore
 from vpnsite_adapters.sql.sessions import SqlSessionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
 from vpnsite_adapters.sql.tickets import SqlTicketStore
+from vpnsite_adapters.sql.unit_of_work import SqlUnitOfWork
 from vpnsite_adapters.sql.wireguard import SqlWireGuardStore
 
 
@@ -35,6 +36,7 @@ class SqlStore:
     renewals: SqlRenewalStore
     sessions: SqlSessionStore
     wireguard: SqlWireGuardStore
+    unit_of_work: SqlUnitOfWork
 
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
@@ -56,6 +58,7 @@ class SqlStore:
             renewals=SqlRenewalStore(db, models),
             sessions=SqlSessionStore(db, models),
             wireguard=SqlWireGuardStore(db, models),
+            unit_of_work=SqlUnitOfWork(db),
         )
 
     def ping(self) -> None:

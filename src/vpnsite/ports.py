@@ -3,6 +3,7 @@ deterministic ones defined beside the tests."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
@@ -19,3 +20,10 @@ class RandomSource(Protocol):
     def randbelow(self, upper: int) -> int: ...
 
     def token_bytes(self, size: int) -> bytes: ...
+
+
+class UnitOfWork(Protocol):
+    def atomic(self) -> AbstractContextManager[None]:
+        """A block whose writes, through every store and the notifications, are kept together or
+        not at all."""
+        ...

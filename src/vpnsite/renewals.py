@@ -15,7 +15,8 @@ from vpnsite.identifiers import new_token
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import CheckedLicence, LicenceChecks
 from vpnsite.licences import DAY, Licence
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.notifications import Notifications
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.signups import FreeTier
 
 OPENS_BEFORE_END = timedelta(days=7)
@@ -74,6 +75,8 @@ class Renewals:
     free_tier: FreeTier
     user_count: Callable[[], int]
     term_days: int
+    notifications: Notifications
+    unit_of_work: UnitOfWork
 
     def renew_with_code(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
         checked = self.checks.check(email, typed_code, ip)
@@ -87,19 +90,21 @@ class Renewals:
             raise LicenceNotFound()
         return self._renew(licence)
 
-    def reminders_due(self) -> list[Reminder]:
-        """Licences entering their renewal window that have not been reminded yet, each with a
-        fresh one-time renewal link; they are marked reminded before the caller mails them."""
+    def send_reminders(self) -> int:
+        """Remind every licence entering its renewal window that has not been reminded yet, with
+        a fresh one-time renewal link; each is marked reminded with its e-mail queued."""
         now = self.clock.now()
-        reminders = []
+        sent = 0
         for licence, reminded_for in self.store.licences_ending(now + OPENS_BEFORE_END, now):
             if not reminder_due(licence, reminded_for, now):
                 continue
             token = new_token(self.random)
-            self.store.add_renewal_link(self.keys.tokens.hash(token), licence.id, now)
-            self.store.mark_reminded(licence.id, licence.ends_at)
-            reminders.append(Reminder(licence, token))
-        return reminders
+            with self.unit_of_work.atomic():
+                self.store.add_renewal_link(self.keys.tokens.hash(token), licence.id, now)
+                self.store.mark_reminded(licence.id, licence.ends_at)
+                self.notifications.renewal_due(Reminder(licence, token))
+            sent += 1
+        return sent
 
     def _renew(self, licence: Licence) -> Licence:
         now = self.clock.now()

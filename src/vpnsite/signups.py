@@ -15,7 +15,8 @@ from vpnsite.errors import FreeTierFull, InvalidSignature, RequestAlreadyUsed, R
 from vpnsite.identifiers import new_id, new_token
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.notifications import Notifications
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.rate_limits import CREATE_USER, SUBMIT_EMAIL, Limiter
 from vpnsite.signup_requests import (
     REQUEST_TTL,
@@ -77,6 +78,8 @@ class Signups:
     free_tier: FreeTier
     user_count: Callable[[], int]
     term_days: int
+    notifications: Notifications
+    unit_of_work: UnitOfWork
 
     def submit_email(self, email: str, ip: str | None, hz_id: str | None, language: str = "en") -> SignedForm:
         address = normalise_email(email)
@@ -128,8 +131,12 @@ class Signups:
                 ends_at=ends_at,
                 language=request.language,
             )
-            outcome = self.store.redeem(request.id, licence, self.keys.tokens.hash(token), ip, now)
-            if outcome == "redeemed":
-                return Activation(licence, code, token)
+            with self.unit_of_work.atomic():
+                outcome = self.store.redeem(request.id, licence, self.keys.tokens.hash(token), ip, now)
+                if outcome == "redeemed":
+                    activation = Activation(licence, code, token)
+                    # The e-mail is the visitor's only copy of the code if the answer never reaches them.
+                    self.notifications.licence_issued(activation)
+                    return activation
             if outcome == "already_used":
                 raise RequestAlreadyUsed()

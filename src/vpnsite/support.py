@@ -12,7 +12,8 @@ from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField
 from vpnsite.identifiers import new_ticket_number
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.notifications import Notifications
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.rate_limits import SUPPORT, Limiter
 
 MAX_MESSAGE = 5000
@@ -43,6 +44,8 @@ class Support:
     keys: Keyring
     clock: Clock
     random: RandomSource
+    notifications: Notifications
+    unit_of_work: UnitOfWork
 
     def open_ticket(
         self, email: str, activation_code: str | None, message: str, ip: str | None, language: str = "en"
@@ -68,5 +71,7 @@ class Support:
                 code_hash=self.keys.codes.hash(code) if code else None,
                 language=language,
             )
-            if self.store.add_ticket(ticket):
-                return ticket
+            with self.unit_of_work.atomic():
+                if self.store.add_ticket(ticket):
+                    self.notifications.ticket_opened(ticket)
+                    return ticket

@@ -8,25 +8,35 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
 from vpnsite.codes import luhn_check_digit
+from vpnsite_adapters.sql.store import SqlStore
 
-Serve = Callable[..., tuple[str, Path]]
+
+class Served(NamedTuple):
+    base: str
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+Serve = Callable[..., Served]
 
 
 @pytest.fixture
 def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
-    """Start `vpnsite serve` with VPNSITE_* settings; (base URL, log file)."""
+    """Start `vpnsite serve` with VPNSITE_* settings."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(**settings: str) -> tuple[str, Path]:
+    def start(**settings: str) -> Served:
         port = free_port()
         data_dir = tmp_path / f"data-{port}"
         env = {
@@ -49,7 +59,7 @@ def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
         while True:
             try:
                 if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                    return base, log
+                    return Served(base, log, process)
             except requests.ConnectionError:
                 pass
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
@@ -66,7 +76,7 @@ def submit(base: str, email: str, **headers: str) -> requests.Response:
 
 
 def test_a_trusted_proxys_forwarded_address_and_scheme_are_believed(serve: Serve) -> None:
-    base, _ = serve(trusted_proxies="127.0.0.1", rate_limits="submit-email:ip=2/10m")
+    base, _, _ = serve(trusted_proxies="127.0.0.1", rate_limits="submit-email:ip=2/10m")
     first = {"X-Forwarded-For": "198.51.100.1"}
     assert [submit(base, f"p{n}@example.org", **first).status_code for n in range(3)] == [200, 200, 429]
     assert submit(base, "q@example.org", **{"X-Forwarded-For": "198.51.100.2"}).status_code == 200, (
@@ -80,7 +90,7 @@ def test_a_trusted_proxys_forwarded_address_and_scheme_are_believed(serve: Serve
 
 
 def test_nobody_elses_forwarded_headers_are_believed(serve: Serve) -> None:
-    base, _ = serve(trusted_proxies="10.9.9.9", rate_limits="submit-email:ip=2/10m")
+    base, _, _ = serve(trusted_proxies="10.9.9.9", rate_limits="submit-email:ip=2/10m")
     statuses = [
         submit(base, f"s{n}@example.org", **{"X-Forwarded-For": f"198.51.100.{n}"}).status_code
         for n in range(3)
@@ -91,7 +101,7 @@ def test_nobody_elses_forwarded_headers_are_believed(serve: Serve) -> None:
 
 
 def test_links_come_from_the_public_url_never_the_host_header(serve: Serve, tmp_path: Path) -> None:
-    base, _ = serve(rate_limits="off")
+    base, _, _ = serve(rate_limits="off")
     evil = {"Host": "evil.example"}
     form = submit(base, "victim@example.org", **evil).json()["form_data"]
     created = requests.post(
@@ -126,6 +136,62 @@ def sign_up(base: str, email: str, **headers: str) -> str:
     return str(created.json()["user_code"])
 
 
+def sign_ups_until_killed(served: Served, answered: list[str], after: int) -> None:
+    """Eight visitors sign up over and over; the server is killed (-9) once ``after`` more of
+    them have been shown a code."""
+    stop = threading.Event()
+    goal = len(answered) + after
+
+    def visitor(worker: int) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            email = f"w{served.process.pid}-{worker}-{n}@example.org"
+            try:
+                form = submit(served.base, email).json()["form_data"]
+                form.pop("user_email")
+                created = requests.post(
+                    served.base + "/api/create-user", json={"email": email, **form}, timeout=10
+                )
+            except (requests.RequestException, ValueError):
+                return  # the server died under this request
+            if created.status_code == 200:
+                answered.append(email)
+
+    visitors = [threading.Thread(target=visitor, args=(n,)) for n in range(8)]
+    for thread in visitors:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while len(answered) < goal:
+        assert time.monotonic() < deadline and served.process.poll() is None
+        time.sleep(0.01)
+    served.process.kill()
+    stop.set()
+    for thread in visitors:
+        thread.join(timeout=15)
+
+
+def test_a_crash_during_sign_ups_leaves_no_licence_without_its_e_mail(
+    serve: Serve, database_url: str
+) -> None:
+    answered: list[str] = []
+    for round_ in range(6):
+        # No mail server answers: every licence e-mail stays in the queue to be counted.
+        sign_ups_until_killed(
+            serve(rate_limits="off", mail_url="smtp://127.0.0.1:9"), answered, 5 + 7 * round_
+        )
+
+    store = SqlStore.open(database_url)
+    try:
+        licences = {row.email for row in store.signups.models.Licence.select()}
+        queue = store.mail_queue.models.MailQueue
+        mails = queue.select().where(queue.kind == "licence").count()
+        assert set(answered) <= licences, "every licence a visitor was shown is kept"
+        assert mails == len(licences) > 0, "every licence kept has its e-mail waiting"
+    finally:
+        store.close()
+
+
 def wrong_code(n: int) -> str:
     payload = f"{n:019d}"
     return payload + luhn_check_digit(payload)
@@ -141,7 +207,7 @@ def check(base: str, email: str, code: str, address: str) -> int:
 
 
 def test_strangers_guessing_cannot_lock_the_owner_out(serve: Serve) -> None:
-    base, _ = serve(trusted_proxies="127.0.0.1", rate_limits="check-license:ip=100/1m")
+    base, _, _ = serve(trusted_proxies="127.0.0.1", rate_limits="check-license:ip=100/1m")
     code = sign_up(base, "owner@example.org", **{"X-Forwarded-For": "198.51.100.9"})
     strangers = [check(base, "owner@example.org", wrong_code(n), f"203.0.113.{n}") for n in range(30)]
     assert strangers == [404] * 30
@@ -169,7 +235,7 @@ def _raw(base: str, request: bytes, wait: float = 10) -> bytes:
 
 
 def test_a_huge_body_is_refused_before_it_is_read(serve: Serve) -> None:
-    base, _ = serve()
+    base, _, _ = serve()
     headers = (
         b"POST /api/submit-email HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         b"Content-Length: 67108864\r\n\r\n{"
@@ -184,7 +250,7 @@ def test_a_huge_body_is_refused_before_it_is_read(serve: Serve) -> None:
 
 
 def test_half_open_connections_do_not_lock_visitors_out(serve: Serve) -> None:
-    base, _ = serve(channel_timeout="2")
+    base, _, _ = serve(channel_timeout="2")
     host, port = base.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(150)]
     try:
@@ -197,7 +263,7 @@ def test_half_open_connections_do_not_lock_visitors_out(serve: Serve) -> None:
 
 
 def test_a_crafted_path_cannot_write_a_line_of_its_own_into_the_log(serve: Serve) -> None:
-    base, log = serve()
+    base, log, _ = serve()
     requests.get(base + "/a%0d%0aSet-Cookie:x=1")
     requests.get(base + "/api/user-count")
     deadline = time.monotonic() + 10
@@ -210,11 +276,18 @@ def test_a_crafted_path_cannot_write_a_line_of_its_own_into_the_log(serve: Serve
 
 
 def test_options_on_the_polling_paths_says_what_they_allow(serve: Serve) -> None:
-    base, _ = serve(cors_origins="https://app.example")
+    base, _, _ = serve(cors_origins="https://app.example")
     for path in ("/api/user-count", "/api/server-status"):
         answer = requests.options(base + path, headers={"Origin": "https://app.example"})
         assert answer.status_code == 204 and "GET" in answer.headers["Allow"]
         assert answer.headers["Access-Control-Allow-Origin"] == "https://app.example"
+
+
+def _ready(port: int) -> bool:
+    try:
+        return requests.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
+    except requests.ConnectionError:
+        return False
 
 
 def test_the_data_directory_and_database_are_private(tmp_path: Path) -> None:
@@ -231,10 +304,9 @@ def test_the_data_directory_and_database_are_private(tmp_path: Path) -> None:
     )
     try:
         deadline = time.monotonic() + 30
-        while not (folder / "vpnsite.db-wal").exists():
+        while not (folder / "vpnsite.db-wal").exists() or not _ready(port):
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.1)
-        requests.get(f"http://127.0.0.1:{port}/readyz", timeout=5)
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
         for name in ("vpnsite.db", "vpnsite.db-wal", "vpnsite.db-shm", "secret.key"):
             assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name

@@ -10,7 +10,7 @@ import attrs
 import pytest
 from attrs import define
 
-from tests.unit.fakes import ManualClock, ScriptedRandom
+from tests.unit.fakes import ManualClock, RecordingNotifications, ScriptedRandom
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
@@ -30,6 +30,7 @@ class World:
     signups: Signups
     checks: LicenceChecks
     support: Support
+    notifications: RecordingNotifications
 
     def users(self) -> int:
         return self.store.licences.count_users(self.clock.now())
@@ -50,6 +51,7 @@ def world(tmp_path: Path) -> Iterator[World]:
     random = ScriptedRandom(seed=7)
     keys = Keyring.from_master(b"x" * 32)
     limiter = Limiter(DEFAULT_RULES, keys.subjects, store.rate_limits)
+    notifications = RecordingNotifications()
     built = World(
         path=path,
         store=store,
@@ -66,9 +68,12 @@ def world(tmp_path: Path) -> Iterator[World]:
             free_tier=FreeTier(1_000_000),
             user_count=lambda: store.licences.count_users(clock.now()),
             term_days=90,
+            notifications=notifications,
+            unit_of_work=store.unit_of_work,
         ),
         checks=LicenceChecks(store.licences, limiter, keys, clock, random),
-        support=Support(store.tickets, limiter, keys, clock, random),
+        support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
+        notifications=notifications,
     )
     yield built
     store.close()

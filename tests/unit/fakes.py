@@ -70,3 +70,26 @@ class MemoryRateLimitStore:
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         for key in {counter.key for counter in counters}:
             self.events.setdefault(key, []).append(now)
+
+
+class RecordingNotifications:
+    """The Notifications port as a list of what was said; ``failing`` makes the next one raise, as
+    a full disk or a lost connection would."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, object]] = []
+        self.failing = False
+
+    def _say(self, kind: str, subject: object) -> None:
+        if self.failing:
+            raise OSError("the outbox could not be written")
+        self.said.append((kind, subject))
+
+    def licence_issued(self, activation: object) -> None:
+        self._say("licence", activation)
+
+    def renewal_due(self, reminder: object) -> None:
+        self._say("renewal", reminder)
+
+    def ticket_opened(self, ticket: object) -> None:
+        self._say("ticket", ticket)

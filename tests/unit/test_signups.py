@@ -185,3 +185,17 @@ def test_a_code_that_clashes_with_an_existing_one_is_drawn_again(world: World) -
     assert world.checks.check("p@example.org", second.code, ip=None).licence == second.licence
     with pytest.raises(RequestAlreadyUsed):
         world.signups.create_user(signed, ip=None)
+
+
+def test_a_licence_is_kept_only_with_its_e_mail(world: World) -> None:
+    signed = world.signups.submit_email("q@example.org", ip=None, hz_id=None)
+    world.notifications.failing = True
+    with pytest.raises(OSError):
+        world.signups.create_user(signed, ip=None)
+    assert world.users() == 0, "no licence without its e-mail"
+    world.notifications.failing = False
+    activation = world.signups.create_user(signed, ip=None)
+    assert world.notifications.said == [("licence", activation)], "the same request works once the mail does"
+    with pytest.raises(RequestAlreadyUsed):
+        world.signups.create_user(signed, ip=None)
+    assert len(world.notifications.said) == 1

@@ -94,3 +94,13 @@ def test_no_code_or_personal_link_is_ever_written_in_clear(world: World) -> None
         assert secret
         for encoding in ("utf-8", "utf-16-le", "utf-16-be"):
             assert secret.encode(encoding) not in stored
+
+
+def test_a_ticket_is_kept_only_with_its_e_mails(world: World) -> None:
+    world.notifications.failing = True
+    with pytest.raises(OSError):
+        world.support.open_ticket("e@example.org", None, "lost?", ip=None)
+    assert world.store.tickets.list_tickets(open_only=False, limit=10) == []
+    world.notifications.failing = False
+    ticket = world.support.open_ticket("e@example.org", None, "kept", ip=None)
+    assert world.notifications.said == [("ticket", ticket)]
