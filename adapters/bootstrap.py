@@ -7,6 +7,7 @@ import logging
 import attrs
 from attrs import frozen
 
+from vpnsite.archives import ArchiveLinks, Archives
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet
 from vpnsite.keyed_hashes import Keyring, derive_key
 from vpnsite.licence_checks import LicenceChecks
@@ -44,6 +45,7 @@ class Services:
     snapshot: StatusSnapshot
     signups: Signups
     licence_checks: LicenceChecks
+    archives: Archives
     support: Support
     renewals: Renewals
     fleet: Fleet
@@ -143,6 +145,7 @@ def build_services(
             unit_of_work=store.unit_of_work,
         ),
         licence_checks=licence_checks,
+        archives=Archives(ArchiveLinks(keys.archive_links), store.licences, limiter, clock),
         support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
         renewals=Renewals(
             store=store.renewals,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from vpnsite.errors import DomainError, LicenceNotFound
-from vpnsite.rate_limits import ARCHIVE
+from vpnsite.errors import DomainError
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.vpn import wireguard
@@ -22,15 +21,7 @@ class VpnUnavailable(DomainError):
 @archive_api.get("/api/config/<token>")
 def personal_archive(token: str) -> Response:
     services: Services = current_app.extensions["vpnsite"]
-    now = services.clock.now()
-    services.limiter.admit(
-        ARCHIVE, {"ip": client_ip(request.environ, services.settings.trusted_proxies)}, now
-    )
-    licence = (
-        services.store.licences.find_by_archive_link(services.keys.tokens.hash(token)) if token else None
-    )
-    if licence is None or not licence.email or not licence.is_live(now):
-        raise LicenceNotFound()
+    licence = services.archives.open(token, client_ip(request.environ, services.settings.trusted_proxies))
     if services.vpn_keys is None:
         raise VpnUnavailable()
     vpn = services.vpn_keys

@@ -1,4 +1,4 @@
-"""Licences: look-up by code hash or archive link, and the count of users."""
+"""Licences: look-up by code hash or id, and the count of users."""
 
 from __future__ import annotations
 
@@ -36,19 +36,8 @@ class SqlLicenceStore:
         row = licences.select().where(licences.code_hash == code_hash).limit(1).first()
         return None if row is None else licence_from_row(row)
 
-    def add_archive_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
-        self.models.ArchiveLink.insert(
-            token_hash=link_hash, licence_id=licence_id, created_at=to_db(now)
-        ).execute()
-
-    def find_by_archive_link(self, link_hash: str) -> Licence | None:
-        licences, links = self.models.Licence, self.models.ArchiveLink
-        row = (
-            licences.select()
-            .join(links, on=(links.licence_id == licences.id))
-            .where(links.token_hash == link_hash)
-            .first()
-        )
+    def find_by_id(self, licence_id: str) -> Licence | None:
+        row = self.models.Licence.get_or_none(self.models.Licence.id == licence_id)
         return None if row is None else licence_from_row(row)
 
     def count_users(self, now: datetime) -> int:

@@ -37,11 +37,6 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         language = peewee.TextField(default="en")
         reminded_for_end = peewee.BigIntegerField(null=True)
 
-    class ArchiveLink(Base):
-        token_hash = peewee.TextField(primary_key=True)
-        licence_id = peewee.TextField()
-        created_at = peewee.BigIntegerField()
-
     class RenewalLink(Base):
         token_hash = peewee.TextField(primary_key=True)
         licence_id = peewee.TextField()
@@ -120,7 +115,6 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         WgPeer=WgPeer,
         SignupRequest=SignupRequest,
         Licence=Licence,
-        ArchiveLink=ArchiveLink,
         RenewalLink=RenewalLink,
         RateEvent=RateEvent,
         Ticket=Ticket,

@@ -58,7 +58,6 @@ class SqlPrivacyStore:
         m = self.models
         with self.db.atomic():
             ids = [row.id for row in m.Licence.select(m.Licence.id).where(m.Licence.email_key == key)]
-            links = m.ArchiveLink.delete().where(m.ArchiveLink.licence_id.in_(ids)).execute() if ids else 0
             sessions = m.VpnSession.delete().where(m.VpnSession.licence_id.in_(ids)).execute() if ids else 0
             live = m.Licence.id.in_(ids) & (m.Licence.ends_at > to_db(now))
             ended = m.Licence.update(ends_at=to_db(now)).where(live).execute() if ids else 0
@@ -78,7 +77,6 @@ class SqlPrivacyStore:
         return {
             "licences_ended": ended,
             "licences_erased": erased,
-            "archive_links_deleted": links,
             "signup_requests_deleted": requests,
             "tickets_erased": tickets,
             "sessions_dropped": sessions,

@@ -38,8 +38,6 @@ class SqlRetentionStore:
                 .execute()
             )
             events = m.RateEvent.delete().where(m.RateEvent.at < to_db(plan.rate_events_before)).execute()
-            ended = m.Licence.select(m.Licence.id).where(m.Licence.ends_at <= now)
-            links = m.ArchiveLink.delete().where(m.ArchiveLink.licence_id.in_(ended)).execute()
             m.RenewalLink.delete().where(
                 m.RenewalLink.used_at.is_null(False)
                 | (m.RenewalLink.created_at < to_db(plan.renewal_links_created_before))
@@ -64,7 +62,6 @@ class SqlRetentionStore:
             licences_anonymised=anonymised,
             requests_deleted=requests,
             rate_events_deleted=events,
-            archive_links_deleted=links,
             tickets_deleted=tickets,
             mail_deleted=mail,
         )

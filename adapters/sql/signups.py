@@ -45,9 +45,7 @@ class SqlSignupStore:
         )
         return request, row.redeemed_at is not None
 
-    def redeem(
-        self, request_id: str, licence: Licence, link_hash: str, ip: str | None, now: datetime
-    ) -> Redemption:
+    def redeem(self, request_id: str, licence: Licence, ip: str | None, now: datetime) -> Redemption:
         requests, licences = self.models.SignupRequest, self.models.Licence
         with self.db.atomic() as transaction:
             # The conditional update is the lock: of two concurrent redemptions exactly one
@@ -76,7 +74,4 @@ class SqlSignupStore:
             except peewee.IntegrityError:
                 transaction.rollback()
                 return "code_taken"
-            self.models.ArchiveLink.insert(
-                token_hash=link_hash, licence_id=licence.id, created_at=to_db(now)
-            ).execute()
         return "redeemed"

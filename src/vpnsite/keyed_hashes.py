@@ -1,5 +1,5 @@
 """Keyed hashes (HMAC-SHA256) of the secrets we must recognise but never keep: activation codes,
-archive-link tokens and the subjects of rate limits. A stolen database reveals none of them."""
+renewal-link tokens and the subjects of rate limits. A stolen database reveals none of them."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ class Keyring:
     tokens: KeyedHasher
     subjects: KeyedHasher
     nodes: KeyedHasher
+    archive_links: bytes
 
     @classmethod
     def from_master(cls, master: bytes) -> Keyring:
@@ -40,4 +41,5 @@ class Keyring:
             tokens=KeyedHasher(derive_key(master, "archive-tokens")),
             subjects=KeyedHasher(derive_key(master, "rate-limit-subjects")),
             nodes=KeyedHasher(derive_key(master, "node-tokens")),
+            archive_links=derive_key(master, "archive-links"),
         )

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hmac
-from datetime import datetime
 from typing import Protocol
 
 from attrs import frozen
 
+from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import clean_typed_code, code_problem
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, LicenceNotFound
-from vpnsite.identifiers import new_token
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource
@@ -23,8 +22,6 @@ _NOBODY = "\x00nobody"
 
 class LicenceStore(Protocol):
     def find_by_code_hash(self, code_hash: str) -> Licence | None: ...
-
-    def add_archive_link(self, link_hash: str, licence_id: str, now: datetime) -> None: ...
 
 
 @frozen
@@ -64,8 +61,5 @@ class LicenceChecks:
         return CheckedLicence(licence, code, self.new_archive_link(licence.id))
 
     def new_archive_link(self, licence_id: str) -> str:
-        """A fresh personal link to the archive: links are stored only as hashes, so an old one
-        cannot be shown again."""
-        token = new_token(self.random)
-        self.store.add_archive_link(self.keys.tokens.hash(token), licence_id, self.clock.now())
-        return token
+        """A fresh personal link to the archive, good for a week from now."""
+        return ArchiveLinks(self.keys.archive_links).mint(licence_id, self.clock.now())

@@ -23,7 +23,6 @@ class RetentionPlan:
       unless the same address still holds a live licence (one that ends after ``now``);
     - sign-up requests that expired before ``requests_expired_before`` are deleted;
     - rate-limit events older than ``rate_events_before`` are deleted;
-    - archive links of licences that have ended are deleted;
     - tickets closed before ``tickets_closed_before`` are deleted;
     - mail that was sent or given up, created before ``mail_created_before``, is deleted;
     - renewal links that were used, or created before ``renewal_links_created_before`` (when the
@@ -73,7 +72,6 @@ class RetentionReport:
     licences_anonymised: int
     requests_deleted: int
     rate_events_deleted: int
-    archive_links_deleted: int
     tickets_deleted: int
     mail_deleted: int
 

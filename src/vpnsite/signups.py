@@ -9,10 +9,11 @@ from typing import Literal, Protocol
 
 from attrs import frozen
 
+from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
 from vpnsite.emails import normalise_email
 from vpnsite.errors import FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
-from vpnsite.identifiers import new_id, new_token
+from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
 from vpnsite.notifications import Notifications
@@ -38,10 +39,8 @@ class SignupStore(Protocol):
         """The request and whether it was redeemed, or None if it is unknown (or erased)."""
         ...
 
-    def redeem(
-        self, request_id: str, licence: Licence, link_hash: str, ip: str | None, now: datetime
-    ) -> Redemption:
-        """In one transaction: mark the request used, store the licence and its archive link.
+    def redeem(self, request_id: str, licence: Licence, ip: str | None, now: datetime) -> Redemption:
+        """In one transaction: mark the request used and store the licence.
 
         Nothing is written unless all of it is; ``code_taken`` says the code hash already
         belongs to another licence.
@@ -120,7 +119,6 @@ class Signups:
         if request.has_expired(now):
             raise RequestExpired()
         starts_at, ends_at = licence_term(now, request.user_days)
-        token = new_token(self.random)
         while True:
             code = new_activation_code(self.random)
             licence = Licence(
@@ -132,9 +130,11 @@ class Signups:
                 language=request.language,
             )
             with self.unit_of_work.atomic():
-                outcome = self.store.redeem(request.id, licence, self.keys.tokens.hash(token), ip, now)
+                outcome = self.store.redeem(request.id, licence, ip, now)
                 if outcome == "redeemed":
-                    activation = Activation(licence, code, token)
+                    activation = Activation(
+                        licence, code, ArchiveLinks(self.keys.archive_links).mint(licence.id, now)
+                    )
                     # The e-mail is the visitor's only copy of the code if the answer never reaches them.
                     self.notifications.licence_issued(activation)
                     return activation

@@ -17,7 +17,7 @@ def count_rows(services: Any) -> dict[str, int]:
     db = services.store.db
     return {
         table: db.execute_sql(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("signup_request", "licence", "ticket", "archive_link")
+        for table in ("signup_request", "licence", "ticket", "mail_queue")
     }
 
 

@@ -67,20 +67,26 @@ def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_servic
     assert "comp-lzo" not in profile and "compress" not in profile
 
 
-def test_the_archive_link_dies_with_the_licence_and_is_rate_limited(vpn_services: Any, clock: Any) -> None:
+def test_the_archive_link_lasts_a_week_dies_with_the_licence_and_is_rate_limited(
+    vpn_services: Any, clock: Any
+) -> None:
     client = create_app(vpn_services).test_client()
-    link = (
-        client.post("/api/create-user", json=sign_up(client))
-        .get_json()["activation_url"]
-        .replace("http://localhost", "")
-    )
+    created = client.post("/api/create-user", json=sign_up(client)).get_json()
+    link = created["activation_url"].replace("http://localhost", "")
     assert client.get(link).status_code == 200
     assert client.get("/api/config/not-a-token").status_code == 404
     assert client.get(link).status_code == 200
     limited = client.get(link)
     assert limited.status_code == 429 and "Retry-After" in limited.headers
-    clock.advance(days=91)
-    assert client.get(link).status_code == 404
+    clock.advance(days=7)
+    assert client.get(link).status_code == 404, "a week on, the link is dead"
+    checked = client.post(
+        "/api/check-license", json={"email": created["user_email"], "activation_code": created["user_code"]}
+    ).get_json()["license"]
+    fresh = checked["configUrl"].replace("http://localhost", "")
+    assert client.get(fresh).status_code == 200, "checking the licence gives a fresh one"
+    clock.advance(days=84)
+    assert client.get(fresh).status_code == 404, "and none outlives the licence"
 
 
 def test_every_licence_gets_its_own_key_with_its_id_inside(vpn_services: Any) -> None:

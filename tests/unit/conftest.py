@@ -11,6 +11,7 @@ import pytest
 from attrs import define
 
 from tests.unit.fakes import ManualClock, RecordingNotifications, ScriptedRandom
+from vpnsite.archives import ArchiveLinks, Archives
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
@@ -29,6 +30,7 @@ class World:
     limiter: Limiter
     signups: Signups
     checks: LicenceChecks
+    archives: Archives
     support: Support
     notifications: RecordingNotifications
 
@@ -72,6 +74,7 @@ def world(tmp_path: Path) -> Iterator[World]:
             unit_of_work=store.unit_of_work,
         ),
         checks=LicenceChecks(store.licences, limiter, keys, clock, random),
+        archives=Archives(ArchiveLinks(keys.archive_links), store.licences, limiter, clock),
         support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
         notifications=notifications,
     )

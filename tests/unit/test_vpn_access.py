@@ -109,9 +109,6 @@ class MemorySessions:
     def find_by_code_hash(self, code_hash: str) -> Licence | None:
         return next((lic for lic in self.licences.values() if lic.code_hash == code_hash), None)
 
-    def add_archive_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
-        raise AssertionError("not used by the node")
-
 
 CODE = "12345678901234567894"
 step = st.one_of(

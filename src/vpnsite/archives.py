@@ -1,0 +1,75 @@
+"""The personal archive's link: signed, bound to one licence, and good for a week. Nothing is
+stored for it; a download checks the signature, the week and the licence as it is then."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from attrs import frozen
+
+from vpnsite.errors import LicenceNotFound
+from vpnsite.licences import Licence
+from vpnsite.ports import Clock
+from vpnsite.rate_limits import ARCHIVE, Limiter
+
+LINK_LIFETIME = timedelta(days=7)
+
+_ID_BYTES = 16  # licence ids are 32 hex digits
+_EXPIRY_BYTES = 5  # seconds since the epoch: enough for 34,000 years
+_MAC_BYTES = 16
+
+
+@frozen
+class ArchiveLinks:
+    key: bytes
+
+    def mint(self, licence_id: str, now: datetime) -> str:
+        """A link token for ``licence_id`` that stops working ``LINK_LIFETIME`` from ``now``."""
+        expires = int((now + LINK_LIFETIME).timestamp())
+        body = bytes.fromhex(licence_id) + expires.to_bytes(_EXPIRY_BYTES, "big")
+        return base64.urlsafe_b64encode(body + self._mac(body)).decode().rstrip("=")
+
+    def read(self, token: str, now: datetime) -> str | None:
+        """The licence id of a genuine token that has not expired; None for anything else."""
+        try:
+            raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        except (binascii.Error, ValueError):
+            return None
+        if len(raw) != _ID_BYTES + _EXPIRY_BYTES + _MAC_BYTES:
+            return None
+        body, mac = raw[:-_MAC_BYTES], raw[-_MAC_BYTES:]
+        if not hmac.compare_digest(mac, self._mac(body)):
+            return None
+        expires = datetime.fromtimestamp(int.from_bytes(body[_ID_BYTES:], "big"), UTC)
+        return body[:_ID_BYTES].hex() if now < expires else None
+
+    def _mac(self, body: bytes) -> bytes:
+        return hmac.new(self.key, body, hashlib.sha256).digest()[:_MAC_BYTES]
+
+
+class LicenceById(Protocol):
+    def find_by_id(self, licence_id: str) -> Licence | None: ...
+
+
+@frozen
+class Archives:
+    links: ArchiveLinks
+    licences: LicenceById
+    limiter: Limiter
+    clock: Clock
+
+    def open(self, token: str, ip: str | None) -> Licence:
+        """The licence whose archive ``token`` opens: a genuine link younger than a week, of a
+        licence that is live and not erased."""
+        now = self.clock.now()
+        self.limiter.admit(ARCHIVE, {"ip": ip}, now)
+        licence_id = self.links.read(token, now)
+        licence = self.licences.find_by_id(licence_id) if licence_id else None
+        if licence is None or not licence.email or not licence.is_live(now):
+            raise LicenceNotFound()
+        return licence
