@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from vpnsite.errors import DomainError
 from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.http.errors import error_response
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import archive, client_profile, endpoints
 
 archive_api = Blueprint("archive_api", __name__)
-
-
-class VpnUnavailable(DomainError):
-    status = 503
-    code = "unavailable"
 
 
 @archive_api.get("/api/config/<token>")
@@ -23,7 +18,7 @@ def personal_archive(token: str) -> Response:
     services: Services = current_app.extensions["vpnsite"]
     licence = services.archives.open(token, client_ip(request.environ, services.settings.trusted_proxies))
     if services.vpn_keys is None:
-        raise VpnUnavailable()
+        return error_response(503, "unavailable")
     vpn = services.vpn_keys
     servers = services.store.fleet.list_servers()
     ca = vpn.ca.certificate_pem().decode()

@@ -9,7 +9,19 @@ import peewee
 from flask import Flask, Response, g, jsonify
 from werkzeug.exceptions import HTTPException
 
-from vpnsite.errors import DomainError, InvalidField, RateLimited
+from vpnsite.errors import (
+    DomainError,
+    FreeTierFull,
+    InvalidField,
+    InvalidSignature,
+    LicenceNotFound,
+    NodeUnauthorized,
+    NotRenewableYet,
+    RateLimited,
+    RenewalClosed,
+    RequestAlreadyUsed,
+    RequestExpired,
+)
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.http.schemas import FieldError, InvalidBody
@@ -24,6 +36,21 @@ _HTTP_CODES = {
     405: "method_not_allowed",
     413: "payload_too_large",
     415: "unsupported_media_type",
+}
+
+
+# What each business error is in HTTP; the API contract (and the spec's messages) fix these.
+STATUS_OF: dict[type[DomainError], int] = {
+    RequestAlreadyUsed: 400,
+    NodeUnauthorized: 401,
+    InvalidSignature: 403,
+    FreeTierFull: 403,
+    LicenceNotFound: 404,
+    NotRenewableYet: 409,
+    RenewalClosed: 410,
+    RequestExpired: 410,
+    InvalidField: 422,
+    RateLimited: 429,
 }
 
 
@@ -72,14 +99,15 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RateLimited)
     def rate_limited(error: RateLimited) -> Response:
-        response = error_response(error.status, error.code, **error.params)
+        response = error_response(STATUS_OF[RateLimited], error.code, **error.params)
         response.headers["Retry-After"] = str(error.retry_after_seconds)
         return response
 
     @app.errorhandler(DomainError)
     def domain_error(error: DomainError) -> Response:
-        response = error_response(error.status, error.code, **error.params)
-        if error.status == 401:
+        status = STATUS_OF[type(error)]
+        response = error_response(status, error.code, **error.params)
+        if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
         return response
 

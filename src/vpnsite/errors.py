@@ -1,5 +1,5 @@
-"""Business errors. Each carries the HTTP status it maps to and a stable machine code; the
-human-readable text is chosen by the driving adapter in the caller's language."""
+"""Business errors, each with a stable machine code. What they mean to a protocol (an HTTP status,
+say) and their human-readable text are chosen by the driving adapter, in the caller's language."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from datetime import timedelta
 
 
 class DomainError(Exception):
-    status = 400
     code = "domain_error"
 
     def __init__(self, **params: object) -> None:
@@ -16,54 +15,40 @@ class DomainError(Exception):
 
 
 class RequestAlreadyUsed(DomainError):
-    status = 400
     code = "request_already_used"
 
 
 class InvalidSignature(DomainError):
-    status = 403
     code = "invalid_signature"
 
 
 class FreeTierFull(DomainError):
-    status = 403
     code = "free_tier_full"
 
 
 class NodeUnauthorized(DomainError):
     """A VPN server called the hub without a valid token."""
 
-    status = 401
     code = "node_unauthorized"
 
 
 class LicenceNotFound(DomainError):
-    status = 404
     code = "licence_not_found"
 
 
-class TicketNotFound(DomainError):
-    status = 404
-    code = "ticket_not_found"
-
-
 class NotRenewableYet(DomainError):
-    status = 409
     code = "not_renewable_yet"
 
 
 class RenewalClosed(DomainError):
-    status = 410
     code = "renewal_closed"
 
 
 class RequestExpired(DomainError):
-    status = 410
     code = "request_expired"
 
 
 class RateLimited(DomainError):
-    status = 429
     code = "rate_limited"
 
     def __init__(self, retry_after: timedelta) -> None:
@@ -73,9 +58,8 @@ class RateLimited(DomainError):
 
 
 class InvalidField(DomainError):
-    """A field failed a domain rule; the adapter reports it as a validation error (HTTP 422)."""
+    """A field failed a domain rule; the adapter reports it as a validation error."""
 
-    status = 422
     code = "validation_error"
 
     def __init__(self, field: str, kind: str) -> None:

@@ -9,6 +9,8 @@ import pytest
 
 from tests.integration.contract import assert_matches_contract
 from tests.integration.test_api_flow import sign_up
+from vpnsite.errors import DomainError
+from vpnsite_adapters.http.errors import STATUS_OF
 
 CALLS = ["/api/submit-email", "/api/create-user", "/api/check-license", "/api/support"]
 
@@ -192,3 +194,23 @@ def test_no_log_line_holds_a_code_or_a_token(client: Any, caplog: pytest.LogCapt
     for secret in secrets:
         assert secret not in logged
     assert "anna@example.org" not in logged
+
+
+def _subclasses(cls: type[DomainError]) -> set[type[DomainError]]:
+    return {sub for direct in cls.__subclasses__() for sub in {direct, *_subclasses(direct)}}
+
+
+def test_every_business_error_has_the_status_the_api_promises() -> None:
+    assert {error.__name__: status for error, status in STATUS_OF.items()} == {
+        "RequestAlreadyUsed": 400,
+        "NodeUnauthorized": 401,
+        "InvalidSignature": 403,
+        "FreeTierFull": 403,
+        "LicenceNotFound": 404,
+        "NotRenewableYet": 409,
+        "RenewalClosed": 410,
+        "RequestExpired": 410,
+        "InvalidField": 422,
+        "RateLimited": 429,
+    }
+    assert _subclasses(DomainError) == set(STATUS_OF), "a new business error needs its status here"

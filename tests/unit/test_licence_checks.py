@@ -31,12 +31,11 @@ def test_a_wrong_address_and_a_wrong_code_are_indistinguishable(world: World) ->
         "both wrong": ("zed@example.org", other_valid_code(bob.code, 7)),
     }
     seen = set()
-    for what, (address, code) in attempts.items():
+    for address, code in attempts.values():
         with pytest.raises(LicenceNotFound) as refused:
             world.checks.check(address, code, ip=None)
         error = refused.value
-        seen.add((type(error), error.status, error.code, str(error), tuple(sorted(error.params.items()))))
-        assert error.status == 404, what
+        seen.add((type(error), error.code, str(error), tuple(sorted(error.params.items()))))
     assert len(seen) == 1
 
 
@@ -80,7 +79,7 @@ def test_the_eleventh_check_in_a_minute_from_one_ip_is_refused(world: World) -> 
         world.checks.check("anna@example.org", anna.code, ip=ip)
     with pytest.raises(RateLimited) as refused:
         world.checks.check("anna@example.org", anna.code, ip=ip)
-    assert refused.value.status == 429 and 1 <= refused.value.retry_after_seconds <= 60
+    assert 1 <= refused.value.retry_after_seconds <= 60
     world.checks.check("anna@example.org", anna.code, ip="192.0.2.11")
     world.clock.advance(seconds=refused.value.retry_after_seconds)
     world.checks.check("anna@example.org", anna.code, ip=ip)

@@ -181,7 +181,7 @@ def test_any_text_parses_into_sound_rules_or_is_refused(text: str) -> None:
 def test_retry_after_is_whole_seconds_rounded_up_and_at_least_one(wait: timedelta) -> None:
     seconds = RateLimited(wait).retry_after_seconds
     assert seconds == max(1, math.ceil(wait.total_seconds()))
-    assert timedelta(seconds=seconds) >= wait and RateLimited(wait).status == 429
+    assert timedelta(seconds=seconds) >= wait and RateLimited(wait).params == {"seconds": seconds}
 
 
 # The limiter: rules of one action and subject, applied per subject value.
