@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 import socket
 
-from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat
+from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, issue_server_token
 from vpnsite.keyed_hashes import KeyedHasher
 from vpnsite_adapters.node.agent import NodeAgent
 from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.store import SqlStore
+from vpnsite_adapters.system import SystemRandom
 
 log = logging.getLogger("vpnsite.demo")
 
@@ -58,10 +58,10 @@ class DemoFleet:
         rng = random.Random()
         self.store.fleet.add_locations(SPEC_LOCATIONS)
         for location in SPEC_LOCATIONS:
-            token = secrets.token_urlsafe(24)
+            token = issue_server_token(self.store.fleet, location.id, self.hasher, SystemRandom())
+            assert token is not None, "the demo's locations were added just above"
             listener = socket.create_server(("127.0.0.1", 0))
             self.listeners.append(listener)
-            self.store.fleet.set_token(location.id, self.hasher.hash(token))
             host = f"{location.id}.{DEMO_DOMAIN}"
             self.store.fleet.set_address(location.id, host, listener.getsockname()[1])
             self.store.fleet.set_openvpn_ports(location.id, 1194, 443)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from pathlib import Path
 
+from vpnsite.fleet import issue_server_token
 from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.system import SystemRandom
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,10 +54,10 @@ def run_token(settings: Settings, args: argparse.Namespace) -> int:
 
     store = SqlStore.open(settings.database_url)
     try:
-        token = secrets.token_urlsafe(32)
-        if not store.fleet.set_token(
-            args.server_id, Keyring.from_master(settings.secret_key).nodes.hash(token)
-        ):
+        token = issue_server_token(
+            store.fleet, args.server_id, Keyring.from_master(settings.secret_key).nodes, SystemRandom()
+        )
+        if token is None:
             print(f"vpnsite: no server {args.server_id}")
             return 1
         if args.host or args.port:

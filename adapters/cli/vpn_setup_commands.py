@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import secrets
 from pathlib import Path
 
-from vpnsite.fleet import Location
+from vpnsite.fleet import Location, issue_server_token
 from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.node.config import IPV6_MODES
 from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.system import SystemRandom
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.pki import write_secret
@@ -74,13 +74,14 @@ def run_add_server(settings: Settings, args: argparse.Namespace) -> int:
         print(f"vpnsite: {error}")
         return 2
     location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
-    token = secrets.token_urlsafe(32)
     store = SqlStore.open(settings.database_url)
     try:
         if not store.fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
             print(f"vpnsite: a server named {args.name} exists")
             return 1
-        store.fleet.set_token(args.name, Keyring.from_master(settings.secret_key).nodes.hash(token))
+        token = issue_server_token(
+            store.fleet, args.name, Keyring.from_master(settings.secret_key).nodes, SystemRandom()
+        )
         folder = vpn_dir(settings.data_dir) / "servers"
         if args.wg_port:
             private, public = wireguard.new_server_key()
@@ -111,8 +112,7 @@ def run_server_config(settings: Settings, args: argparse.Namespace) -> int:
             return 1
         token = args.token
         if token is None:
-            token = secrets.token_urlsafe(32)
-            store.fleet.set_token(args.name, hasher.hash(token))
+            token = issue_server_token(store.fleet, args.name, hasher, SystemRandom())
         elif store.sessions.server_for_token(hasher.hash(token)) != args.name:
             print(f"vpnsite: that is not the token of {args.name}")
             return 1

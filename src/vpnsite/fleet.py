@@ -12,8 +12,9 @@ from typing import Protocol
 from attrs import frozen
 
 from vpnsite.errors import InvalidField, NodeUnauthorized
+from vpnsite.identifiers import new_token
 from vpnsite.keyed_hashes import KeyedHasher
-from vpnsite.ports import Clock
+from vpnsite.ports import Clock, RandomSource
 
 HEARTBEAT_PERIOD = timedelta(seconds=10)
 MISSED_BEATS_OFFLINE = 3
@@ -133,6 +134,21 @@ class FleetStore(Protocol):
     def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
         """Store the beat of the server holding this token; its id, or None for an unknown token."""
         ...
+
+
+class ServerTokens(Protocol):
+    def set_token(self, server_id: str, token_hash: str) -> bool:
+        """Replace the server's token hash; False for an unknown server."""
+        ...
+
+
+def issue_server_token(
+    store: ServerTokens, server_id: str, hasher: KeyedHasher, random: RandomSource
+) -> str | None:
+    """A new secret for a VPN server to call the hub with, replacing its old one; only its keyed
+    hash is kept, so it is shown once. None for an unknown server."""
+    token = new_token(random)
+    return token if store.set_token(server_id, hasher.hash(token)) else None
 
 
 @frozen

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.fakes import ManualClock
+from tests.unit.fakes import ManualClock, SeededRandom
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import (
     HEARTBEAT_PERIOD,
@@ -20,6 +20,7 @@ from vpnsite.fleet import (
     Rank,
     VpnServer,
     is_online,
+    issue_server_token,
     rank_popularity,
     view_fleet,
 )
@@ -179,3 +180,27 @@ def test_a_heartbeat_needs_the_servers_token_which_is_kept_only_hashed() -> None
         with pytest.raises(NodeUnauthorized):
             fleet.heartbeat(wrong, beat)
     assert "node-secret" not in store.token_hash
+
+
+class TokenHashes:
+    def __init__(self, servers: list[str]) -> None:
+        self.hashes: dict[str, str | None] = dict.fromkeys(servers)
+
+    def set_token(self, server_id: str, token_hash: str) -> bool:
+        if server_id not in self.hashes:
+            return False
+        self.hashes[server_id] = token_hash
+        return True
+
+
+@given(st.integers(min_value=0, max_value=2**32))
+def test_a_server_token_is_shown_once_and_kept_only_as_its_hash(seed: int) -> None:
+    hasher = KeyedHasher(b"n" * 32)
+    store = TokenHashes(["ams"])
+    random = SeededRandom(seed)
+    first = issue_server_token(store, "ams", hasher, random)
+    assert first is not None and len(first) >= 32
+    assert store.hashes["ams"] == hasher.hash(first) != first
+    second = issue_server_token(store, "ams", hasher, random)
+    assert second not in (None, first) and store.hashes["ams"] == hasher.hash(second), "the old one stops"
+    assert issue_server_token(store, "nowhere", hasher, random) is None
