@@ -124,19 +124,19 @@ def run_licences_find(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     store = _open(settings)
     try:
-        licences = store.privacy.export_address(key)["licences"]
+        licences = store.licences.find_by_email_key(key)
     finally:
         store.close()
-    now = SystemClock().now().isoformat(timespec="seconds")
+    now = SystemClock().now()
     rows = [
         {
-            "id": lic["id"],
-            "starts": lic["starts_at"],
-            "ends": lic["ends_at"],
-            "state": "live" if lic["ends_at"] > now else "ended",
-            "language": lic["language"],
+            "id": licence.id,
+            "starts": licence.starts_at.isoformat(timespec="seconds"),
+            "ends": licence.ends_at.isoformat(timespec="seconds"),
+            "state": "live" if licence.is_live(now) else "ended",
+            "language": licence.language,
         }
-        for lic in licences
+        for licence in licences
     ]
     print_table(rows, ["id", "starts", "ends", "state", "language"], args.json)
     return 0
@@ -149,7 +149,7 @@ def run_stats(settings: Settings, args: argparse.Namespace) -> int:
         users = store.licences.count_users(now)
         starts = store.licences.started_since(now - timedelta(days=STATS_DAYS - 1))
         servers = store.fleet.list_servers()
-        open_tickets = len(store.tickets.list_tickets(open_only=True, limit=100_000))
+        open_tickets = store.tickets.count_open()
         mail = store.mail_queue.status()
     finally:
         store.close()

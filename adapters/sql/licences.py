@@ -40,6 +40,11 @@ class SqlLicenceStore:
         row = self.models.Licence.get_or_none(self.models.Licence.id == licence_id)
         return None if row is None else licence_from_row(row)
 
+    def find_by_email_key(self, key: str) -> list[Licence]:
+        licences = self.models.Licence
+        query = licences.select().where(licences.email_key == key).order_by(licences.starts_at)
+        return [licence_from_row(row) for row in query]
+
     def count_users(self, now: datetime) -> int:
         """Distinct addresses holding a licence that has not ended."""
         licences = self.models.Licence

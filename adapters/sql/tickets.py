@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from types import SimpleNamespace
+from typing import Any
 
 import peewee
 from attrs import frozen
@@ -36,24 +37,18 @@ class SqlTicketStore:
 
     def find_ticket(self, number: str) -> Ticket | None:
         row = self.models.Ticket.get_or_none(self.models.Ticket.number == number)
-        if row is None:
-            return None
-        return Ticket(
-            number=row.number,
-            email=row.email or "",
-            message=row.message or "",
-            created_at=from_db(row.created_at),
-            code_hash=row.code_hash,
-            closed_at=None if row.closed_at is None else from_db(row.closed_at),
-            language=row.language,
-        )
+        return None if row is None else _ticket(row)
 
     def list_tickets(self, open_only: bool, limit: int) -> list[Ticket]:
         tickets = self.models.Ticket
-        query = tickets.select(tickets.number).order_by(tickets.created_at.desc()).limit(limit)
+        query = tickets.select().order_by(tickets.created_at.desc()).limit(limit)
         if open_only:
             query = query.where(tickets.closed_at.is_null())
-        return [ticket for (number,) in query.tuples() if (ticket := self.find_ticket(number)) is not None]
+        return [_ticket(row) for row in query]
+
+    def count_open(self) -> int:
+        tickets = self.models.Ticket
+        return int(tickets.select().where(tickets.closed_at.is_null()).count())
 
     def close_ticket(self, number: str, now: datetime) -> bool:
         tickets = self.models.Ticket
@@ -63,3 +58,15 @@ class SqlTicketStore:
             .execute()
         )
         return bool(changed)
+
+
+def _ticket(row: Any) -> Ticket:
+    return Ticket(
+        number=row.number,
+        email=row.email or "",
+        message=row.message or "",
+        created_at=from_db(row.created_at),
+        code_hash=row.code_hash,
+        closed_at=None if row.closed_at is None else from_db(row.closed_at),
+        language=row.language,
+    )
