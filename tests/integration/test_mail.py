@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from cryptography.exceptions import InvalidTag
 
 from tests.integration.processes import free_port
 from tests.integration.test_api_flow import sign_up
+from vpnsite.keyed_hashes import derive_key
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.mail.queue import Sealer
 
 
 class Inbox:
@@ -159,6 +162,13 @@ def test_the_queue_keeps_no_readable_code(make_services: Any) -> None:
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     payloads = services.store.db.execute_sql("SELECT payload FROM mail_queue").fetchall()
     assert payloads and all(code not in payload for (payload,) in payloads)
+    [(sealed,)] = payloads
+    assert code in services.mail.sealer.open(sealed).text, "the server's own key opens it"
+    with pytest.raises(InvalidTag):
+        Sealer(derive_key(b"another server's secret, 32 bytes", "mail-queue")).open(sealed)
+    tampered = sealed[:-2] + ("00" if sealed[-2:] != "00" else "01")
+    with pytest.raises(InvalidTag):
+        services.mail.sealer.open(tampered)
 
 
 def test_the_default_outbox_gets_an_eml_file(make_services: Any, tmp_path: Any) -> None:
