@@ -1,16 +1,15 @@
 // Builds the website: one bundle per language (a page ships only its own language), one
 // stylesheet, and every route in every language prerendered to static HTML, plus a localized 404,
-// sitemap.xml and robots.txt. Text files get a .gz twin for clients that accept gzip.
+// sitemap.xml and robots.txt.
 //
 //   node build.mjs [--out DIR]    the site (default ../adapters/http/site)
 //   node build.mjs --tests        the unit tests, compiled to dist-tests/
 
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -30,14 +29,6 @@ async function buildTests() {
   rmSync(outdir, { recursive: true, force: true });
   const entries = readdirSync(join(here, "tests")).filter((name) => name.endsWith(".test.ts"));
   await build({ ...common, entryPoints: entries.map((name) => join(here, "tests", name)), outdir, platform: "node", format: "esm", outExtension: { ".js": ".mjs" } });
-}
-
-function gzipTree(dir) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) gzipTree(path);
-    else if (/\.(html|js|css|xml|txt|svg|json)$/.test(name)) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }));
-  }
 }
 
 function hashed(name, content) {
@@ -119,7 +110,6 @@ async function buildSite(out) {
   writeFileSync(join(out, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${sitemap.join("")}</urlset>`);
   writeFileSync(join(out, "robots.txt"), `User-agent: *\nDisallow: /api/\nDisallow: /activation\nSitemap: ${ORIGIN}/sitemap.xml\n`);
   writeFileSync(join(out, "favicon.svg"), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#2f5bea"/><path d="M12 4 6 6.3v4.4c0 3.7 2.5 7.1 6 8.1 3.5-1 6-4.4 6-8.1V6.3z" fill="#fff"/></svg>`);
-  gzipTree(out);
   console.log(`built ${pages} pages and ${Object.keys(scripts).length} language bundles into ${out}`);
 }
 

@@ -24,7 +24,6 @@ class VpnNotInitialised(RuntimeError):
 class VpnKeys:
     ca: CertificateAuthority
     server_key: TlsCryptV2ServerKey
-    server_key_pem: str
     client_secret: bytes
     wireguard_secret: bytes
 
@@ -63,7 +62,6 @@ def load_keys(data_dir: Path, master_secret: bytes) -> VpnKeys:
     return VpnKeys(
         ca,
         TlsCryptV2ServerKey.parse(pem),
-        pem,
         derive_key(master_secret, "tls-crypt-v2-clients"),
         derive_key(master_secret, "wireguard-clients"),
     )
