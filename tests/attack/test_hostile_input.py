@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.templates import ticket_acknowledgement
 from vpnsite_adapters.node.hub import Hub

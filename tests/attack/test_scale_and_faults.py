@@ -7,7 +7,6 @@ import glob
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -18,36 +17,21 @@ import pytest
 import requests
 
 from tests.integration.processes import free_port
+from tests.support.serve import serve, stop
 
 SECRET = "scale-out-tests-share-this-secret-0123456789"
 
 
 def start_serve(database_url: str, data_dir: Path, **settings: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
     env = {
         **os.environ,
         "VPNSITE_DATA_DIR": str(data_dir),
         "VPNSITE_DATABASE_URL": database_url,
         "VPNSITE_SECRET_KEY": SECRET,
-        "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
         **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-        env=env,
-        stdout=(data_dir.parent / f"serve-{port}.log").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if requests.get(base + "/healthz", timeout=1).status_code == 200:
-                return process, base
-        except requests.ConnectionError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, "vpnsite serve did not start"
-        time.sleep(0.1)
+    served = serve(env, data_dir.parent / f"serve-{data_dir.name}.log")
+    return served.process, served.base
 
 
 def form_for(base: str, email: str) -> dict[str, Any]:
@@ -64,8 +48,7 @@ def two_processes(fresh_postgres_url: str, tmp_path: Path) -> Iterator[tuple[str
     second, b = start_serve(fresh_postgres_url, tmp_path / "b", **settings)
     yield a, b
     for process in (first, second):
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)
 
 
 def test_two_processes_share_requests_limits_and_the_cap(two_processes: tuple[str, str]) -> None:
@@ -226,5 +209,4 @@ def test_postgres_going_away_and_coming_back(cluster: PrivateCluster, tmp_path: 
             cursor.execute("SELECT COUNT(*) FROM licence")
             assert cursor.fetchone()[0] == created, "no half-written licence"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)

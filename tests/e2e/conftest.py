@@ -9,16 +9,14 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 
 from tests.integration.processes import free_port
+from tests.support.serve import serve, stop
 from vpnsite_adapters.http.site import SITE_DIR
 
 CHROMIUM = os.environ.get("VPNSITE_CHROMIUM", "/usr/bin/chromium")
@@ -78,31 +76,11 @@ class Server:
 def start_server(tmp: Path, **settings: str) -> Server:
     port = free_port()
     data_dir = tmp / f"data-{port}"
-    env = {
-        **os.environ,
-        "VPNSITE_DATA_DIR": str(data_dir),
-        "VPNSITE_ACCESS_LOG": "false",
-        "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
-    }
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), "VPNSITE_ACCESS_LOG": "false"}
     env.pop("VPNSITE_DATABASE_URL", None)
     env.update({f"VPNSITE_{key.upper()}": value for key, value in settings.items()})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                return Server(base, data_dir, process)
-        except requests.ConnectionError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("vpnsite serve did not start")
-        time.sleep(0.1)
+    served = serve(env, tmp / f"serve-{port}.log", port=port)
+    return Server(served.base, data_dir, served.process)
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +95,7 @@ def make_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
 
     yield make
     for server in started:
-        server.process.terminate()
-        server.process.wait(timeout=10)
+        stop(server.process)
     shutil.rmtree(tmp, ignore_errors=True)
 
 

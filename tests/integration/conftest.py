@@ -5,19 +5,16 @@ CI=true they fail instead."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg2
 import pytest
-import requests
 
-from tests.integration.processes import free_port
+from tests.support.clock import ManualClock
+from tests.support.serve import serve, stop
 from vpnsite_adapters.bootstrap import Services, build_services
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.settings import load_settings
@@ -81,26 +78,13 @@ def store(database_url: str) -> Iterator[SqlStore]:
     opened.close()
 
 
-class SteppingClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        self.moment = start or datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self.moment
-
-    def advance(self, **delta: float) -> None:
-        self.moment += timedelta(**delta)
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2026, 1, 15, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture
-def clock() -> SteppingClock:
-    return SteppingClock()
-
-
-@pytest.fixture
-def make_services(database_url: str, tmp_path: Path, clock: SteppingClock) -> Iterator[object]:
+def make_services(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[object]:
     built: list[Services] = []
 
     def make(**overrides: object) -> Services:
@@ -134,28 +118,8 @@ def environment(tmp_path: Path, database_url: str) -> dict[str, str]:
 
 @pytest.fixture
 def server(environment: dict[str, str], tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-            env={"VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}", **environment},
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
+    served = serve(environment, tmp_path / "serve.log")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "vpnsite serve did not become ready"
-            time.sleep(0.1)
-        yield base, log
+        yield served.base, served.log
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(served.process)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.integration.contract import assert_matches_contract
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite.errors import DomainError
 from vpnsite_adapters.http.errors import STATUS_OF
 

@@ -6,23 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.contract import assert_matches_contract
-
-
-def call(client: Any, path: str, body: Any = None, **headers: str) -> tuple[int, Any]:
-    if body is None:
-        response = client.get(path, headers=headers)
-    else:
-        response = client.post(path, json=body, headers=headers)
-    payload = assert_matches_contract(path, "GET" if body is None else "POST", response)
-    return response.status_code, payload
-
-
-def sign_up(client: Any, email: str = "anna@example.org") -> dict[str, Any]:
-    status, submitted = call(client, "/api/submit-email", {"email": email, "cookies": {"hz_id": "visitor-1"}})
-    assert status == 200
-    form = submitted["form_data"]
-    return {"email": form.pop("user_email"), **form, "cookies": {"hz_id": "visitor-1"}}
+from tests.support.api import call, sign_up
 
 
 def test_sign_up_then_check_the_licence_with_the_code(client: Any, services: Any) -> None:

@@ -7,26 +7,19 @@ import os
 import socket
 import stat
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
+from tests.support.serve import Served, stop
+from tests.support.serve import serve as start_serve
 from vpnsite.codes import luhn_check_digit
 from vpnsite_adapters.sql.store import SqlStore
-
-
-class Served(NamedTuple):
-    base: str
-    log: Path
-    process: subprocess.Popen[bytes]
-
 
 Serve = Callable[..., Served]
 
@@ -38,37 +31,20 @@ def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
 
     def start(**settings: str) -> Served:
         port = free_port()
-        data_dir = tmp_path / f"data-{port}"
         env = {
             **os.environ,
-            "VPNSITE_DATA_DIR": str(data_dir),
+            "VPNSITE_DATA_DIR": str(tmp_path / f"data-{port}"),
             "VPNSITE_DATABASE_URL": database_url,
             "VPNSITE_PUBLIC_URL": "https://vpn.example",
             **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
         }
-        log = tmp_path / f"serve-{port}.log"
-        process = subprocess.Popen(
-            [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-            env=env,
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-        started.append(process)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                    return Served(base, log, process)
-            except requests.ConnectionError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
+        served = start_serve(env, tmp_path / f"serve-{port}.log", port=port)
+        started.append(served.process)
+        return served
 
     yield start
     for process in started:
-        process.terminate()
-        process.wait(timeout=15)
+        stop(process)
 
 
 def submit(base: str, email: str, **headers: str) -> requests.Response:
@@ -283,33 +259,19 @@ def test_options_on_the_polling_paths_says_what_they_allow(serve: Serve) -> None
         assert answer.headers["Access-Control-Allow-Origin"] == "https://app.example"
 
 
-def _ready(port: int) -> bool:
-    try:
-        return requests.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
-    except requests.ConnectionError:
-        return False
-
-
 def test_the_data_directory_and_database_are_private(tmp_path: Path) -> None:
     """SQLite's files, so no database parameter: the embedded default."""
     folder = tmp_path / "private"
-    port = free_port()
     env = {**os.environ, "VPNSITE_DATA_DIR": str(folder), "VPNSITE_PUBLIC_URL": "https://vpn.example"}
     env.pop("VPNSITE_DATABASE_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    served = start_serve(env, tmp_path / "serve.log")
     try:
         deadline = time.monotonic() + 30
-        while not (folder / "vpnsite.db-wal").exists() or not _ready(port):
-            assert process.poll() is None and time.monotonic() < deadline
+        while not (folder / "vpnsite.db-wal").exists():
+            assert time.monotonic() < deadline
             time.sleep(0.1)
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
         for name in ("vpnsite.db", "vpnsite.db-wal", "vpnsite.db-shm", "secret.key"):
             assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        stop(served.process)

@@ -16,7 +16,7 @@ from aiosmtpd.controller import Controller
 from cryptography.exceptions import InvalidTag
 
 from tests.integration.processes import free_port
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite.keyed_hashes import derive_key
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.queue import Sealer

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.integration.processes import vpnsite
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.http.app import create_app
 

@@ -8,7 +8,7 @@ from email.policy import default
 from typing import Any
 
 from tests.integration.contract import assert_matches_contract
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite_adapters.http.app import create_app
 
 

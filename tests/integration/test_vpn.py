@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_api_flow import sign_up
+from tests.support.api import sign_up
 from vpnsite.fleet import Location
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.vpn.keystore import initialise

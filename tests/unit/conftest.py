@@ -10,7 +10,8 @@ import attrs
 import pytest
 from attrs import define
 
-from tests.unit.fakes import ManualClock, RecordingNotifications, ScriptedRandom
+from tests.support.clock import ManualClock
+from tests.unit.fakes import RecordingNotifications, ScriptedRandom
 from vpnsite.archives import ArchiveLinks, Archives
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks

@@ -1,10 +1,10 @@
-"""Deterministic stand-ins for the clock and the randomness ports, for the domain's own tests."""
+"""Deterministic stand-ins for the randomness, rate-limit and notification ports (domain tests)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from vpnsite.rate_limits import Counter
 
@@ -38,17 +38,6 @@ class ScriptedRandom(SeededRandom):
             assert 0 <= value < upper
             return value
         return super().randbelow(upper)
-
-
-class ManualClock:
-    def __init__(self, start: datetime | None = None) -> None:
-        self.moment = start or datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self.moment
-
-    def advance(self, **delta: float) -> None:
-        self.moment += timedelta(**delta)
 
 
 class MemoryRateLimitStore:

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.fakes import ManualClock, SeededRandom
+from tests.support.clock import ManualClock
+from tests.unit.fakes import SeededRandom
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import (
     HEARTBEAT_PERIOD,

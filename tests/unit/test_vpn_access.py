@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.unit.fakes import ManualClock, SeededRandom
+from tests.support.clock import ManualClock
+from tests.unit.fakes import SeededRandom
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
 from vpnsite.vpn_access import MAX_SESSIONS, UNCONFIRMED_FOR, NodeAccess, Session, counts, refusal, settle

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import requests
 
+from tests.support.serve import serve
 from tests.vpn.netns import Namespaces, sh, wait_for
 
 CONNECTED = "Initialization Sequence Completed"
@@ -101,32 +102,8 @@ class World:
         return result.stdout
 
     def start_hub(self) -> None:
-        self.hub = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "vpnsite_adapters.cli.main",
-                "serve",
-                "--host",
-                "0.0.0.0",
-                "--port",
-                str(self.port),
-            ],
-            env=self.env,
-            stdout=(self.tmp / "hub.log").open("ab"),
-            stderr=subprocess.STDOUT,
-        )
+        self.hub = serve(self.env, self.tmp / "hub.log", port=self.port, host="0.0.0.0").process
         self.net.processes.append(self.hub)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                requests.get(self.hub_url + "/readyz", timeout=1)
-                return
-            except requests.ConnectionError:
-                assert time.monotonic() < deadline and self.hub.poll() is None, (
-                    self.tmp / "hub.log"
-                ).read_text()
-                time.sleep(0.2)
 
     def db(self) -> sqlite3.Connection:
         return sqlite3.connect(self.tmp / "hub" / "vpnsite.db")

@@ -1,0 +1,59 @@
+"""A real `vpnsite serve` process for the tests that must meet the server as users do (waitress in
+front, settings from the environment), started and waited for in one place."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+import requests
+
+from tests.integration.processes import free_port
+
+
+class Served(NamedTuple):
+    base: str
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+def serve(
+    env: Mapping[str, str], log: Path, port: int | None = None, host: str | None = None, wait: float = 30
+) -> Served:
+    """Start `vpnsite serve` with ``env`` (``VPNSITE_PUBLIC_URL`` defaults to the process's own
+    address), its output appended to ``log``; return once /readyz answers at all (a 503 while
+    the database is away counts: the process is up)."""
+    port = port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)]
+    if host:
+        command += ["--host", host]
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            command, env={"VPNSITE_PUBLIC_URL": base, **env}, stdout=output, stderr=subprocess.STDOUT
+        )
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            requests.get(base + "/readyz", timeout=1)
+            return Served(base, log, process)
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"vpnsite serve did not start:\n{log.read_text(errors='replace')[-4000:]}")
+        time.sleep(0.1)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
