@@ -165,6 +165,7 @@ class Limiter:
 
     def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
         own = self._own_failures_key(action, subjects)
+        # Recording uses only the key; the rule is there because a Counter carries one.
         marks = [Counter(RateLimit(action, "email_ip", 1, timedelta(seconds=1), True), own)] if own else []
         self.store.record([*self._counters(action, subjects, failures_only=True), *marks], now)
 
