@@ -11,13 +11,12 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
 
 from tests.integration.processes import free_port
-from tests.support.serve import serve, stop
+from tests.support.serve import serve, signed_form, stop
 
 SECRET = "scale-out-tests-share-this-secret-0123456789"
 
@@ -34,13 +33,6 @@ def start_serve(database_url: str, data_dir: Path, **settings: str) -> tuple[sub
     return served.process, served.base
 
 
-def form_for(base: str, email: str) -> dict[str, Any]:
-    response = requests.post(base + "/api/submit-email", json={"email": email})
-    assert response.status_code == 200, response.text
-    form = response.json()["form_data"]
-    return {"email": form.pop("user_email"), **form}
-
-
 @pytest.fixture
 def two_processes(fresh_postgres_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     settings = {"free_tier_cap": "3", "rate_limits": "check-license:ip=10/1m"}
@@ -53,7 +45,7 @@ def two_processes(fresh_postgres_url: str, tmp_path: Path) -> Iterator[tuple[str
 
 def test_two_processes_share_requests_limits_and_the_cap(two_processes: tuple[str, str]) -> None:
     a, b = two_processes
-    payload = form_for(a, "one@example.org")
+    payload = signed_form(a, "one@example.org")
     created = requests.post(b + "/api/create-user", json=payload)
     assert created.status_code == 200, "a request issued by one process is redeemed by the other"
     for base in (a, b):
@@ -66,7 +58,9 @@ def test_two_processes_share_requests_limits_and_the_cap(two_processes: tuple[st
 
     for n, base in enumerate((b, a), start=2):
         assert (
-            requests.post(base + "/api/create-user", json=form_for(base, f"user{n}@example.org")).status_code
+            requests.post(
+                base + "/api/create-user", json=signed_form(base, f"user{n}@example.org")
+            ).status_code
             == 200
         )
     deadline = time.monotonic() + 5
@@ -162,7 +156,7 @@ def test_postgres_going_away_and_coming_back(cluster: PrivateCluster, tmp_path: 
         for n in range(3):
             if (
                 requests.post(
-                    base + "/api/create-user", json=form_for(base, f"before{n}@example.org")
+                    base + "/api/create-user", json=signed_form(base, f"before{n}@example.org")
                 ).status_code
                 == 200
             ):

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
-from tests.support.serve import Served, stop
+from tests.support.serve import Served, signed_form, stop
 from tests.support.serve import serve as start_serve
 from vpnsite.codes import luhn_check_digit
 from vpnsite_adapters.sql.store import SqlStore
@@ -105,9 +105,8 @@ def test_serve_refuses_to_start_without_a_public_url(environment: dict[str, str]
 
 
 def sign_up(base: str, email: str, **headers: str) -> str:
-    form = submit(base, email, **headers).json()["form_data"]
     created = requests.post(
-        base + "/api/create-user", json={"email": form.pop("user_email"), **form}, headers=headers, timeout=10
+        base + "/api/create-user", json=signed_form(base, email, **headers), headers=headers, timeout=10
     )
     return str(created.json()["user_code"])
 

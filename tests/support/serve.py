@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import requests
 
@@ -57,3 +57,11 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def signed_form(base: str, email: str, **headers: str) -> dict[str, Any]:
+    """A create-user body for ``email``, fresh from the server's submit-email."""
+    response = requests.post(base + "/api/submit-email", json={"email": email}, headers=headers, timeout=10)
+    assert response.status_code == 200, response.text
+    form = response.json()["form_data"]
+    return {"email": form.pop("user_email"), **form}
