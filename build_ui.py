@@ -1,4 +1,4 @@
-"""Builds the website into the package data the Flask adapter serves (adapters/http/site/).
+"""Builds the website into the package data the Flask adapter serves (adapters/vpnsite_adapters/http/site/).
 
 Runs `npm ci` in ui/ and the esbuild build (bundles per language, prerendered pages, sitemap).
 `pip install .` runs it through setup.py; run it by hand after changing the website:
@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 UI = ROOT / "ui"
-SITE = ROOT / "adapters" / "http" / "site"
+SITE = ROOT / "adapters" / "vpnsite_adapters" / "http" / "site"
 MINIMUM_NODE = 18
 
 

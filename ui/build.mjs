@@ -2,7 +2,7 @@
 // stylesheet, and every route in every language prerendered to static HTML, plus a localized 404,
 // sitemap.xml and robots.txt.
 //
-//   node build.mjs [--out DIR]    the site (default ../adapters/http/site)
+//   node build.mjs [--out DIR]    the site (default ../adapters/vpnsite_adapters/http/site)
 //   node build.mjs --tests        the unit tests, compiled to dist-tests/
 
 import { build } from "esbuild";
@@ -117,5 +117,5 @@ if (args.includes("--tests")) {
   await buildTests();
 } else {
   const at = args.indexOf("--out");
-  await buildSite(resolve(at >= 0 ? args[at + 1] : join(here, "..", "adapters", "http", "site")));
+  await buildSite(resolve(at >= 0 ? args[at + 1] : join(here, "..", "adapters", "vpnsite_adapters", "http", "site")));
 }

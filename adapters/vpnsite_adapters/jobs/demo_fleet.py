@@ -14,7 +14,7 @@ from vpnsite_adapters.node.agent import NodeAgent
 from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.store import SqlStore
-from vpnsite_adapters.system import SystemRandom
+from vpnsite_adapters.clock_and_random import SystemRandom
 
 log = logging.getLogger("vpnsite.demo")
 

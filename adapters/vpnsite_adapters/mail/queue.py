@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from vpnsite.mail import Mailer, MailFailed, Message, next_attempt
 from vpnsite.ports import Clock
-from vpnsite_adapters.periodic import Periodic
+from vpnsite_adapters.jobs.periodic import Periodic
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.status_snapshot import Encoded, StatusSnapshot
+from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
