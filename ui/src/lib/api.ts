@@ -1,74 +1,40 @@
 // The only module that knows the HTTP details of the API.
 
+import type { components, paths } from "./api-types";
 import { ACCEPT_LANGUAGE, type Language } from "./language";
-import type { ApiErrorBody } from "./errors";
 
-export type FormData = {
-  user_email: string;
-  user_days: number;
-  subscription: string;
-  user_comment: string;
-  request_id: string;
-  sig: string;
-};
+// Request and response shapes come from api-types.ts, generated from the server's OpenAPI document
+// (`npm run api-types`); tests/integration/test_ui_api_types.py fails when it is out of date.
+type Schemas = components["schemas"];
+type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
+type PostPath = { [P in keyof paths]: paths[P]["post"] extends never | undefined ? never : P }[keyof paths];
+type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ? never : P }[keyof paths];
+type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
+type PostResult<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["responses"][200]>;
+type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
 
-export type Activation = {
-  success: true;
-  user_email: string;
-  user_code: string;
-  user_days: number;
-  user_start: number;
-  user_stop: number;
-  activation_url: string;
-};
-
-export type Licence = {
-  email: string;
-  code: string | null;
-  start: string;
-  end: string;
-  end_timestamp: number;
-  days: number;
-  active: boolean;
-  renewable: boolean;
-  renewable_from: string;
-  configUrl: string | null;
-};
-
-export type VpnServer = {
-  id: string;
-  name: string;
-  flag: string;
-  location: string;
-  status: "online" | "offline";
-  ping: number | null;
-  load: string;
-  sessions: number;
-  rank: string;
-  popularity: string;
-  popularity_ru: string;
-  [label: `popularity_${string}`]: string;
-};
-
-export type SystemServer = { id: string; location: string; status: string; ping: number | null; load: string | null };
-
-export type ServerStatus = {
-  vpn_servers: VpnServer[];
-  system_servers: SystemServer[];
-  summary: { vpn_servers_count: number; vpn_servers_online: number; system_servers_count: number; user_count: number; demo: boolean; updated_at: number };
-};
+/** The body of a failed call, as the API describes it. */
+export type ApiErrorBody = Schemas["Error"] | Schemas["ValidationError"];
+export type FormData = Schemas["FormData"];
+export type Activation = Schemas["ActivationResult"];
+// The document lists start, end_timestamp, active, renewable and renewable_from as optional, yet
+// the server always sends them and the dashboard shows them: read as sent until it says so.
+export type Licence = Required<Schemas["LicenceResult"]["license"]>;
+export type ServerStatus = Schemas["ServerStatus"];
+export type VpnServer = ServerStatus["vpn_servers"][number];
+export type SystemServer = ServerStatus["system_servers"][number];
 
 /** A failed call: the HTTP status (0 when the network failed) and the body the API sent. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: ApiErrorBody,
+    readonly body: ApiErrorBody | null,
   ) {
     super(`API ${status}`);
   }
 }
 
-async function post<T>(path: string, body: unknown, language: Language): Promise<T> {
+async function post<P extends PostPath, Result = PostResult<P>>(path: P, body: PostBody<P>, language: Language): Promise<Result> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -80,15 +46,15 @@ async function post<T>(path: string, body: unknown, language: Language): Promise
     throw new ApiError(0, null);
   }
   const payload = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody);
-  return payload as T;
+  if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody | null);
+  return payload as Result;
 }
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>
-  post<{ success: true; form_data: FormData }>("/api/submit-email", { email, cookies: { hz_id: hzId } }, language);
+  post("/api/submit-email", { email, cookies: { hz_id: hzId } }, language);
 
 export const createUser = (form: FormData, hzId: string, language: Language) =>
-  post<Activation>(
+  post(
     "/api/create-user",
     {
       email: form.user_email,
@@ -102,25 +68,26 @@ export const createUser = (form: FormData, hzId: string, language: Language) =>
     language,
   );
 
-export const checkLicense = (email: string, activationCode: string, language: Language) =>
-  post<{ success: true; license: Licence }>("/api/check-license", { email, activation_code: activationCode }, language);
+type LicenceResult = Omit<Schemas["LicenceResult"], "license"> & { license: Licence };
 
-export const renewLicence = (body: { email: string; activation_code: string } | { token: string }, language: Language) =>
-  post<{ success: true; license: Licence }>("/api/renew", body, language);
+export const checkLicense = (email: string, activationCode: string, language: Language) =>
+  post<"/api/check-license", LicenceResult>("/api/check-license", { email, activation_code: activationCode }, language);
+
+export const renewLicence = (body: PostBody<"/api/renew">, language: Language) => post<"/api/renew", LicenceResult>("/api/renew", body, language);
 
 export const sendTicket = (email: string, activationCode: string, message: string, language: Language) =>
-  post<{ success: true; ticket: string }>("/api/support", { email, activation_code: activationCode, message }, language);
+  post("/api/support", { email, activation_code: activationCode, message }, language);
 
 /** A GET that remembers the last ETag: an unchanged answer comes back as 304 and costs nothing. */
-export function conditionalGetter<T>(path: string): () => Promise<T | null> {
+export function conditionalGetter<P extends GetPath>(path: P): () => Promise<GetResult<P> | null> {
   let etag: string | null = null;
-  let last: T | null = null;
+  let last: GetResult<P> | null = null;
   return async () => {
     const response = await fetch(path, { headers: etag ? { "If-None-Match": etag } : {} });
     if (response.status === 304) return last;
     if (!response.ok) throw new ApiError(response.status, null);
     etag = response.headers.get("ETag");
-    last = (await response.json()) as T;
+    last = (await response.json()) as GetResult<P>;
     return last;
   };
 }

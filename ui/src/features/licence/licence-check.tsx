@@ -2,21 +2,19 @@ import { useEffect, useState } from "preact/hooks";
 import { Link } from "wouter";
 import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
 import { codeProblem, cleanTypedCode } from "../../lib/check-digit";
+import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
+import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
+import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
-import { ArchiveLink, DownloadTiles } from "../signup/downloads";
-import { LAST_ACTIVATION_KEY } from "../signup/activation";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 const TERM_DAYS = 90;
 
 function detailOf(error: unknown, fallback: string): string {
-  const detail = error instanceof ApiError ? error.body?.detail : undefined;
-  if (typeof detail === "string") return detail;
-  if (Array.isArray(detail)) return detail.map((item) => String((item as { msg?: unknown }).msg ?? "")).join("\n");
-  return fallback;
+  return errorText(error instanceof ApiError ? error.body : null, ERROR_DISPLAYS.licence(fallback));
 }
 
 function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
@@ -113,9 +111,8 @@ export function LicenceCheck() {
 
   useEffect(() => {
     setRenewToken(new URLSearchParams(location.search).get("renew"));
-    const last = sessionStorage.getItem(LAST_ACTIVATION_KEY);
-    if (last) {
-      const activation = JSON.parse(last) as { user_email?: string; user_code?: string };
+    const activation = lastActivation();
+    if (activation) {
       setEmail(activation.user_email ?? "");
       setCode(activation.user_code ?? "");
     }

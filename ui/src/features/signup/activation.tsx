@@ -2,16 +2,17 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { ApiError, createUser, type Activation, type FormData } from "../../lib/api";
 import { visitorId } from "../../lib/cookie";
-import { activationOutcome, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
+import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
+import { rememberActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
+import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { CopyCode } from "./copy-code";
-import { ArchiveLink, DownloadTiles, SetupGuide } from "./downloads";
+import { SetupGuide } from "./setup-guide";
 
 const RETRY_DELAYS_MS = [1000, 3000];
-export const LAST_ACTIVATION_KEY = "vpnsite:last-activation";
 const marker = (sig: string) => `created${sig}`;
 
 type Arrival = { formData: FormData; email: string };
@@ -40,7 +41,7 @@ export function ActivationScreen() {
     for (let attempt = 0; ; attempt++) {
       try {
         const activation = await createUser(form, visitorId(), language);
-        sessionStorage.setItem(LAST_ACTIVATION_KEY, JSON.stringify(activation));
+        rememberActivation(activation);
         localStorage.removeItem(marker(form.sig));
         setState({ kind: "success", activation });
         break;
@@ -51,7 +52,7 @@ export function ActivationScreen() {
           await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
           continue;
         }
-        setState({ kind: "error", outcome: activationOutcome(status, body), message: typeof body?.detail === "string" ? body.detail : "" });
+        setState({ kind: "error", outcome: activationOutcome(status, body), message: errorText(body, ERROR_DISPLAYS.activation) });
         break;
       }
     }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "wouter";
 import { ApiError, submitEmail } from "../../lib/api";
 import { visitorId } from "../../lib/cookie";
-import { signupAlert } from "../../lib/errors";
+import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { localPath } from "../../lib/language";
 import { Icon } from "../../components/icons";
@@ -34,7 +34,7 @@ export function SignupForm() {
       const result = await submitEmail(address, visitorId(), language);
       navigate(localPath("/activation", language), { state: { formData: result.form_data, email: address } });
     } catch (error) {
-      setAlert(signupAlert(error instanceof ApiError ? error.body : null, t("home.error")));
+      setAlert(errorText(error instanceof ApiError ? error.body : null, ERROR_DISPLAYS.signup(t("home.error"))));
       inFlight.current = false;
       setSubmitting(false);
     }

@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { conditionalGetter, type ServerStatus, type SystemServer, type VpnServer } from "../../lib/api";
+import { conditionalGetter, type SystemServer, type VpnServer } from "../../lib/api";
 import { formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, progressWidth, rankColour } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
 import { localPath, type Language } from "../../lib/language";
@@ -7,7 +7,7 @@ import { useNarrow, usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Flag, Icon } from "../../components/icons";
 
-const fetchStatus = conditionalGetter<ServerStatus>("/api/server-status");
+const fetchStatus = conditionalGetter("/api/server-status");
 
 function popularityLabel(server: VpnServer, language: Language): string {
   return language === "en" ? server.popularity : (server[`popularity_${language}`] ?? server.popularity);

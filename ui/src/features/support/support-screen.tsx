@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
 import { ApiError, sendTicket } from "../../lib/api";
-import { supportError } from "../../lib/errors";
+import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { Icon } from "../../components/icons";
 
@@ -68,7 +68,8 @@ function ContactForm() {
       setMessage("");
       window.scrollTo({ top: 0, behavior: "instant" });
     } catch (failure) {
-      setError(supportError(failure instanceof ApiError ? failure.body : null, { generic: t("support.error"), validation: t("support.validation"), input: t("support.checkInput") }));
+      const texts = { generic: t("support.error"), validation: t("support.validation"), input: t("support.checkInput") };
+      setError(errorText(failure instanceof ApiError ? failure.body : null, ERROR_DISPLAYS.support(texts)));
     } finally {
       setSending(false);
     }

@@ -1,5 +1,5 @@
-import { Icon } from "../../components/icons";
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../lib/i18n";
+import { Icon } from "./icons";
 
 // Spec section 3: where each platform's app comes from.
 export const APP_DOWNLOADS = [
@@ -32,27 +32,6 @@ export function ArchiveLink({ href }: { href: string }) {
         <Icon name="download" size={20} /> {t("activation.archive")}
       </a>
       <p class="muted small">{t("activation.archiveNote")}</p>
-    </div>
-  );
-}
-
-export function SetupGuide() {
-  const { t, list } = useI18n();
-  return (
-    <div class="guide">
-      <h2>{t("activation.guideTitle")}</h2>
-      <div class="guide-columns">
-        {(["desktop", "mobile"] as const).map((kind) => (
-          <div class="card" key={kind}>
-            <h3>{t(`activation.${kind}`)}</h3>
-            <ol class="steps">
-              {list(kind === "desktop" ? "activation.stepsDesktop" : "activation.stepsMobile").map((step) => (
-                <li key={step}>{step}</li>
-              ))}
-            </ol>
-          </div>
-        ))}
-      </div>
     </div>
   );
 }
