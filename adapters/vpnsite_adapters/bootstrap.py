@@ -19,16 +19,16 @@ from vpnsite.retention import RetentionReport, run_retention
 from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
+from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.jobs.fleet_probe import PROBE_SECONDS, FleetProbe
+from vpnsite_adapters.jobs.periodic import Periodic
+from vpnsite_adapters.jobs.status_snapshot import REFRESH_SECONDS, StatusSnapshot
 from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
-from vpnsite_adapters.jobs.periodic import Periodic
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
-from vpnsite_adapters.jobs.status_snapshot import REFRESH_SECONDS, StatusSnapshot
-from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
 
 log = logging.getLogger("vpnsite")

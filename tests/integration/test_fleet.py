@@ -21,8 +21,8 @@ import requests
 import waitress
 
 from tests.integration.processes import free_port, vpnsite
-from vpnsite_adapters.jobs.demo_fleet import DemoFleet
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.jobs.demo_fleet import DemoFleet
 
 BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up": True}
 

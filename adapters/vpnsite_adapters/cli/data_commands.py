@@ -62,8 +62,8 @@ def run_export(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_erase(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
     from vpnsite_adapters.clock_and_random import SystemClock
+    from vpnsite_adapters.sql.store import SqlStore
 
     store = SqlStore.open(settings.database_url)
     try:

@@ -41,8 +41,8 @@ def run_status(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_retry(settings: Settings, _args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
     from vpnsite_adapters.clock_and_random import SystemClock
+    from vpnsite_adapters.sql.store import SqlStore
 
     store = SqlStore.open(settings.database_url)
     try:

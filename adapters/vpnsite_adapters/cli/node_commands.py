@@ -8,8 +8,8 @@ from pathlib import Path
 
 from vpnsite.fleet import issue_server_token
 from vpnsite.keyed_hashes import Keyring
-from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.clock_and_random import SystemRandom
+from vpnsite_adapters.settings import Settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -11,9 +11,9 @@ from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import is_online
 from vpnsite_adapters.cli.tables import print_table
+from vpnsite_adapters.clock_and_random import SystemClock
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
-from vpnsite_adapters.clock_and_random import SystemClock
 
 STATS_DAYS = 14
 

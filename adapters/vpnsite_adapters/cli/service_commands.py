@@ -35,9 +35,9 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     import waitress
 
     from vpnsite_adapters.bootstrap import build_services
-    from vpnsite_adapters.jobs.demo_fleet import DemoFleet
     from vpnsite_adapters.http.app import create_app
     from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
+    from vpnsite_adapters.jobs.demo_fleet import DemoFleet
     from vpnsite_adapters.vpn.keystore import initialise
 
     # Where this process itself is reached: the demo's servers report here.

@@ -20,8 +20,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_list_servers(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
     from vpnsite_adapters.clock_and_random import SystemClock
+    from vpnsite_adapters.sql.store import SqlStore
 
     store = SqlStore.open(settings.database_url)
     try:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from vpnsite.fleet import Location, issue_server_token
 from vpnsite.keyed_hashes import Keyring
+from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.node.config import IPV6_MODES
 from vpnsite_adapters.settings import Settings
-from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.pki import write_secret

@@ -10,11 +10,11 @@ import socket
 
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, issue_server_token
 from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.node.agent import NodeAgent
 from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.sql.database import release
 from vpnsite_adapters.sql.store import SqlStore
-from vpnsite_adapters.clock_and_random import SystemRandom
 
 log = logging.getLogger("vpnsite.demo")
 
