@@ -124,7 +124,7 @@ def _check_latency(site: str, samples: int) -> tuple[float, float]:
 def check_latency(sizes: list[int], samples: int) -> None:
     import tempfile
 
-    from vpnsite_adapters.sql.database import sqlite_url
+    from vpnsite_adapters.settings import sqlite_url
 
     for label in ("sqlite", "postgres"):
         results = {}

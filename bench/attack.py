@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from vpnsite.codes import luhn_check_digit
-from vpnsite_adapters.bootstrap import build_services
+from vpnsite_adapters.bootstrap import build_hub
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.settings import load_settings
 
@@ -41,8 +41,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         clock = ManualClock()
         settings = load_settings({"VPNSITE_ACCESS_LOG": "false"}, env_file=None, data_dir=Path(folder))
-        services = build_services(settings, clock=clock)
-        client = create_app(services).test_client()
+        hub = build_hub(settings, clock=clock)
+        client = create_app(hub.services).test_client()
         form = client.post("/api/submit-email", json={"email": "victim@example.org"}).get_json()["form_data"]
         owner_code = client.post(
             "/api/create-user", json={"email": form.pop("user_email"), **form}
@@ -117,7 +117,7 @@ def main() -> None:
                 f"difference of means {(statistics.mean(a) - statistics.mean(b)) / se:+.1f} standard errors; "
                 f"same status and body: {bodies[0] == bodies[1]}"
             )
-        services.close()
+        hub.close()
 
 
 if __name__ == "__main__":

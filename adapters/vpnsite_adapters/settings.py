@@ -13,11 +13,15 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
-from vpnsite_adapters.sql.database import sqlite_url
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
 MIN_SECRET_LENGTH = 32
+
+
+def sqlite_url(path: Path) -> str:
+    """A SQLite file's database URL, as SQLAlchemy spells it (``sqlite:////absolute/path``)."""
+    return f"sqlite:///{path}"
 
 
 class SettingsError(ValueError):

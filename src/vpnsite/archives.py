@@ -1,5 +1,6 @@
-"""The personal archive's link: signed, bound to one licence, and good for a week. Nothing is
-stored for it; a download checks the signature, the week and the licence as it is then."""
+"""The personal archive: what is in it, and its link — signed, bound to one licence, and good for a
+week. Nothing is stored for the link; a download checks the signature, the week and the licence
+as it is then."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from typing import Protocol
 from attrs import frozen
 
 from vpnsite.errors import LicenceNotFound
+from vpnsite.fleet import VpnServer
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock
 from vpnsite.rate_limits import ARCHIVE, Limiter
+from vpnsite.tunnel_addresses import TunnelAddressStore, tunnel_address
 
 LINK_LIFETIME = timedelta(days=7)
 
@@ -56,20 +59,46 @@ class LicenceById(Protocol):
     def find_by_id(self, licence_id: str) -> Licence | None: ...
 
 
+class ServerList(Protocol):
+    def list_servers(self) -> list[VpnServer]: ...
+
+
+def offers_wireguard(server: VpnServer) -> bool:
+    return bool(server.wg_port and server.wg_public_key and server.host)
+
+
+@frozen
+class Archive:
+    """What goes into one licence's archive: a profile per server (OpenVPN where the server has
+    a port for it) and, on servers that offer WireGuard, the licence's tunnel address there."""
+
+    licence: Licence
+    servers: list[VpnServer]
+    tunnel_addresses: dict[str, str]
+
+
 @frozen
 class Archives:
     links: ArchiveLinks
     licences: LicenceById
+    fleet: ServerList
+    tunnels: TunnelAddressStore
     limiter: Limiter
     clock: Clock
 
-    def open(self, token: str, ip: str | None) -> Licence:
-        """The licence whose archive ``token`` opens: a genuine link younger than a week, of a
-        licence that is live and not erased."""
+    def open(self, token: str, ip: str | None) -> Archive:
+        """The archive ``token`` opens: a genuine link younger than a week, of a licence that is
+        live and not erased."""
         now = self.clock.now()
         self.limiter.admit(ARCHIVE, {"ip": ip}, now)
         licence_id = self.links.read(token, now)
         licence = self.licences.find_by_id(licence_id) if licence_id else None
         if licence is None or not licence.email or not licence.is_live(now):
             raise LicenceNotFound()
-        return licence
+        servers = self.fleet.list_servers()
+        addresses = {
+            server.location.id: tunnel_address(self.tunnels, licence.id, server.location.id)
+            for server in servers
+            if offers_wireguard(server)
+        }
+        return Archive(licence, servers, addresses)

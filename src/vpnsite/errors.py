@@ -48,6 +48,12 @@ class RequestExpired(DomainError):
     code = "request_expired"
 
 
+class StoreUnavailable(DomainError):
+    """The database cannot be reached (or lost the connection) just now; nothing was decided."""
+
+    code = "unavailable"
+
+
 class RateLimited(DomainError):
     code = "rate_limited"
 

@@ -91,6 +91,12 @@ def silent_since(now: datetime) -> datetime:
     return now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
 
 
+def back_from_silence(last_seen: datetime | None, now: datetime) -> bool:
+    """A server heard again after three missed beats (a restart, a network cut) no longer holds
+    the devices it had: their sessions end."""
+    return last_seen is None or last_seen < silent_since(now)
+
+
 def is_online(server: VpnServer, now: datetime) -> bool:
     """Up while it reports a working service and has missed fewer than three heartbeats."""
     if server.last_seen is None or not server.service_up:
@@ -131,8 +137,12 @@ def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
 
 
 class FleetStore(Protocol):
-    def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
-        """Store the beat of the server holding this token; its id, or None for an unknown token."""
+    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
+        """The id of the server holding this token and when it last reported; None if nobody does."""
+        ...
+
+    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
+        """Store the beat; with ``end_sessions``, the server's sessions are dropped in the same write."""
         ...
 
 
@@ -160,7 +170,10 @@ class Fleet:
     def heartbeat(self, token: str, beat: Heartbeat) -> str:
         if not token:
             raise NodeUnauthorized()
-        server = self.store.record_heartbeat(self.hasher.hash(token), beat, self.clock.now())
-        if server is None:
+        heard = self.store.last_heard(self.hasher.hash(token))
+        if heard is None:
             raise NodeUnauthorized()
+        server, last_seen = heard
+        now = self.clock.now()
+        self.store.record_heartbeat(server, beat, now, end_sessions=back_from_silence(last_seen, now))
         return server

@@ -36,6 +36,7 @@ class LicenceChecks:
     store: LicenceStore
     limiter: Limiter
     keys: Keyring
+    links: ArchiveLinks
     clock: Clock
     random: RandomSource
 
@@ -62,4 +63,4 @@ class LicenceChecks:
 
     def new_archive_link(self, licence_id: str) -> str:
         """A fresh personal link to the archive, good for a week from now."""
-        return ArchiveLinks(self.keys.archive_links).mint(licence_id, self.clock.now())
+        return self.links.mint(licence_id, self.clock.now())

@@ -21,6 +21,36 @@ class Message:
     reply_to: str | None = None
 
 
+@frozen
+class QueuedMail:
+    id: str
+    kind: str
+    payload: str
+    attempts: int
+
+
+@frozen
+class MailQueueStatus:
+    queued: int
+    sent: int
+    failed: int
+    oldest_queued: datetime | None
+    last_errors: tuple[tuple[str, int, str], ...]
+    """(kind, attempts, error) of the most recent messages still waiting or given up."""
+
+
+class MailQueueStore(Protocol):
+    """Sealed messages waiting to be sent; each due message is leased to one sender at a time."""
+
+    def add(self, mail_id: str, kind: str, payload: str, now: datetime) -> None: ...
+
+    def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]: ...
+
+    def mark_sent(self, mail_id: str, now: datetime) -> None: ...
+
+    def mark_failed(self, mail_id: str, attempts: int, error: str, retry_at: datetime | None) -> None: ...
+
+
 class MailFailed(Exception):
     """The message could not be handed over; the reason must not contain the address."""
 

@@ -23,7 +23,15 @@ class RandomSource(Protocol):
 
 
 class UnitOfWork(Protocol):
+    """How a caller (a request, a command, a job's round) holds the store. Either block raises
+    :class:`vpnsite.errors.StoreUnavailable` when the store cannot be reached."""
+
+    def scope(self) -> AbstractContextManager[None]:
+        """Everything one caller does: the store's connection is taken on first use and handed
+        back when the outermost scope ends."""
+        ...
+
     def atomic(self) -> AbstractContextManager[None]:
         """A block whose writes, through every store and the notifications, are kept together or
-        not at all."""
+        not at all (inside a scope of its own if the caller opened none)."""
         ...

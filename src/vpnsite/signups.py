@@ -72,6 +72,7 @@ class Signups:
     store: SignupStore
     limiter: Limiter
     keys: Keyring
+    links: ArchiveLinks
     clock: Clock
     random: RandomSource
     free_tier: FreeTier
@@ -132,9 +133,7 @@ class Signups:
             with self.unit_of_work.atomic():
                 outcome = self.store.redeem(request.id, licence, ip, now)
                 if outcome == "redeemed":
-                    activation = Activation(
-                        licence, code, ArchiveLinks(self.keys.archive_links).mint(licence.id, now)
-                    )
+                    activation = Activation(licence, code, self.links.mint(licence.id, now))
                     # The e-mail is the visitor's only copy of the code if the answer never reaches them.
                     self.notifications.licence_issued(activation)
                     return activation

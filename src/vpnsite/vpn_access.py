@@ -18,9 +18,9 @@ from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import silent_since
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.licence_checks import LicenceStore
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource
+from vpnsite.tunnel_addresses import TunnelAddressStore
 
 MAX_SESSIONS = 10
 # A login the hub admitted holds its place this long for the server to report it established;
@@ -136,6 +136,14 @@ class SessionStore(Protocol):
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]: ...
 
 
+class NodeLicences(Protocol):
+    def find_by_code_hash(self, code_hash: str) -> Licence | None: ...
+
+    def ended_ids(self, now: datetime) -> list[str]:
+        """Every licence that has ended (or was ended by an erasure) by ``now``."""
+        ...
+
+
 @frozen
 class Admission:
     licence_id: str | None
@@ -150,7 +158,8 @@ class NodeAccess:
     of the connections it holds must end."""
 
     sessions: SessionStore
-    licences: LicenceStore
+    licences: NodeLicences
+    tunnels: TunnelAddressStore
     keys: Keyring
     clock: Clock
     random: RandomSource
@@ -176,6 +185,16 @@ class NodeAccess:
         session = Session(licence.id, server, now, self.random.token_bytes(SESSION_ID_BYTES).hex())
         self.sessions.hold(session)
         return Admission(licence.id, None, session.id)
+
+    def deny_list(self, token: str) -> list[str]:
+        """The licences whose keys the calling server must refuse: ended or erased."""
+        self.server(token)
+        return self.licences.ended_ids(self.clock.now())
+
+    def tunnel_peers(self, token: str) -> tuple[str, list[tuple[str, str]]]:
+        """The calling server, and (licence id, tunnel address) of its live WireGuard peers."""
+        server = self.server(token)
+        return server, self.tunnels.live_peers(server, self.clock.now())
 
     def established(self, token: str, session_id: str) -> bool:
         return self.sessions.confirm(self.server(token), session_id)

@@ -17,7 +17,7 @@ from schemathesis.checks import (
     unsupported_method,
 )
 
-from vpnsite_adapters.bootstrap import build_services
+from vpnsite_adapters.bootstrap import build_hub
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.settings import load_settings
 
@@ -27,9 +27,9 @@ def _app() -> object:
     settings_ = load_settings(
         {"VPNSITE_RATE_LIMITS": "off", "VPNSITE_ACCESS_LOG": "false"}, env_file=None, data_dir=data
     )
-    services = build_services(settings_)
-    services.snapshot.refresh()
-    return create_app(services)
+    hub = build_hub(settings_)
+    hub.services.snapshot.refresh()
+    return create_app(hub.services)
 
 
 APP = _app()

@@ -61,30 +61,31 @@ CALLS = {
 }
 
 
-def rows(services: Any) -> dict[str, int]:
-    db = services.store.db
+def rows(hub: Any) -> dict[str, int]:
+    db = hub.store.db
     return {
         t: db.execute_sql(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
         for t in ("signup_request", "licence", "ticket")
     }
 
 
-def test_hostile_fields_get_a_clear_4xx_and_store_nothing(make_services: Any) -> None:
-    services = make_services(rate_limits="off")
+def test_hostile_fields_get_a_clear_4xx_and_store_nothing(make_hub: Any) -> None:
+    hub = make_hub(rate_limits="off")
+    services = hub.services
     client = create_app(services).test_client()
 
     @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(sorted(CALLS)), st.data())
     def post_hostile(path: str, data: st.DataObject) -> None:
         body = {field: data.draw(hostile_value) for field in CALLS[path] if data.draw(st.booleans())}
-        before = rows(services)
+        before = rows(hub)
         response = client.post(path, data=json.dumps(body), content_type="application/json")
         assert 400 <= response.status_code < 500, (response.status_code, body)
         payload = response.get_json()
         assert isinstance(payload, dict) and "detail" in payload and "code" in payload
         assert "Traceback" not in response.get_data(as_text=True)
         if path != "/api/submit-email":
-            assert rows(services) == before
+            assert rows(hub) == before
 
     post_hostile()
 
@@ -97,8 +98,9 @@ def test_what_a_visitor_wrote_is_escaped_in_the_html_mail() -> None:
     assert "<img" not in (message.html or "")
 
 
-def test_forwarded_addresses_count_only_from_trusted_proxies(make_services: Any) -> None:
-    services = make_services(trusted_proxies="127.0.0.0/8", rate_limits="check-license:ip=2/1m")
+def test_forwarded_addresses_count_only_from_trusted_proxies(make_hub: Any) -> None:
+    hub = make_hub(trusted_proxies="127.0.0.0/8", rate_limits="check-license:ip=2/1m")
+    services = hub.services
     client = create_app(services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     body = {"email": "anna@example.org", "activation_code": code}
@@ -113,7 +115,8 @@ def test_forwarded_addresses_count_only_from_trusted_proxies(make_services: Any)
             == 429
         )
 
-    untrusted = make_services(rate_limits="check-license:ip=2/1m")
+    untrusted_hub = make_hub(rate_limits="check-license:ip=2/1m")
+    untrusted = untrusted_hub.services
     client = create_app(untrusted).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     body = {"email": "anna@example.org", "activation_code": code}
@@ -166,8 +169,8 @@ def _answering(status: int, body: bytes) -> type[http.server.BaseHTTPRequestHand
     return Answer
 
 
-def test_a_lone_surrogate_or_nul_in_any_field_is_a_422_naming_it(make_services: Any) -> None:
-    client = create_app(make_services(rate_limits="off")).test_client()
+def test_a_lone_surrogate_or_nul_in_any_field_is_a_422_naming_it(make_hub: Any) -> None:
+    client = create_app(make_hub(rate_limits="off").services).test_client()
     text_fields = {
         path: [f for f in fields if f not in ("user_days", "cookies")] for path, fields in CALLS.items()
     }

@@ -15,10 +15,10 @@ import pytest
 
 from tests.support.clock import ManualClock
 from tests.support.serve import serve, stop
-from vpnsite_adapters.bootstrap import Services, build_services
+from vpnsite_adapters.bootstrap import Hub, build_hub
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.settings import load_settings
-from vpnsite_adapters.sql.database import sqlite_url
+from vpnsite_adapters.services import Services
+from vpnsite_adapters.settings import load_settings, sqlite_url
 from vpnsite_adapters.sql.store import SqlStore
 
 POSTGRES_ADMIN = os.environ.get("VPNSITE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -84,26 +84,31 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def make_services(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[object]:
-    built: list[Services] = []
+def make_hub(database_url: str, tmp_path: Path, clock: ManualClock) -> Iterator[object]:
+    built: list[Hub] = []
 
-    def make(**overrides: object) -> Services:
+    def make(**overrides: object) -> Hub:
         environ = {"VPNSITE_DATABASE_URL": database_url, "VPNSITE_ACCESS_LOG": "true"}
         environ.update({f"VPNSITE_{k.upper()}": str(v) for k, v in overrides.items()})
         settings = load_settings(environ, env_file=None, data_dir=tmp_path / "data")
-        services = build_services(settings, clock=clock)
-        services.snapshot.refresh()
-        built.append(services)
-        return services
+        hub = build_hub(settings, clock=clock)
+        hub.services.snapshot.refresh()
+        built.append(hub)
+        return hub
 
     yield make
-    for services in built:
-        services.close()
+    for hub in built:
+        hub.close()
 
 
 @pytest.fixture
-def services(make_services: object) -> Services:
-    return make_services()  # type: ignore[operator, no-any-return]
+def hub(make_hub: object) -> Hub:
+    return make_hub()  # type: ignore[operator, no-any-return]
+
+
+@pytest.fixture
+def services(hub: Hub) -> Services:
+    return hub.services
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from vpnsite_adapters.http.errors import STATUS_OF
 CALLS = ["/api/submit-email", "/api/create-user", "/api/check-license", "/api/support"]
 
 
-def count_rows(services: Any) -> dict[str, int]:
-    db = services.store.db
+def count_rows(hub: Any) -> dict[str, int]:
+    db = hub.store.db
     return {
         table: db.execute_sql(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         for table in ("signup_request", "licence", "ticket", "mail_queue")
@@ -35,13 +35,13 @@ def count_rows(services: Any) -> dict[str, int]:
     ],
 )
 def test_unreadable_bodies(
-    client: Any, services: Any, path: str, data: str, content_type: str, status: int, code: str
+    client: Any, hub: Any, path: str, data: str, content_type: str, status: int, code: str
 ) -> None:
-    before = count_rows(services)
+    before = count_rows(hub)
     response = client.post(path, data=data, content_type=content_type)
     assert response.status_code == status
     assert assert_matches_contract(path, "POST", response)["code"] == code
-    assert count_rows(services) == before
+    assert count_rows(hub) == before
 
 
 @pytest.mark.parametrize(
@@ -93,16 +93,16 @@ def test_unreadable_bodies(
     ],
 )
 def test_validation_errors_name_the_field(
-    client: Any, services: Any, path: str, body: Any, loc: list[str], kind: str
+    client: Any, hub: Any, path: str, body: Any, loc: list[str], kind: str
 ) -> None:
-    before = count_rows(services)
+    before = count_rows(hub)
     response = client.post(path, json=body)
     assert response.status_code == 422
     errors = assert_matches_contract(path, "POST", response)["detail"]
     assert {"loc": loc, "type": f"value_error.{kind}"} in [
         {"loc": e["loc"], "type": e["type"]} for e in errors
     ]
-    assert count_rows(services) == before
+    assert count_rows(hub) == before
 
 
 def test_validation_messages_follow_accept_language(client: Any) -> None:
@@ -163,10 +163,10 @@ def test_answers_with_a_code_are_never_cached_nor_referred(client: Any) -> None:
         assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_cors_allows_only_configured_origins(make_services: Any) -> None:
+def test_cors_allows_only_configured_origins(make_hub: Any) -> None:
     from vpnsite_adapters.http.app import create_app
 
-    client = create_app(make_services(cors_origins="https://vpn.example.com")).test_client()
+    client = create_app(make_hub(cors_origins="https://vpn.example.com").services).test_client()
     allowed = client.get("/api/user-count", headers={"Origin": "https://vpn.example.com"})
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://vpn.example.com"
     other = client.get("/api/user-count", headers={"Origin": "https://evil.example"})
@@ -212,5 +212,6 @@ def test_every_business_error_has_the_status_the_api_promises() -> None:
         "RequestExpired": 410,
         "InvalidField": 422,
         "RateLimited": 429,
+        "StoreUnavailable": 503,
     }
     assert _subclasses(DomainError) == set(STATUS_OF), "a new business error needs its status here"

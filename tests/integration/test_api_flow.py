@@ -142,10 +142,11 @@ def test_sign_ups_are_limited_per_visitor_and_per_address(client: Any) -> None:
     assert int(refused.headers["Retry-After"]) > 0
 
 
-def test_the_free_tier_cap_refuses_sign_ups(make_services: Any) -> None:
+def test_the_free_tier_cap_refuses_sign_ups(make_hub: Any) -> None:
     from vpnsite_adapters.http.app import create_app
 
-    services = make_services(free_tier_cap=1)
+    hub = make_hub(free_tier_cap=1)
+    services = hub.services
     client = create_app(services).test_client()
     assert call(client, "/api/create-user", sign_up(client))[0] == 200
     services.snapshot.refresh()

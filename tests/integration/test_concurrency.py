@@ -38,22 +38,21 @@ def race(action: Callable[[], object]) -> list[object]:
     return results
 
 
-def test_concurrent_redemptions_of_one_request_make_exactly_one_licence(make_services: Any) -> None:
-    services = make_services(rate_limits="off")
+def test_concurrent_redemptions_of_one_request_make_exactly_one_licence(make_hub: Any) -> None:
+    hub = make_hub(rate_limits="off")
+    services = hub.services
     signed: SignedForm = services.signups.submit_email("race@example.org", "10.0.0.1", None)
 
     def redeem() -> object:
-        try:
+        with services.unit_of_work.scope():
             return services.signups.create_user(signed, "10.0.0.1")
-        finally:
-            services.store.release()
 
     results = race(redeem)
     winners = [r for r in results if not isinstance(r, Exception)]
     losers = [r for r in results if isinstance(r, Exception)]
     assert len(winners) == 1
     assert all(isinstance(error, RequestAlreadyUsed) for error in losers), losers
-    count = services.store.db.execute_sql("SELECT COUNT(*) FROM licence").fetchone()[0]
+    count = hub.store.db.execute_sql("SELECT COUNT(*) FROM licence").fetchone()[0]
     assert count == 1
 
 
@@ -62,24 +61,21 @@ def test_concurrent_calls_never_exceed_a_limit(store: Any, clock: Any) -> None:
     counters = [Counter(rule, "same-subject")]
 
     def admit() -> object:
-        try:
+        with store.unit_of_work.scope():
             return store.rate_limits.admit(counters, clock.now())
-        finally:
-            store.release()
 
     results = race(admit)
     assert sum(1 for r in results if r is None) == 5
     assert all(isinstance(r, timedelta) for r in results if r is not None)
 
 
-def test_the_use_case_raises_rate_limited_once_the_window_is_full(make_services: Any) -> None:
-    services = make_services()
+def test_the_use_case_raises_rate_limited_once_the_window_is_full(make_hub: Any) -> None:
+    hub = make_hub()
+    services = hub.services
 
     def submit() -> object:
-        try:
+        with services.unit_of_work.scope():
             return services.signups.submit_email("many@example.org", "10.9.9.9", None)
-        finally:
-            services.store.release()
 
     results = race(submit)
     assert sum(1 for r in results if isinstance(r, RateLimited)) == RACERS - 5

@@ -22,14 +22,13 @@ import waitress
 
 from tests.integration.processes import free_port, vpnsite
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.jobs.demo_fleet import DemoFleet
 
 BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up": True}
 
 
-def token_for(services: Any, server_id: str) -> str:
+def token_for(hub: Any, server_id: str) -> str:
     token = f"token-of-{server_id}"
-    assert services.store.fleet.set_token(server_id, services.fleet.hasher.hash(token))
+    assert hub.store.fleet.set_token(server_id, hub.services.fleet.hasher.hash(token))
     return token
 
 
@@ -44,10 +43,12 @@ def server_entry(services: Any, client: Any, server_id: str) -> dict[str, Any]:
     return next(s for s in fleet["vpn_servers"] if s["id"] == server_id)
 
 
-def test_a_heartbeat_brings_a_server_online_and_silence_takes_it_offline(services: Any, clock: Any) -> None:
+def test_a_heartbeat_brings_a_server_online_and_silence_takes_it_offline(
+    hub: Any, services: Any, clock: Any
+) -> None:
     client = create_app(services).test_client()
     assert server_entry(services, client, "lv-riga")["status"] == "offline"
-    token = token_for(services, "lv-riga")
+    token = token_for(hub, "lv-riga")
     response = beat(client, token)
     assert response.status_code == 200 and response.get_json()["server"] == "lv-riga"
     riga = server_entry(services, client, "lv-riga")
@@ -60,16 +61,16 @@ def test_a_heartbeat_brings_a_server_online_and_silence_takes_it_offline(service
     assert (riga["status"], riga["load"], riga["sessions"]) == ("offline", "0%", 0)
 
 
-def test_a_server_reporting_its_service_down_is_offline(services: Any) -> None:
+def test_a_server_reporting_its_service_down_is_offline(hub: Any, services: Any) -> None:
     client = create_app(services).test_client()
-    beat(client, token_for(services, "pl-warsaw"), {**BEAT, "service_up": False})
+    beat(client, token_for(hub, "pl-warsaw"), {**BEAT, "service_up": False})
     assert server_entry(services, client, "pl-warsaw")["status"] == "offline"
 
 
 @pytest.mark.parametrize("token", [None, "not-a-token"])
-def test_the_node_api_wants_a_servers_token(services: Any, token: str | None) -> None:
+def test_the_node_api_wants_a_servers_token(hub: Any, services: Any, token: str | None) -> None:
     client = create_app(services).test_client()
-    token_for(services, "lv-riga")
+    token_for(hub, "lv-riga")
     response = beat(client, token)
     assert response.status_code == 401
     assert response.headers["WWW-Authenticate"] == "Bearer"
@@ -86,15 +87,17 @@ def test_the_node_api_wants_a_servers_token(services: Any, token: str | None) ->
         ({key: value for key, value in BEAT.items() if key != "sessions"}, "sessions"),
     ],
 )
-def test_a_malformed_heartbeat_is_refused_and_changes_nothing(services: Any, body: Any, field: str) -> None:
+def test_a_malformed_heartbeat_is_refused_and_changes_nothing(
+    hub: Any, services: Any, body: Any, field: str
+) -> None:
     client = create_app(services).test_client()
-    response = beat(client, token_for(services, "lv-riga"), body)
+    response = beat(client, token_for(hub, "lv-riga"), body)
     assert response.status_code == 422
     assert response.get_json()["detail"][0]["loc"] == ["body", field]
     assert server_entry(services, client, "lv-riga")["status"] == "offline"
 
 
-def test_popularity_follows_the_share_of_sessions(services: Any) -> None:
+def test_popularity_follows_the_share_of_sessions(hub: Any, services: Any) -> None:
     client = create_app(services).test_client()
     for server_id, sessions in (
         ("nl-amsterdam", 300),
@@ -102,7 +105,7 @@ def test_popularity_follows_the_share_of_sessions(services: Any) -> None:
         ("pl-warsaw", 80),
         ("ch-zurich", 10),
     ):
-        beat(client, token_for(services, server_id), {**BEAT, "sessions": sessions})
+        beat(client, token_for(hub, server_id), {**BEAT, "sessions": sessions})
     ranks = {
         sid: server_entry(services, client, sid)
         for sid in ("nl-amsterdam", "lv-riga", "pl-warsaw", "ch-zurich")
@@ -113,7 +116,7 @@ def test_popularity_follows_the_share_of_sessions(services: Any) -> None:
     assert ranks["ch-zurich"]["popularity_fr"] == "faible"
 
 
-def test_the_hub_pings_servers_and_checks_billing(make_services: Any) -> None:
+def test_the_hub_pings_servers_and_checks_billing(make_hub: Any) -> None:
     class Healthy(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802
             self.send_response(200)
@@ -126,13 +129,14 @@ def test_the_hub_pings_servers_and_checks_billing(make_services: Any) -> None:
     threading.Thread(target=billing.serve_forever, daemon=True).start()
     listener = socket.create_server(("127.0.0.1", 0))
     try:
-        services = make_services(billing_health_url=f"http://127.0.0.1:{billing.server_port}/health")
+        hub = make_hub(billing_health_url=f"http://127.0.0.1:{billing.server_port}/health")
+        services = hub.services
         client = create_app(services).test_client()
-        services.store.fleet.set_address("nl-amsterdam", "127.0.0.1", listener.getsockname()[1])
-        services.store.fleet.set_address("lv-riga", "127.0.0.1", free_port())
-        beat(client, token_for(services, "nl-amsterdam"))
-        beat(client, token_for(services, "lv-riga"))
-        services.probe.probe()
+        hub.store.fleet.set_address("nl-amsterdam", "127.0.0.1", listener.getsockname()[1])
+        hub.store.fleet.set_address("lv-riga", "127.0.0.1", free_port())
+        beat(client, token_for(hub, "nl-amsterdam"))
+        beat(client, token_for(hub, "lv-riga"))
+        hub.jobs.probe.probe()
         assert server_entry(services, client, "nl-amsterdam")["ping"] is not None
         assert server_entry(services, client, "lv-riga")["ping"] is None, "nothing listens: no ping"
         system = {s["id"]: s for s in client.get("/api/server-status").get_json()["system_servers"]}
@@ -140,7 +144,7 @@ def test_the_hub_pings_servers_and_checks_billing(make_services: Any) -> None:
         assert system["hub-server"]["status"] == "online"
         billing.shutdown()
         billing.server_close()
-        services.probe.probe()
+        hub.jobs.probe.probe()
         services.snapshot.refresh()
         system = {s["id"]: s for s in client.get("/api/server-status").get_json()["system_servers"]}
         assert system["billing"]["status"] == "offline"
@@ -166,10 +170,9 @@ def served(services: Any) -> Iterator[str]:
 
 
 def test_the_demo_fleet_goes_live_and_a_stopped_agent_goes_offline(
-    services: Any, served: str, clock: Any
+    hub: Any, services: Any, served: str, clock: Any
 ) -> None:
-    demo = DemoFleet(services.store, services.fleet.hasher, served, interval=0.2)
-    demo.start()
+    demo = hub.jobs.start_demo(served, interval=0.2)
     try:
         deadline = time.monotonic() + 10
         while True:

@@ -77,11 +77,10 @@ def body_of(message: EmailMessage, subtype: str = "plain") -> str:
     return str(part.get_content())
 
 
-def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_services: Any, smtp: Any) -> None:
+def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_hub: Any, smtp: Any) -> None:
     inbox, port = smtp
-    services = make_services(
-        mail_url=f"smtp://127.0.0.1:{port}?starttls=off", mail_from="VPN <hello@vpn.test>"
-    )
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}?starttls=off", mail_from="VPN <hello@vpn.test>")
+    services = hub.services
     client = create_app(services).test_client()
     status = client.post(
         "/api/submit-email", json={"email": "olga@example.org"}, headers={"Accept-Language": "ru-RU"}
@@ -89,7 +88,7 @@ def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_service
     form = status.get_json()["form_data"]
     activation = client.post("/api/create-user", json={"email": form.pop("user_email"), **form}).get_json()
 
-    assert services.mail.deliver_due() == (1, 0)
+    assert hub.mail.deliver_due() == (1, 0)
     [message] = inbox.messages
     assert message["To"] == "olga@example.org"
     assert message["From"] == "VPN <hello@vpn.test>"
@@ -104,9 +103,10 @@ def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_service
     assert activation["activation_url"] in body_of(message, "html")
 
 
-def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_services: Any, smtp: Any) -> None:
+def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_hub: Any, smtp: Any) -> None:
     inbox, port = smtp
-    services = make_services(mail_url=f"smtp://127.0.0.1:{port}", support_email="help@vpn.test")
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}", support_email="help@vpn.test")
+    services = hub.services
     client = create_app(services).test_client()
     ticket = client.post(
         "/api/support",
@@ -114,7 +114,7 @@ def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_services: Any
         headers={"Accept-Language": "fr-FR"},
     ).get_json()["ticket"]
 
-    assert services.mail.deliver_due() == (2, 0)
+    assert hub.mail.deliver_due() == (2, 0)
     forward = next(m for m in inbox.messages if m["To"] == "help@vpn.test")
     acknowledgement = next(m for m in inbox.messages if m["To"] == "jean@example.org")
     assert forward["Reply-To"] == "jean@example.org"
@@ -124,69 +124,72 @@ def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_services: Any
 
 
 def test_a_refusing_server_loses_nothing_and_the_mail_goes_out_later(
-    make_services: Any, smtp: Any, clock: Any
+    make_hub: Any, smtp: Any, clock: Any
 ) -> None:
     inbox, port = smtp
     inbox.refuse = True
-    services = make_services(mail_url=f"smtp://127.0.0.1:{port}")
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}")
+    services = hub.services
     client = create_app(services).test_client()
     created = client.post("/api/create-user", json=sign_up(client))
     assert created.status_code == 200
 
-    assert services.mail.deliver_due() == (0, 1)
-    status = services.store.mail_queue.status()
+    assert hub.mail.deliver_due() == (0, 1)
+    status = hub.store.mail_queue.status()
     assert (status.queued, status.sent) == (1, 0)
     assert status.last_errors[0][2] == "SMTP server answered 550"
 
     inbox.refuse = False
-    assert services.mail.deliver_due() == (0, 0), "not due again before its backoff"
+    assert hub.mail.deliver_due() == (0, 0), "not due again before its backoff"
     clock.advance(minutes=1)
-    assert services.mail.deliver_due() == (1, 0)
+    assert hub.mail.deliver_due() == (1, 0)
     assert created.get_json()["user_code"] in body_of(inbox.messages[0])
-    assert services.store.mail_queue.status().sent == 1
+    assert hub.store.mail_queue.status().sent == 1
 
 
-def test_a_hanging_server_times_out_and_the_sign_up_still_succeeds(
-    make_services: Any, silent_server: int
-) -> None:
-    services = make_services(mail_url=f"smtp://127.0.0.1:{silent_server}", mail_timeout=1)
+def test_a_hanging_server_times_out_and_the_sign_up_still_succeeds(make_hub: Any, silent_server: int) -> None:
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{silent_server}", mail_timeout=1)
+    services = hub.services
     client = create_app(services).test_client()
     assert client.post("/api/create-user", json=sign_up(client)).status_code == 200
-    assert services.mail.deliver_due() == (0, 1)
-    assert services.store.mail_queue.status().queued == 1
+    assert hub.mail.deliver_due() == (0, 1)
+    assert hub.store.mail_queue.status().queued == 1
 
 
-def test_the_queue_keeps_no_readable_code(make_services: Any) -> None:
-    services = make_services()
+def test_the_queue_keeps_no_readable_code(make_hub: Any) -> None:
+    hub = make_hub()
+    services = hub.services
     client = create_app(services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
-    payloads = services.store.db.execute_sql("SELECT payload FROM mail_queue").fetchall()
+    payloads = hub.store.db.execute_sql("SELECT payload FROM mail_queue").fetchall()
     assert payloads and all(code not in payload for (payload,) in payloads)
     [(sealed,)] = payloads
-    assert code in services.mail.sealer.open(sealed).text, "the server's own key opens it"
+    assert code in hub.mail.sealer.open(sealed).text, "the server's own key opens it"
     with pytest.raises(InvalidTag):
         Sealer(derive_key(b"another server's secret, 32 bytes", "mail-queue")).open(sealed)
     tampered = sealed[:-2] + ("00" if sealed[-2:] != "00" else "01")
     with pytest.raises(InvalidTag):
-        services.mail.sealer.open(tampered)
+        hub.mail.sealer.open(tampered)
 
 
-def test_the_default_outbox_gets_an_eml_file(make_services: Any, tmp_path: Any) -> None:
-    services = make_services()
+def test_the_default_outbox_gets_an_eml_file(make_hub: Any, tmp_path: Any) -> None:
+    hub = make_hub()
+    services = hub.services
     client = create_app(services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
-    assert services.mail.deliver_due() == (1, 0)
+    assert hub.mail.deliver_due() == (1, 0)
     [eml] = list((tmp_path / "data" / "outbox").glob("*.eml"))
     message = email.message_from_bytes(eml.read_bytes(), policy=default)
     assert message["To"] == "anna@example.org"
     assert code[:4] in body_of(message)
-    assert services.store.db.execute_sql("SELECT payload FROM mail_queue").fetchone()[0] is None
+    assert hub.store.db.execute_sql("SELECT payload FROM mail_queue").fetchone()[0] is None
 
 
-def test_mail_status_from_the_command_line(make_services: Any, tmp_path: Any, database_url: str) -> None:
+def test_mail_status_from_the_command_line(make_hub: Any, tmp_path: Any, database_url: str) -> None:
     from tests.integration.processes import vpnsite
 
-    services = make_services()
+    hub = make_hub()
+    services = hub.services
     client = create_app(services).test_client()
     client.post("/api/create-user", json=sign_up(client))
     env = {

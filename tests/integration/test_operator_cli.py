@@ -16,9 +16,10 @@ from vpnsite_adapters.http.app import create_app
 
 
 @pytest.fixture
-def filled(make_services: Any, clock: Any, tmp_path: Path, database_url: str) -> dict[str, Any]:
+def filled(make_hub: Any, clock: Any, tmp_path: Path, database_url: str) -> dict[str, Any]:
     clock.moment = datetime.now(UTC)  # the commands run on the real clock
-    services = make_services()
+    hub = make_hub()
+    services = hub.services
     client = create_app(services).test_client()
     activation = client.post("/api/create-user", json=sign_up(client, "Kim@Example.org")).get_json()
     ticket = client.post(
@@ -34,7 +35,14 @@ def filled(make_services: Any, clock: Any, tmp_path: Path, database_url: str) ->
         "VPNSITE_DATABASE_URL": database_url,
         "PATH": "/usr/bin",
     }
-    return {"services": services, "client": client, "activation": activation, "ticket": ticket, "env": env}
+    return {
+        "services": services,
+        "hub": hub,
+        "client": client,
+        "activation": activation,
+        "ticket": ticket,
+        "env": env,
+    }
 
 
 def run(filled: dict[str, Any], *args: str) -> Any:
@@ -57,17 +65,13 @@ def test_tickets_are_listed_shown_and_closed(filled: dict[str, Any]) -> None:
 
 
 def test_closed_tickets_are_erased_thirty_days_later(filled: dict[str, Any]) -> None:
-    services, number = filled["services"], filled["ticket"]
-    services.store.tickets.close_ticket(number, services.clock.now())
-    assert (
-        services.store.retention.apply_retention(
-            plan_retention(services.clock.now(), timedelta(0))
-        ).tickets_deleted
-        == 0
-    )
-    later = services.clock.now() + timedelta(days=31)
-    assert services.store.retention.apply_retention(plan_retention(later, timedelta(0))).tickets_deleted == 1
-    assert services.store.tickets.find_ticket(number) is None
+    hub, number = filled["hub"], filled["ticket"]
+    now = hub.services.clock.now()
+    hub.store.tickets.close_ticket(number, now)
+    assert hub.store.retention.apply_retention(plan_retention(now, timedelta(0))).tickets_deleted == 0
+    later = now + timedelta(days=31)
+    assert hub.store.retention.apply_retention(plan_retention(later, timedelta(0))).tickets_deleted == 1
+    assert hub.store.tickets.find_ticket(number) is None
 
 
 def test_licences_find_and_stats(filled: dict[str, Any]) -> None:
@@ -112,7 +116,7 @@ def test_not_an_address_is_a_clear_error(filled: dict[str, Any]) -> None:
 def test_vpn_list_servers(filled: dict[str, Any]) -> None:
     services = filled["services"]
     token = "riga-token"
-    services.store.fleet.set_token("lv-riga", services.fleet.hasher.hash(token))
+    filled["hub"].store.fleet.set_token("lv-riga", services.fleet.hasher.hash(token))
     client = filled["client"]
     beat = {"cpu_load": 12.0, "bandwidth_mbps": 3.5, "sessions": 4, "service_up": True}
     assert (

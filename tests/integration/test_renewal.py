@@ -18,15 +18,16 @@ def renew(client: Any, body: dict[str, str]) -> Any:
     return response
 
 
-def licensed(make_services: Any, **settings: Any) -> tuple[Any, Any, dict[str, str]]:
-    services = make_services(**settings)
+def licensed(make_hub: Any, **settings: Any) -> tuple[Any, Any, dict[str, str]]:
+    hub = make_hub(**settings)
+    services = hub.services
     client = create_app(services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
-    return services, client, {"email": "anna@example.org", "activation_code": code}
+    return hub, client, {"email": "anna@example.org", "activation_code": code}
 
 
-def test_renewal_opens_seven_days_before_the_end(make_services: Any, clock: Any) -> None:
-    services, client, credentials = licensed(make_services)
+def test_renewal_opens_seven_days_before_the_end(make_hub: Any, clock: Any) -> None:
+    hub, client, credentials = licensed(make_hub)
     early = renew(client, credentials)
     assert early.status_code == 409
     assert early.get_json()["code"] == "not_renewable_yet"
@@ -44,22 +45,22 @@ def test_renewal_opens_seven_days_before_the_end(make_services: Any, clock: Any)
     assert renew(client, credentials).status_code == 409, "once per window"
 
 
-def test_an_ended_licence_renews_for_thirty_days_then_not(make_services: Any, clock: Any) -> None:
-    services, client, credentials = licensed(make_services)
+def test_an_ended_licence_renews_for_thirty_days_then_not(make_hub: Any, clock: Any) -> None:
+    hub, client, credentials = licensed(make_hub)
     clock.advance(days=90 + 29)
     renewed = renew(client, credentials)
     assert renewed.status_code == 200
     assert renewed.get_json()["license"]["days"] == 90
     assert renewed.get_json()["license"]["configUrl"] is not None
 
-    services2, client2, credentials2 = licensed(make_services)
+    hub2, client2, credentials2 = licensed(make_hub)
     clock.advance(days=90 + 31)
     closed = renew(client2, credentials2)
     assert closed.status_code == 410 and closed.get_json()["code"] == "renewal_closed"
 
 
-def test_a_wrong_code_cannot_renew(make_services: Any, clock: Any) -> None:
-    _, client, credentials = licensed(make_services)
+def test_a_wrong_code_cannot_renew(make_hub: Any, clock: Any) -> None:
+    _, client, credentials = licensed(make_hub)
     clock.advance(days=85)
     response = renew(
         client, {"email": "someone@example.org", "activation_code": credentials["activation_code"]}
@@ -68,24 +69,24 @@ def test_a_wrong_code_cannot_renew(make_services: Any, clock: Any) -> None:
     assert renew(client, {"email": "anna@example.org"}).status_code == 422
 
 
-def test_an_ended_licence_renews_only_while_the_free_tier_has_room(make_services: Any, clock: Any) -> None:
-    services, client, credentials = licensed(make_services, free_tier_cap=1)
+def test_an_ended_licence_renews_only_while_the_free_tier_has_room(make_hub: Any, clock: Any) -> None:
+    hub, client, credentials = licensed(make_hub, free_tier_cap=1)
     clock.advance(days=91)
     other = client.post("/api/create-user", json=sign_up(client, "bob@example.org"))
     assert other.status_code == 200
-    services.snapshot.refresh()
+    hub.services.snapshot.refresh()
     refused = renew(client, credentials)
     assert refused.status_code == 403 and refused.get_json()["code"] == "free_tier_full"
 
 
-def test_a_reminder_carries_a_one_time_renewal_link(make_services: Any, clock: Any, tmp_path: Any) -> None:
-    services, client, credentials = licensed(make_services, public_url="https://vpn.example")
+def test_a_reminder_carries_a_one_time_renewal_link(make_hub: Any, clock: Any, tmp_path: Any) -> None:
+    hub, client, credentials = licensed(make_hub, public_url="https://vpn.example")
     clock.advance(days=82)
-    assert services.send_renewal_reminders() == 0, "not yet inside the window"
+    assert hub.jobs.send_renewal_reminders() == 0, "not yet inside the window"
     clock.advance(days=2)
-    assert services.send_renewal_reminders() == 1
-    assert services.send_renewal_reminders() == 0, "one reminder per window"
-    services.mail.deliver_due()
+    assert hub.jobs.send_renewal_reminders() == 1
+    assert hub.jobs.send_renewal_reminders() == 0, "one reminder per window"
+    hub.mail.deliver_due()
     reminder = sorted((tmp_path / "data" / "outbox").glob("*.eml"))[-1]
     message = email.message_from_bytes(reminder.read_bytes(), policy=default)
     assert message["Subject"] == "Your free VPN licence ends on 15 April 2026"

@@ -24,8 +24,8 @@ if not (SITE_DIR / "pages" / "index.html").is_file():
 
 
 @pytest.fixture
-def site(make_services: Any) -> Any:
-    return create_app(make_services(public_url="https://vpn.example")).test_client()
+def site(make_hub: Any) -> Any:
+    return create_app(make_hub(public_url="https://vpn.example").services).test_client()
 
 
 def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:

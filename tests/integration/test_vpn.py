@@ -20,12 +20,17 @@ from vpnsite_adapters.vpn.pki import CLIENT_KEY_PEM, TlsCryptV2ServerKey, licenc
 
 
 @pytest.fixture
-def vpn_services(make_services: Any, tmp_path: Path) -> Any:
+def vpn_hub(make_hub: Any, tmp_path: Path) -> Any:
     initialise(tmp_path / "data")
-    services = make_services(rate_limits="archive:ip=3/10m")
+    hub = make_hub(rate_limits="archive:ip=3/10m")
     for name, host in (("nl-ams-1", "203.0.113.10"), ("us-nyc-1", "203.0.113.20")):
-        services.store.fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), host, 1194, 443)
-    return services
+        hub.store.fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), host, 1194, 443)
+    return hub
+
+
+@pytest.fixture
+def vpn_services(vpn_hub: Any) -> Any:
+    return vpn_hub.services
 
 
 def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_services: Any) -> None:
@@ -132,11 +137,11 @@ def test_the_wrapping_is_byte_for_byte_what_openvpn_makes(tmp_path: Path) -> Non
     )
 
 
-def test_node_login_checks_the_token_and_the_credentials(vpn_services: Any, clock: Any) -> None:
+def test_node_login_checks_the_token_and_the_credentials(vpn_hub: Any, vpn_services: Any, clock: Any) -> None:
     client = create_app(vpn_services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     token = "token-of-nl-ams-1"
-    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash(token))
+    vpn_hub.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash(token))
     beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
     auth = {"Authorization": f"Bearer {token}"}
     client.post("/api/node/heartbeat", json=beat, headers=auth)
@@ -174,12 +179,14 @@ def test_node_login_checks_the_token_and_the_credentials(vpn_services: Any, cloc
     assert cut.get_json()["end"] == [again["session"]], "an ended licence's live tunnel is cut"
 
 
-def test_a_silent_server_loses_its_sessions_until_it_reports_them(vpn_services: Any, clock: Any) -> None:
+def test_a_silent_server_loses_its_sessions_until_it_reports_them(
+    vpn_hub: Any, vpn_services: Any, clock: Any
+) -> None:
     client = create_app(vpn_services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     tokens = {"nl-ams-1": "token-a", "us-nyc-1": "token-b"}
     for server, token in tokens.items():
-        vpn_services.store.fleet.set_token(server, vpn_services.fleet.hasher.hash(token))
+        vpn_hub.store.fleet.set_token(server, vpn_services.fleet.hasher.hash(token))
     auth = {server: {"Authorization": f"Bearer {token}"} for server, token in tokens.items()}
     beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 1, "service_up": True}
     for server in tokens:
@@ -187,7 +194,7 @@ def test_a_silent_server_loses_its_sessions_until_it_reports_them(vpn_services: 
     login = {"username": "anna@example.org", "password": code}
     admitted = client.post("/api/node/login", json=login, headers=auth["nl-ams-1"]).get_json()
     client.post("/api/node/established", json={"session": admitted["session"]}, headers=auth["nl-ams-1"])
-    sessions = vpn_services.store.sessions
+    sessions = vpn_hub.store.sessions
     assert len(sessions.sessions_on("nl-ams-1")) == 1
     clock.advance(seconds=31)
     client.post("/api/node/heartbeat", json=beat, headers=auth["us-nyc-1"])
@@ -199,9 +206,9 @@ def test_a_silent_server_loses_its_sessions_until_it_reports_them(vpn_services: 
     assert gone.get_json()["end"] == [] and sessions.sessions_on("nl-ams-1") == []
 
 
-def test_a_heartbeat_may_list_thousands_of_connections(vpn_services: Any) -> None:
+def test_a_heartbeat_may_list_thousands_of_connections(vpn_hub: Any, vpn_services: Any) -> None:
     client = create_app(vpn_services).test_client()
-    vpn_services.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash("token-a"))
+    vpn_hub.store.fleet.set_token("nl-ams-1", vpn_services.fleet.hasher.hash("token-a"))
     many = [{"session": f"{n:024x}", "licence": f"gone-{n}"} for n in range(5000)]
     body = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 5000, "service_up": True, "connections": many}
     answer = client.post("/api/node/heartbeat", json=body, headers={"Authorization": "Bearer token-a"})

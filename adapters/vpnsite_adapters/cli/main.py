@@ -6,41 +6,41 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
-    data_commands,
-    mail_commands,
-    node_commands,
-    operator_commands,
-    service_commands,
-    vpn_commands,
+    licences,
+    mail,
+    migrate,
+    node,
+    privacy,
+    retention,
+    serve,
+    stats,
+    tickets,
+    vpn,
 )
 from vpnsite_adapters.log_lines import configure_logging
-from vpnsite_adapters.settings import SettingsError, load_settings
+from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMAND_GROUPS = (
-    service_commands,
-    data_commands,
-    mail_commands,
-    operator_commands,
-    node_commands,
-    vpn_commands,
-)
+COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn)
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="vpnsite", description=__doc__)
     root.add_argument("--data-dir", help="where the SQLite database and the secret key live")
     commands = root.add_subparsers(dest="command", required=True)
-    for group in COMMAND_GROUPS:
-        group.register(commands)
+    for command in COMMANDS:
+        command.register(commands)
     return root
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Each subcommand says what it needs: nothing of the hub (``node run``, on a VPN server),
+    the settings (``store="none"``), or the database to read (never migrated) or to write."""
     configure_logging()
     args = parser().parse_args(argv)
     if not getattr(args, "hub_settings", True):
-        return int(args.handler(None, args))
+        return int(args.handler(args))
     overrides = {
         "data_dir": getattr(args, "command_data_dir", None) or args.data_dir,
         "host": getattr(args, "host", None),
@@ -53,7 +53,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
-    return int(args.handler(settings, args))
+    try:
+        if args.store == "none":
+            return int(args.handler(settings, args))
+        return _with_console(settings, args)
+    except StoreUnavailable:
+        print("vpnsite: the database cannot be reached", file=sys.stderr)
+        return 2
+
+
+def _with_console(settings: Settings, args: argparse.Namespace) -> int:
+    from vpnsite_adapters.bootstrap import open_console
+
+    console = open_console(settings, migrate=args.store == "write")
+    try:
+        with console.store.unit_of_work.scope():
+            if not console.store.schema_is_current():
+                print("vpnsite: the database is not set up for this version: run `vpnsite migrate`")
+                return 2
+            return int(args.handler(console, args))
+    finally:
+        console.close()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 from vpnsite.licences import DAY, Licence
 from vpnsite.renewals import can_renew, renewal_opens
 from vpnsite.signup_requests import FormData, SignedForm
-from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
 from vpnsite_adapters.http.schemas import (
@@ -24,6 +23,7 @@ from vpnsite_adapters.http.schemas import (
     structure,
 )
 from vpnsite_adapters.links import archive_url
+from vpnsite_adapters.services import Services
 
 api = Blueprint("api", __name__)
 
@@ -164,5 +164,5 @@ def healthz() -> Response:
 
 @api.get("/readyz")
 def readyz() -> Response:
-    services().store.ping()
+    services().ready()
     return jsonify(status="ready")

@@ -7,9 +7,10 @@ import re
 import time
 
 from flask import Flask, Response, g, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_cors import CORS
 
-from vpnsite_adapters.bootstrap import Services
+from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
@@ -19,6 +20,7 @@ from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
 from vpnsite_adapters.http.site import Site, register_site
+from vpnsite_adapters.services import Services
 
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
@@ -41,8 +43,20 @@ def log_access(method: str, path: str, status: int, seconds: float) -> None:
     access_log.info("%s %s %s %.1fms", method, redact(path), status, seconds * 1000)
 
 
+class _App(Flask):
+    """Each request runs in one unit-of-work scope: the database connection it takes goes back to
+    the pool when its view returns, and a database that cannot be reached is a StoreUnavailable."""
+
+    unit_of_work: UnitOfWork
+
+    def dispatch_request(self) -> ResponseReturnValue:
+        with self.unit_of_work.scope():
+            return super().dispatch_request()
+
+
 def create_app(services: Services) -> Flask:
-    app = Flask("vpnsite")
+    app = _App("vpnsite")
+    app.unit_of_work = services.unit_of_work
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -84,10 +98,6 @@ def create_app(services: Services) -> Flask:
                 "%s %s %s %.1fms", request.method, redact(request.path), response.status_code, elapsed
             )
         return response
-
-    @app.teardown_request
-    def release(_error: BaseException | None) -> None:
-        services.store.release()
 
     app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
         PollingEndpoints(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import error_response
+from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import archive, client_profile, endpoints
 
@@ -16,11 +16,10 @@ archive_api = Blueprint("archive_api", __name__)
 @archive_api.get("/api/config/<token>")
 def personal_archive(token: str) -> Response:
     services: Services = current_app.extensions["vpnsite"]
-    licence = services.archives.open(token, client_ip(request.environ, services.settings.trusted_proxies))
+    opened = services.archives.open(token, client_ip(request.environ, services.settings.trusted_proxies))
     if services.vpn_keys is None:
         return error_response(503, "unavailable")
-    vpn = services.vpn_keys
-    servers = services.store.fleet.list_servers()
+    vpn, licence, servers = services.vpn_keys, opened.licence, opened.servers
     ca = vpn.ca.certificate_pem().decode()
     key = vpn.client_key_pem(licence.id)
     found = endpoints(
@@ -30,9 +29,9 @@ def personal_archive(token: str) -> Response:
     )
     profiles = {endpoint.file_name: client_profile(endpoint, ca, key) for endpoint in found}
     for server in servers:
-        if server.wg_port and server.wg_public_key and server.host:
+        address = opened.tunnel_addresses.get(server.location.id)
+        if address is not None:
             private, _ = wireguard.client_key(vpn.wireguard_secret, licence.id, server.location.id)
-            address = services.store.wireguard.address(licence.id, server.location.id)
             profiles[f"wireguard/{server.location.id}.conf"] = wireguard.client_config(
                 server, private, address
             )

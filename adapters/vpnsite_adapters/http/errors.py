@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import peewee
 from flask import Flask, Response, g, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -21,6 +20,7 @@ from vpnsite.errors import (
     RenewalClosed,
     RequestAlreadyUsed,
     RequestExpired,
+    StoreUnavailable,
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
@@ -51,6 +51,7 @@ STATUS_OF: dict[type[DomainError], int] = {
     RequestExpired: 410,
     InvalidField: 422,
     RateLimited: 429,
+    StoreUnavailable: 503,
 }
 
 
@@ -109,6 +110,9 @@ def register_error_handlers(app: Flask) -> None:
         response = error_response(status, error.code, **error.params)
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
+        if isinstance(error, StoreUnavailable):
+            log.error("database unavailable: %s", type(error.__cause__).__name__)
+            response.headers["Retry-After"] = "5"
         return response
 
     @app.errorhandler(BadJson)
@@ -123,14 +127,6 @@ def register_error_handlers(app: Flask) -> None:
         allowed = getattr(error, "valid_methods", None)
         if allowed:
             response.headers["Allow"] = ", ".join(allowed)
-        return response
-
-    @app.errorhandler(peewee.OperationalError)
-    @app.errorhandler(peewee.InterfaceError)
-    def database_unavailable(error: Exception) -> Response:
-        log.error("database unavailable: %s", type(error).__name__)
-        response = error_response(503, "unavailable")
-        response.headers["Retry-After"] = "5"
         return response
 
     @app.errorhandler(Exception)

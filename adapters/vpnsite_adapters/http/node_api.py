@@ -6,9 +6,9 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
-from vpnsite_adapters.bootstrap import Services
 from vpnsite_adapters.http.api import json_body
 from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin, NodeSession
+from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
 
 node_api = Blueprint("node_api", __name__)
@@ -75,13 +75,13 @@ def wireguard_peers() -> Response:
     """The calling server's WireGuard peers: the live licences that have a tunnel address there.
     Ended licences drop out, and the agent removes them from the interface."""
     services: Services = current_app.extensions["vpnsite"]
-    server = services.node_access.server(bearer_token())
+    server, tunnels = services.node_access.tunnel_peers(bearer_token())
     if services.vpn_keys is None:
         return jsonify(peers=[])
     secret = services.vpn_keys.wireguard_secret
     peers = [
         {"public_key": wireguard.client_key(secret, licence, server)[1], "allowed_ips": f"{address}/32"}
-        for licence, address in services.store.wireguard.live_peers(server, services.clock.now())
+        for licence, address in tunnels
     ]
     return jsonify(peers=peers)
 
@@ -91,6 +91,5 @@ def deny_list() -> Response:
     """The licences whose keys servers must refuse (ended or erased), one id a line. Servers keep
     a copy, so no packet waits for the hub."""
     services: Services = current_app.extensions["vpnsite"]
-    services.node_access.server(bearer_token())
-    ended = services.store.licences.ended_ids(services.clock.now())
+    ended = services.node_access.deny_list(bearer_token())
     return Response("".join(f"{licence}\n" for licence in ended), mimetype="text/plain")

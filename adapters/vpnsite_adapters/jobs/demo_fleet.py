@@ -7,14 +7,15 @@ from __future__ import annotations
 import logging
 import random
 import socket
+from collections.abc import Iterable
+from typing import Protocol
 
-from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, issue_server_token
+from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
 from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.node.agent import NodeAgent
 from vpnsite_adapters.node.hub import Hub
-from vpnsite_adapters.sql.database import release
-from vpnsite_adapters.sql.store import SqlStore
 
 log = logging.getLogger("vpnsite.demo")
 
@@ -43,9 +44,27 @@ class SimulatedServer:
         )
 
 
+class DemoServers(Protocol):
+    def add_locations(self, locations: Iterable[Location]) -> None: ...
+
+    def set_token(self, server_id: str, token_hash: str) -> bool: ...
+
+    def set_address(self, server_id: str, host: str | None, port: int | None) -> None: ...
+
+    def set_openvpn_ports(self, server_id: str, udp_port: int | None, tcp_port: int | None) -> None: ...
+
+
 class DemoFleet:
-    def __init__(self, store: SqlStore, hasher: KeyedHasher, hub: str, interval: float = 10.0) -> None:
-        self.store = store
+    def __init__(
+        self,
+        fleet: DemoServers,
+        unit_of_work: UnitOfWork,
+        hasher: KeyedHasher,
+        hub: str,
+        interval: float = 10.0,
+    ) -> None:
+        self.fleet = fleet
+        self.unit_of_work = unit_of_work
         self.hasher = hasher
         self.hub = hub
         self.interval = interval
@@ -56,15 +75,17 @@ class DemoFleet:
 
     def start(self) -> None:
         rng = random.Random()
-        self.store.fleet.add_locations(SPEC_LOCATIONS)
+        with self.unit_of_work.atomic():
+            self.fleet.add_locations(SPEC_LOCATIONS)
         for location in SPEC_LOCATIONS:
-            token = issue_server_token(self.store.fleet, location.id, self.hasher, SystemRandom())
-            assert token is not None, "the demo's locations were added just above"
             listener = socket.create_server(("127.0.0.1", 0))
             self.listeners.append(listener)
             host = f"{location.id}.{DEMO_DOMAIN}"
-            self.store.fleet.set_address(location.id, host, listener.getsockname()[1])
-            self.store.fleet.set_openvpn_ports(location.id, 1194, 443)
+            with self.unit_of_work.atomic():
+                token = issue_server_token(self.fleet, location.id, self.hasher, SystemRandom())
+                assert token is not None, "the demo's locations were added just above"
+                self.fleet.set_address(location.id, host, listener.getsockname()[1])
+                self.fleet.set_openvpn_ports(location.id, 1194, 443)
             self.reach_at[host] = "127.0.0.1"
             agent = NodeAgent(
                 Hub(self.hub, token),
@@ -74,7 +95,6 @@ class DemoFleet:
             )
             self.agents[location.id] = agent
             agent.start()
-        release(self.store.db)
         log.warning("DEMO: %d simulated VPN servers report to %s", len(self.agents), self.hub)
 
     def stop_agent(self, server_id: str) -> None:

@@ -7,10 +7,10 @@ import socket
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
-from vpnsite_adapters.sql.database import release
-from vpnsite_adapters.sql.store import SqlStore
+from vpnsite.fleet import VpnServer
+from vpnsite.ports import UnitOfWork
 
 CONNECT_TIMEOUT = 2.0
 PROBE_SECONDS = 10.0
@@ -25,9 +25,16 @@ def tcp_ping_ms(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> int |
         return None
 
 
+class ProbedFleet(Protocol):
+    def list_servers(self) -> list[VpnServer]: ...
+
+    def set_ping(self, server_id: str, ping_ms: int | None) -> None: ...
+
+
 class FleetProbe:
-    def __init__(self, store: SqlStore, billing_url: str | None) -> None:
-        self.store = store
+    def __init__(self, fleet: ProbedFleet, unit_of_work: UnitOfWork, billing_url: str | None) -> None:
+        self.fleet = fleet
+        self.unit_of_work = unit_of_work
         self.billing_url = billing_url
         initial = "offline" if billing_url else "not_configured"
         self.billing: dict[str, Any] = _billing_entry(initial, None)
@@ -36,18 +43,15 @@ class FleetProbe:
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="probe")
 
     def probe(self) -> None:
-        try:
-            targets = [s for s in self.store.fleet.list_servers() if s.host and s.port]
-        finally:
-            release(self.store.db)
-        pings = list(
-            self._pool.map(lambda s: tcp_ping_ms(self.reach_at.get(s.host, s.host), s.port), targets)  # type: ignore[arg-type]
-        )
-        try:
-            for server, ping in zip(targets, pings, strict=True):
-                self.store.fleet.set_ping(server.location.id, ping)
-        finally:
-            release(self.store.db)
+        with self.unit_of_work.scope():
+            targets = [
+                (s.location.id, s.host, s.port) for s in self.fleet.list_servers() if s.host and s.port
+            ]
+        # The connection goes back to the pool while the probes wait on the network.
+        pings = list(self._pool.map(lambda t: tcp_ping_ms(self.reach_at.get(t[1], t[1]), t[2]), targets))
+        with self.unit_of_work.scope():
+            for (server_id, _, _), ping in zip(targets, pings, strict=True):
+                self.fleet.set_ping(server_id, ping)
         if self.billing_url:
             self.billing = self._check_billing(self.billing_url)
 

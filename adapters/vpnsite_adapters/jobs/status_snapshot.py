@@ -10,13 +10,13 @@ import os
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from attrs import define, field
 
-from vpnsite.fleet import Rank, ServerView, silent_since, view_fleet
-from vpnsite.ports import Clock
-from vpnsite_adapters.sql.store import SqlStore
+from vpnsite.fleet import Rank, ServerView, VpnServer, silent_since, view_fleet
+from vpnsite.ports import Clock, UnitOfWork
 
 log = logging.getLogger("vpnsite.status")
 
@@ -50,9 +50,19 @@ def host_load_percent() -> float:
         return 0.0
 
 
+class UserCount(Protocol):
+    def count_users(self, now: datetime) -> int: ...
+
+
+class ServerList(Protocol):
+    def list_servers(self) -> list[VpnServer]: ...
+
+
 @define
 class StatusSnapshot:
-    store: SqlStore
+    licences: UserCount
+    fleet: ServerList
+    unit_of_work: UnitOfWork
     clock: Clock
     users: int = 0
     user_count: Encoded = field(factory=lambda: Encoded.of({"success": True, "user_count": 0}))
@@ -71,15 +81,14 @@ class StatusSnapshot:
         """Read the database once and replace both answers; on failure keep the last ones."""
         started = time.perf_counter()
         try:
-            now = self.clock.now()
-            users = self.store.licences.count_users(now)
-            servers = self.store.fleet.list_servers()
+            with self.unit_of_work.scope():
+                now = self.clock.now()
+                users = self.licences.count_users(now)
+                servers = self.fleet.list_servers()
             database_ms = round((time.perf_counter() - started) * 1000)
         except Exception:
             log.warning("status refresh failed; serving the last snapshot", exc_info=True)
             return
-        finally:
-            self.store.release()
         views = view_fleet(servers, now)
         load = f"{round(self.measure_load())}%"
         freshest = max((s.last_seen for s in servers if s.last_seen is not None), default=None)

@@ -14,11 +14,9 @@ import attrs
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from vpnsite.mail import Mailer, MailFailed, Message, next_attempt
-from vpnsite.ports import Clock
+from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, next_attempt
+from vpnsite.ports import Clock, UnitOfWork
 from vpnsite_adapters.jobs.periodic import Periodic
-from vpnsite_adapters.sql.database import release
-from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 
 log = logging.getLogger("vpnsite.mail")
 
@@ -45,18 +43,20 @@ class Sealer:
 class MailQueue:
     def __init__(
         self,
-        store: SqlMailQueueStore,
+        store: MailQueueStore,
         mailer: Mailer,
         key: bytes,
         clock: Clock,
+        unit_of_work: UnitOfWork,
         after_commit: Callable[[Callable[[], None]], None],
     ) -> None:
         self.store = store
+        self.unit_of_work = unit_of_work
         self.mailer = mailer
         self.after_commit = after_commit
         self.sealer = Sealer(key)
         self.clock = clock
-        self.sender = Periodic("mail-sender", POLL_SECONDS, self._deliver_and_release)
+        self.sender = Periodic("mail-sender", POLL_SECONDS, self.deliver_due)
 
     def enqueue(self, kind: str, message: Message) -> None:
         """Store the message in the caller's unit of work; the sender looks once it is committed."""
@@ -65,6 +65,10 @@ class MailQueue:
 
     def deliver_due(self, limit: int = 50) -> tuple[int, int]:
         """Try every message that is due; return (sent, failed)."""
+        with self.unit_of_work.scope():
+            return self._deliver(limit)
+
+    def _deliver(self, limit: int) -> tuple[int, int]:
         sent = failed = 0
         for queued in self.store.claim_due(self.clock.now(), limit, LEASE):
             try:
@@ -85,9 +89,3 @@ class MailQueue:
                 self.store.mark_sent(queued.id, self.clock.now())
                 sent += 1
         return sent, failed
-
-    def _deliver_and_release(self) -> None:
-        try:
-            self.deliver_due()
-        finally:
-            release(self.store.db)

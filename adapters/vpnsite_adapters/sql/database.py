@@ -29,10 +29,6 @@ def from_db(value: int) -> datetime:
     return _EPOCH + value * _MICROSECOND
 
 
-def sqlite_url(path: Path) -> str:
-    return f"sqlite:///{path}"
-
-
 def _private(path: Path) -> None:
     """The database holds e-mails and addresses: readable by its owner only. SQLite gives its
     -wal and -shm files the mode of the database file."""

@@ -10,7 +10,7 @@ from typing import Any
 import peewee
 from attrs import frozen
 
-from vpnsite.fleet import Heartbeat, Location, VpnServer, silent_since
+from vpnsite.fleet import Heartbeat, Location, VpnServer
 from vpnsite_adapters.sql.database import from_db, to_db
 
 
@@ -97,20 +97,22 @@ class SqlFleetStore:
         servers = self.models.VpnServer
         servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
 
-    def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
+    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
         servers = self.models.VpnServer
-        row = servers.get_or_none(servers.token_hash == token_hash)
+        row = servers.select(servers.id, servers.last_seen).where(servers.token_hash == token_hash).first()
         if row is None:
             return None
-        if row.last_seen is None or from_db(row.last_seen) < silent_since(now):
-            # Back from silence (a restart, a network cut): the devices it had are gone.
-            sessions = self.models.VpnSession
-            sessions.delete().where(sessions.server_id == row.id).execute()
-        servers.update(
-            last_seen=to_db(now),
-            load_percent=beat.cpu_load,
-            bandwidth_mbps=beat.bandwidth_mbps,
-            sessions=beat.sessions,
-            service_up=beat.service_up,
-        ).where(servers.id == row.id).execute()
-        return str(row.id)
+        return str(row.id), None if row.last_seen is None else from_db(row.last_seen)
+
+    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
+        servers, sessions = self.models.VpnServer, self.models.VpnSession
+        with self.db.atomic():
+            if end_sessions:
+                sessions.delete().where(sessions.server_id == server_id).execute()
+            servers.update(
+                last_seen=to_db(now),
+                load_percent=beat.cpu_load,
+                bandwidth_mbps=beat.bandwidth_mbps,
+                sessions=beat.sessions,
+                service_up=beat.service_up,
+            ).where(servers.id == server_id).execute()

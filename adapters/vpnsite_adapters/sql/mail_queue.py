@@ -8,25 +8,8 @@ from types import SimpleNamespace
 import peewee
 from attrs import frozen
 
+from vpnsite.mail import MailQueueStatus, QueuedMail
 from vpnsite_adapters.sql.database import from_db, is_postgres, to_db
-
-
-@frozen
-class QueuedMail:
-    id: str
-    kind: str
-    payload: str
-    attempts: int
-
-
-@frozen
-class MailQueueStatus:
-    queued: int
-    sent: int
-    failed: int
-    oldest_queued: datetime | None
-    last_errors: tuple[tuple[str, int, str], ...]
-    """(kind, attempts, error) of the most recent messages still waiting or given up."""
 
 
 @frozen

@@ -5,11 +5,11 @@ from __future__ import annotations
 import peewee
 from attrs import frozen
 
-from vpnsite_adapters.sql.database import open_database, release
+from vpnsite_adapters.sql.database import open_database
 from vpnsite_adapters.sql.fleet import SqlFleetStore
 from vpnsite_adapters.sql.licences import SqlLicenceStore
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
-from vpnsite_adapters.sql.migrations import migrate
+from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
 from vpnsite_adapters.sql.models import bind_models
 from vpnsite_adapters.sql.privacy import SqlPrivacyStore
 from vpnsite_adapters.sql.rate_limits import SqlRateLimitStore
@@ -41,9 +41,10 @@ class SqlStore:
     @classmethod
     def open(cls, url: str, max_connections: int = 16, run_migrations: bool = True) -> SqlStore:
         db = open_database(url, max_connections)
+        unit_of_work = SqlUnitOfWork(db)
         if run_migrations:
-            migrate(db)
-            release(db)
+            with unit_of_work.scope():
+                migrate(db)
         models = bind_models(db)
         return cls(
             db=db,
@@ -58,15 +59,25 @@ class SqlStore:
             renewals=SqlRenewalStore(db, models),
             sessions=SqlSessionStore(db, models),
             wireguard=SqlWireGuardStore(db, models),
-            unit_of_work=SqlUnitOfWork(db),
+            unit_of_work=unit_of_work,
         )
 
-    def ping(self) -> None:
-        """One round trip to the database; raises if it cannot be reached."""
-        self.db.execute_sql("SELECT 1").fetchone()
+    def migrate(self) -> list[int]:
+        """Apply the migrations this database lacks; their versions."""
+        with self.unit_of_work.scope():
+            return migrate(self.db)
 
-    def release(self) -> None:
-        release(self.db)
+    def schema_version(self) -> int:
+        with self.unit_of_work.scope():
+            return applied_version(self.db)
+
+    def schema_is_current(self) -> bool:
+        return self.schema_version() >= LATEST
+
+    def ping(self) -> None:
+        """One round trip to the database; StoreUnavailable if it cannot be reached."""
+        with self.unit_of_work.scope():
+            self.db.execute_sql("SELECT 1").fetchone()
 
     def close(self) -> None:
         if not self.db.is_closed():

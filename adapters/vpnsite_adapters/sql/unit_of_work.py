@@ -1,13 +1,22 @@
-"""The unit of work: a use case's writes in one transaction on this thread's connection, and what
-to do once they are committed (waking the mail sender, say, which must not look before then)."""
+"""The unit of work: what one caller does with the database, on this thread's connection, handed
+back to the pool when the caller is done; a use case's writes in one transaction; and what to do
+once they are committed (waking the mail sender, say, which must not look before then)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import peewee
+
+from vpnsite.errors import StoreUnavailable
+from vpnsite_adapters.sql.database import release
+
+# What the drivers raise when the server is down, restarting or unreachable, or the connection
+# broke: the caller learns the store is unavailable, never a driver's exception.
+_UNREACHABLE = (peewee.OperationalError, peewee.InterfaceError)
 
 
 class SqlUnitOfWork:
@@ -16,12 +25,25 @@ class SqlUnitOfWork:
         self._local = threading.local()
 
     @contextmanager
+    def scope(self) -> Iterator[None]:
+        depth = getattr(self._local, "depth", 0)
+        self._local.depth = depth + 1
+        try:
+            yield
+        except _UNREACHABLE as error:
+            raise StoreUnavailable() from error
+        finally:
+            self._local.depth = depth
+            if depth == 0:
+                self._hand_back()
+
+    @contextmanager
     def atomic(self) -> Iterator[None]:
         outermost = getattr(self._local, "after_commit", None) is None
         if outermost:
             self._local.after_commit = []
         try:
-            with self.db.atomic():
+            with self.scope(), self.db.atomic():
                 yield
             callbacks: list[Callable[[], None]] = self._local.after_commit if outermost else []
         finally:
@@ -38,3 +60,8 @@ class SqlUnitOfWork:
             callback()
         else:
             pending.append(callback)
+
+    def _hand_back(self) -> None:
+        # A broken connection is dropped by the pool; nothing is lost by not returning it.
+        with contextlib.suppress(*_UNREACHABLE):
+            release(self.db)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -11,34 +10,30 @@ from attrs import frozen
 
 from vpnsite_adapters.sql.database import to_db
 
-NETWORK = ipaddress.ip_network("10.66.0.0/16")
-SERVER_ADDRESS = "10.66.0.1"
-
 
 @frozen
 class SqlWireGuardStore:
     db: peewee.Database
     models: SimpleNamespace
 
-    def address(self, licence_id: str, server_id: str) -> str:
-        """The licence's address on the server, allocated on first use."""
+    def address_of(self, licence_id: str, server_id: str) -> str | None:
         peers = self.models.WgPeer
-        for _ in range(5):
-            found = peers.get_or_none((peers.licence_id == licence_id) & (peers.server_id == server_id))
-            if found is not None:
-                return str(found.address)
-            taken = {row.address for row in peers.select(peers.address).where(peers.server_id == server_id)}
-            free = next(
-                str(host)
-                for host in NETWORK.hosts()
-                if str(host) != SERVER_ADDRESS and str(host) not in taken
-            )
-            try:
-                with self.db.atomic():
-                    peers.insert(licence_id=licence_id, server_id=server_id, address=free).execute()
-            except peewee.IntegrityError:
-                continue  # another process took that address first: look again
-        raise RuntimeError("no tunnel address could be allocated")
+        found = peers.get_or_none((peers.licence_id == licence_id) & (peers.server_id == server_id))
+        return None if found is None else str(found.address)
+
+    def taken_on(self, server_id: str) -> set[str]:
+        peers = self.models.WgPeer
+        return {row.address for row in peers.select(peers.address).where(peers.server_id == server_id)}
+
+    def claim(self, licence_id: str, server_id: str, address: str) -> bool:
+        try:
+            with self.db.atomic():
+                self.models.WgPeer.insert(
+                    licence_id=licence_id, server_id=server_id, address=address
+                ).execute()
+        except peewee.IntegrityError:
+            return False
+        return True
 
     def live_peers(self, server_id: str, now: datetime) -> list[tuple[str, str]]:
         """(licence id, address) of the live licences that have an address on the server."""

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.sql.wireguard import NETWORK, SERVER_ADDRESS
+from vpnsite.tunnel_addresses import NETWORK, SERVER_ADDRESS
 
 _RAW = serialization.Encoding.Raw
 

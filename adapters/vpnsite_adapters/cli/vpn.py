@@ -1,13 +1,14 @@
-"""``vpnsite vpn init|add-server|server-config``: put a VPN server into service."""
+"""``vpnsite vpn …``: the fleet as the hub sees it (``list-servers``), and putting servers into
+service (``init``, ``add-server``, ``server-config``)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from vpnsite.fleet import Location, issue_server_token
-from vpnsite.keyed_hashes import Keyring
-from vpnsite_adapters.clock_and_random import SystemRandom
+from vpnsite.fleet import Location, is_online, issue_server_token
+from vpnsite_adapters.bootstrap import Console
+from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.node.config import IPV6_MODES
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn import wireguard
@@ -16,9 +17,15 @@ from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.server_directory import DEFAULT_DNS, INSTALL_DIR, UNIT, write_server_directory
 
 
-def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    vpn = commands.add_parser("vpn", help="VPN servers")
+    vpn_commands = vpn.add_subparsers(dest="vpn_command", required=True)
+    listing = vpn_commands.add_parser("list-servers", help="every server, its state and its last report")
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(handler=run_list_servers, store="read")
+
     init = vpn_commands.add_parser("init", help="create the CA and the tls-crypt-v2 server key (once)")
-    init.set_defaults(handler=run_init)
+    init.set_defaults(handler=run_init, store="none")
 
     add = vpn_commands.add_parser("add-server", help="register a server, issue its certificate and token")
     add.add_argument("name", help="e.g. nl-amsterdam")
@@ -29,7 +36,7 @@ def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add.add_argument("--tcp-port", type=int, default=443)
     add.add_argument("--wg-port", type=int, default=51820, help="WireGuard (experimental); 0 for none")
     add.add_argument("--display-name", help="the country as the status page shows it")
-    add.set_defaults(handler=run_add_server)
+    add.set_defaults(handler=run_add_server, store="write")
 
     config = vpn_commands.add_parser(
         "server-config", help="write the directory a server runs from (`vpnsite node run --dir`)"
@@ -56,7 +63,29 @@ def register(vpn_commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=INSTALL_DIR,
         help="where the directory will live on the server (for the unit)",
     )
-    config.set_defaults(handler=run_server_config)
+    config.set_defaults(handler=run_server_config, store="write")
+
+
+def run_list_servers(console: Console, args: argparse.Namespace) -> int:
+    servers = console.store.fleet.list_servers()
+    now = console.clock.now()
+    rows = [
+        {
+            "id": s.location.id,
+            "country": s.location.country.upper(),
+            "city": s.location.city,
+            "state": "online" if is_online(s, now) else "offline",
+            "last_report": s.last_seen.isoformat(timespec="seconds") if s.last_seen else None,
+            "load": None if s.load_percent is None else f"{s.load_percent:.0f}%",
+            "sessions": s.sessions,
+            "ping_ms": s.ping_ms,
+            "address": f"{s.host}:{s.port}" if s.host else None,
+        }
+        for s in servers
+    ]
+    columns = ["id", "country", "city", "state", "last_report", "load", "sessions", "ping_ms", "address"]
+    print_table(rows, columns, args.json)
+    return 0
 
 
 def run_init(settings: Settings, _args: argparse.Namespace) -> int:
@@ -65,30 +94,24 @@ def run_init(settings: Settings, _args: argparse.Namespace) -> int:
     return 0
 
 
-def run_add_server(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
-
+def run_add_server(console: Console, args: argparse.Namespace) -> int:
+    settings, fleet = console.settings, console.store.fleet
     try:
         keys = load_keys(settings.data_dir, settings.secret_key)
     except VpnNotInitialised as error:
         print(f"vpnsite: {error}")
         return 2
     location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
-    store = SqlStore.open(settings.database_url)
-    try:
-        if not store.fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
+    folder = vpn_dir(settings.data_dir) / "servers"
+    with console.store.unit_of_work.atomic():
+        if not fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
             print(f"vpnsite: a server named {args.name} exists")
             return 1
-        token = issue_server_token(
-            store.fleet, args.name, Keyring.from_master(settings.secret_key).nodes, SystemRandom()
-        )
-        folder = vpn_dir(settings.data_dir) / "servers"
+        token = issue_server_token(fleet, args.name, console.keys.nodes, console.random)
         if args.wg_port:
             private, public = wireguard.new_server_key()
             write_secret(folder / f"{args.name}.wg", private.encode())
-            store.fleet.set_wireguard(args.name, args.wg_port, public)
-    finally:
-        store.close()
+            fleet.set_wireguard(args.name, args.wg_port, public)
     key_pem, cert_pem = keys.ca.issue_server(args.name)
     write_secret(folder / f"{args.name}.key", key_pem)
     write_secret(folder / f"{args.name}.crt", cert_pem)
@@ -96,28 +119,23 @@ def run_add_server(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_server_config(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
-
+def run_server_config(console: Console, args: argparse.Namespace) -> int:
+    settings, store, hasher = console.settings, console.store, console.keys.nodes
     hub = args.hub or settings.public_url
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
         return 2
-    hasher = Keyring.from_master(settings.secret_key).nodes
-    store = SqlStore.open(settings.database_url)
-    try:
+    with store.unit_of_work.atomic():
         server = store.fleet.find_server(args.name)
         if server is None:
             print(f"vpnsite: no server {args.name}")
             return 1
         token = args.token
         if token is None:
-            token = issue_server_token(store.fleet, args.name, hasher, SystemRandom())
+            token = issue_server_token(store.fleet, args.name, hasher, console.random)
         elif store.sessions.server_for_token(hasher.hash(token)) != args.name:
             print(f"vpnsite: that is not the token of {args.name}")
             return 1
-    finally:
-        store.close()
     try:
         written = write_server_directory(
             args.out,

@@ -7,7 +7,7 @@ import json
 
 import attrs
 
-from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.bootstrap import Console
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,19 +15,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     mail_commands = mail.add_subparsers(dest="mail_command", required=True)
     status = mail_commands.add_parser("status", help="what is queued, sent and given up")
     status.add_argument("--json", action="store_true", help="machine-readable output")
-    status.set_defaults(handler=run_status)
+    status.set_defaults(handler=run_status, store="read")
     retry = mail_commands.add_parser("retry", help="queue the messages that were given up once more")
-    retry.set_defaults(handler=run_retry)
+    retry.set_defaults(handler=run_retry, store="write")
 
 
-def run_status(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
-
-    store = SqlStore.open(settings.database_url)
-    try:
-        status = store.mail_queue.status()
-    finally:
-        store.close()
+def run_status(console: Console, args: argparse.Namespace) -> int:
+    status = console.store.mail_queue.status()
     if args.json:
         print(json.dumps(attrs.asdict(status), default=str))
         return 0
@@ -40,13 +34,6 @@ def run_status(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_retry(settings: Settings, _args: argparse.Namespace) -> int:
-    from vpnsite_adapters.clock_and_random import SystemClock
-    from vpnsite_adapters.sql.store import SqlStore
-
-    store = SqlStore.open(settings.database_url)
-    try:
-        print(f"queued again: {store.mail_queue.retry_failed(SystemClock().now())}")
-    finally:
-        store.close()
+def run_retry(console: Console, _args: argparse.Namespace) -> int:
+    print(f"queued again: {console.store.mail_queue.retry_failed(console.clock.now())}")
     return 0

@@ -1,4 +1,4 @@
-"""``vpnsite serve`` and ``vpnsite migrate``."""
+"""``vpnsite serve``: the website, the API and the background jobs in one process."""
 
 from __future__ import annotations
 
@@ -25,19 +25,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=None,
         help="run simulated VPN servers so the status page is live",
     )
-    serve.set_defaults(handler=run_serve)
-
-    migrate = commands.add_parser("migrate", help="apply the database migrations this database lacks")
-    migrate.set_defaults(handler=run_migrate)
+    serve.set_defaults(handler=run_serve, store="none")
 
 
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     import waitress
 
-    from vpnsite_adapters.bootstrap import build_services
+    from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app
     from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
-    from vpnsite_adapters.jobs.demo_fleet import DemoFleet
     from vpnsite_adapters.vpn.keystore import initialise
 
     # Where this process itself is reached: the demo's servers report here.
@@ -54,10 +50,10 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
             return 2
         settings = attrs.evolve(settings, public_url=local)
     initialise(settings.data_dir)
-    services = build_services(settings)
-    services.start_background_work()
+    hub = build_hub(settings)
+    hub.jobs.start()
     server = waitress.create_server(
-        create_app(services),
+        create_app(hub.services),
         host=settings.host,
         port=settings.port,
         threads=settings.threads,
@@ -80,26 +76,10 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         settings.database_url.split("://")[0],
         " — DEMO: the VPN servers on the status page are simulated" if settings.demo else "",
     )
-    demo = None
     if settings.demo:
-        demo = DemoFleet(services.store, services.fleet.hasher, local)
-        demo.start()
-        services.probe.reach_at.update(demo.reach_at)
+        hub.jobs.start_demo(local)
     try:
         server.run()
     finally:
-        if demo is not None:
-            demo.stop()
-        services.close()
-    return 0
-
-
-def run_migrate(settings: Settings, _args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.database import open_database
-    from vpnsite_adapters.sql.migrations import LATEST, migrate
-
-    db = open_database(settings.database_url)
-    applied = migrate(db)
-    db.close()
-    print(f"applied {applied}" if applied else f"up to date (version {LATEST})")
+        hub.close()
     return 0

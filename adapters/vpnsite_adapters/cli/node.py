@@ -7,9 +7,7 @@ import sys
 from pathlib import Path
 
 from vpnsite.fleet import issue_server_token
-from vpnsite.keyed_hashes import Keyring
-from vpnsite_adapters.clock_and_random import SystemRandom
-from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.bootstrap import Console
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,16 +26,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     run.add_argument("--openvpn-user", default="nobody", help="the user OpenVPN runs as after start")
     run.add_argument("--interval", type=float, default=10.0, help=argparse.SUPPRESS)
     # A VPN server holds no hub settings and must not create a hub secret.
-    run.set_defaults(handler=run_node, hub_settings=False)
+    run.set_defaults(handler=run_node, store=None, hub_settings=False)
 
     token = node_commands.add_parser("token", help="issue a new token for a server (shown once)")
     token.add_argument("server_id")
     token.add_argument("--host", help="address the hub pings")
     token.add_argument("--port", type=int, help="TCP port the hub pings (e.g. OpenVPN over TCP)")
-    token.set_defaults(handler=run_token)
+    token.set_defaults(handler=run_token, store="write")
 
 
-def run_node(_settings: Settings | None, args: argparse.Namespace) -> int:
+def run_node(args: argparse.Namespace) -> int:
     from vpnsite_adapters.node.config import NodeConfigError
     from vpnsite_adapters.node.networking import NetworkingError
     from vpnsite_adapters.node.run import run_node as run
@@ -49,20 +47,14 @@ def run_node(_settings: Settings | None, args: argparse.Namespace) -> int:
         return 2
 
 
-def run_token(settings: Settings, args: argparse.Namespace) -> int:
-    from vpnsite_adapters.sql.store import SqlStore
-
-    store = SqlStore.open(settings.database_url)
-    try:
-        token = issue_server_token(
-            store.fleet, args.server_id, Keyring.from_master(settings.secret_key).nodes, SystemRandom()
-        )
+def run_token(console: Console, args: argparse.Namespace) -> int:
+    fleet = console.store.fleet
+    with console.store.unit_of_work.atomic():
+        token = issue_server_token(fleet, args.server_id, console.keys.nodes, console.random)
         if token is None:
             print(f"vpnsite: no server {args.server_id}")
             return 1
         if args.host or args.port:
-            store.fleet.set_address(args.server_id, args.host, args.port)
-    finally:
-        store.close()
+            fleet.set_address(args.server_id, args.host, args.port)
     print(token)
     return 0

@@ -1,0 +1,26 @@
+"""``vpnsite retention run``: erase what the retention policy says is due now."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import attrs
+
+from vpnsite.rate_limits import longest_window
+from vpnsite.retention import run_retention
+from vpnsite_adapters.bootstrap import Console
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    retention = commands.add_parser("retention", help="data retention")
+    retention_commands = retention.add_subparsers(dest="retention_command", required=True)
+    run = retention_commands.add_parser("run", help="erase what the retention policy says is due now")
+    run.set_defaults(handler=run_now, store="write")
+
+
+def run_now(console: Console, _args: argparse.Namespace) -> int:
+    window = longest_window(console.settings.rate_limits)
+    report = run_retention(console.store.retention, console.clock.now(), window)
+    print(json.dumps(attrs.asdict(report)))
+    return 0

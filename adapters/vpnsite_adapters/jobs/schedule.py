@@ -1,0 +1,81 @@
+"""The hub's background work, wired in one place: the status snapshot every second, the mail
+sender, renewal reminders, retention every hour, the fleet probe, and the demo's servers."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import attrs
+from attrs import define, field
+
+from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.ports import Clock, UnitOfWork
+from vpnsite.renewals import Renewals
+from vpnsite.retention import RetentionReport, RetentionStore, run_retention
+from vpnsite_adapters.jobs.demo_fleet import DemoFleet, DemoServers
+from vpnsite_adapters.jobs.fleet_probe import PROBE_SECONDS, FleetProbe
+from vpnsite_adapters.jobs.periodic import Periodic
+from vpnsite_adapters.jobs.status_snapshot import REFRESH_SECONDS, StatusSnapshot
+from vpnsite_adapters.mail.queue import MailQueue
+
+log = logging.getLogger("vpnsite")
+
+RETENTION_SECONDS = 3600.0
+REMINDER_SECONDS = 900.0
+
+
+@define
+class Jobs:
+    snapshot: StatusSnapshot
+    probe: FleetProbe
+    mail: MailQueue
+    renewals: Renewals
+    retention: RetentionStore
+    longest_rate_window: timedelta
+    demo_servers: DemoServers
+    server_tokens: KeyedHasher
+    clock: Clock
+    unit_of_work: UnitOfWork
+    demo: DemoFleet | None = None
+    running: tuple[Periodic, ...] = field(factory=tuple)
+
+    def run_retention(self) -> RetentionReport:
+        with self.unit_of_work.scope():
+            return run_retention(self.retention, self.clock.now(), self.longest_rate_window)
+
+    def send_renewal_reminders(self) -> int:
+        with self.unit_of_work.scope():
+            sent = self.renewals.send_reminders()
+        if sent:
+            log.info("renewal reminders queued: %d", sent)
+        return sent
+
+    def start(self) -> None:
+        self.snapshot.refresh()
+        self.running = (
+            Periodic("status-snapshot", REFRESH_SECONDS, self.snapshot.refresh),
+            self.mail.sender,
+            Periodic("retention", RETENTION_SECONDS, self._scheduled_retention),
+            Periodic("renewal-reminders", REMINDER_SECONDS, self.send_renewal_reminders),
+            Periodic("fleet-probe", PROBE_SECONDS, self.probe.probe),
+        )
+        for work in self.running:
+            work.start()
+
+    def start_demo(self, hub_url: str, interval: float = 10.0) -> DemoFleet:
+        """Simulated servers reporting to ``hub_url`` (`vpnsite serve --demo`)."""
+        self.demo = DemoFleet(self.demo_servers, self.unit_of_work, self.server_tokens, hub_url, interval)
+        self.demo.start()
+        self.probe.reach_at.update(self.demo.reach_at)
+        return self.demo
+
+    def stop(self) -> None:
+        if self.demo is not None:
+            self.demo.stop()
+        for work in self.running:
+            work.stop()
+
+    def _scheduled_retention(self) -> None:
+        report = self.run_retention()
+        log.info("retention: %s", ", ".join(f"{k} {v}" for k, v in attrs.asdict(report).items()))
