@@ -13,6 +13,7 @@ from tests.integration.processes import vpnsite
 from tests.support.api import sign_up
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.sql.store import SqlStore
 
 
 @pytest.fixture
@@ -134,3 +135,33 @@ def test_vpn_list_servers(filled: dict[str, Any]) -> None:
     )
     assert rows["nl-amsterdam"]["state"] == "offline"
     assert "lv-riga" in run(filled, "vpn", "list-servers").stdout
+
+
+@pytest.mark.parametrize(
+    "command", [["stats"], ["tickets", "list"], ["mail", "status"], ["vpn", "list-servers"]]
+)
+def test_a_command_that_only_reads_never_migrates_the_database(
+    command: list[str], database_url: str, tmp_path: Path
+) -> None:
+    env = {
+        "VPNSITE_DATA_DIR": str(tmp_path / "data"),
+        "VPNSITE_DATABASE_URL": database_url,
+        "PATH": "/usr/bin",
+    }
+    refused = vpnsite(*command, env=env)
+    assert refused.returncode == 2 and "run `vpnsite migrate`" in refused.stdout
+    untouched = SqlStore.open(database_url, run_migrations=False)
+    try:
+        assert untouched.schema_version() == 0, "a read-only command created tables"
+    finally:
+        untouched.close()
+    assert vpnsite("migrate", env=env).returncode == 0
+    assert vpnsite(*command, env=env).returncode == 0
+
+
+def test_a_vpn_server_never_gets_a_hub_secret(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"VPNSITE_DATA_DIR": str(data), "PATH": "/usr/bin"}
+    result = vpnsite("node", "run", "--dir", str(tmp_path / "no-such-directory"), env=env)
+    assert result.returncode == 2 and "no-such-directory" in result.stderr
+    assert not data.exists(), "the node side created the hub's data directory (and its secret key)"
