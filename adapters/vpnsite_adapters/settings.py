@@ -7,6 +7,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from attrs import evolve, fields_dict, frozen
 from dotenv import dotenv_values
@@ -106,7 +107,8 @@ def load_settings(
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
-    return evolve(settings, **{k: v for k, v in overrides.items() if v is not None})
+    given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+    return evolve(settings, **given)
 
 
 def _secret_key(given: str | None, data_dir: Path) -> bytes:

@@ -27,12 +27,13 @@ def run_stats(console: Console, args: argparse.Namespace) -> int:
     servers = store.fleet.list_servers()
     open_tickets = store.tickets.count_open()
     mail = store.mail_queue.status()
+    online = sum(1 for s in servers if is_online(s, now))
     per_day = Counter(start.date() for start in starts)
     days = [(now - timedelta(days=back)).date() for back in range(STATS_DAYS - 1, -1, -1)]
     summary = {
         "users": users,
         "signups_per_day": {day.isoformat(): per_day.get(day, 0) for day in days},
-        "servers": {"total": len(servers), "online": sum(1 for s in servers if is_online(s, now))},
+        "servers": {"total": len(servers), "online": online},
         "open_tickets": open_tickets,
         "mail": {"queued": mail.queued, "sent": mail.sent, "failed": mail.failed},
     }
@@ -40,7 +41,7 @@ def run_stats(console: Console, args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
         return 0
     print(f"users (live licences)  {users:,}")
-    print(f"servers online         {summary['servers']['online']} of {summary['servers']['total']}")
+    print(f"servers online         {online} of {len(servers)}")
     print(f"open tickets           {open_tickets}")
     print(f"mail                   {mail.queued} queued, {mail.sent} sent, {mail.failed} given up")
     print("\nsign-ups per day")

@@ -29,8 +29,9 @@ class NotText(WrongType):
         super().__init__("text")
 
 
-def _capped(limit: int) -> Any:
-    return field(metadata={"max_length": limit})
+def _capped(limit: int) -> dict[str, int]:
+    """The metadata of a string field refused beyond ``limit`` characters."""
+    return {"max_length": limit}
 
 
 @define
@@ -40,25 +41,25 @@ class Cookies:
 
 @define
 class SubmitEmail:
-    email: str = _capped(320)
+    email: str = field(metadata=_capped(320))
     cookies: Cookies | None = None
 
 
 @define
 class CreateUser:
-    email: str = _capped(320)
+    email: str = field(metadata=_capped(320))
     user_days: int
-    subscription: str = _capped(32)
-    user_comment: str = _capped(500)
-    request_id: str = _capped(64)
-    sig: str = _capped(128)
+    subscription: str = field(metadata=_capped(32))
+    user_comment: str = field(metadata=_capped(500))
+    request_id: str = field(metadata=_capped(64))
+    sig: str = field(metadata=_capped(128))
     cookies: Cookies | None = None
 
 
 @define
 class CheckLicense:
-    email: str = _capped(320)
-    activation_code: str = _capped(64)
+    email: str = field(metadata=_capped(320))
+    activation_code: str = field(metadata=_capped(64))
 
 
 @define
@@ -72,8 +73,8 @@ class RenewLicence:
 
 @define
 class HeldConnection:
-    session: str = _capped(64)
-    licence: str = _capped(64)
+    session: str = field(metadata=_capped(64))
+    licence: str = field(metadata=_capped(64))
 
 
 @define
@@ -88,19 +89,19 @@ class HeartbeatBody:
 
 @define
 class NodeLogin:
-    username: str = _capped(320)
+    username: str = field(metadata=_capped(320))
     password: str | None = field(default=None, metadata={"max_length": 128})
 
 
 @define
 class NodeSession:
-    session: str = _capped(64)
+    session: str = field(metadata=_capped(64))
 
 
 @define
 class SupportRequest:
-    email: str = _capped(320)
-    message: str = _capped(10_000)
+    email: str = field(metadata=_capped(320))
+    message: str = field(metadata=_capped(10_000))
     activation_code: str | None = field(default=None, metadata={"max_length": 64})
 
 
@@ -144,7 +145,7 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(bool, _strict_bool)
 
     def objects_only(cls: type) -> Callable[[Any, Any], Any]:
-        structure = make_dict_structure_fn(cls, converter)
+        structure: Callable[[Any, Any], Any] = make_dict_structure_fn(cls, converter)
 
         def structure_object(value: Any, _type: Any) -> Any:
             if not isinstance(value, dict):
