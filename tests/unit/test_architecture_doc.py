@@ -1,0 +1,59 @@
+"""docs/architecture.md stays true: every file, function and port it names exists, and every port
+of the core is in its table."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+from typing import Protocol
+
+import vpnsite
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+NAMED = re.findall(r"`([^`\s]+)`", DOC)
+WHERE = (ROOT / "adapters" / "vpnsite_adapters", ROOT / "src" / "vpnsite", ROOT)
+
+
+def _file(named: str) -> Path | None:
+    return next((base / named for base in WHERE if (base / named).exists()), None)
+
+
+def test_every_file_and_function_it_names_exists() -> None:
+    missing = []
+    for named in NAMED:
+        path, _, function = named.partition(":")
+        if not path.endswith((".py", "/", ".md", ".toml")):
+            continue
+        found = _file(path)
+        if found is None:
+            missing.append(named)
+        elif function:
+            defined = {
+                node.name
+                for node in ast.walk(ast.parse(found.read_text(encoding="utf-8")))
+                if isinstance(node, ast.FunctionDef | ast.ClassDef)
+            }
+            if function not in defined:
+                missing.append(named)
+    assert missing == []
+
+
+def test_every_port_of_the_core_is_in_the_table_and_every_port_in_the_table_exists() -> None:
+    ports = set()
+    for module in pkgutil.iter_modules(vpnsite.__path__):
+        loaded = importlib.import_module(f"vpnsite.{module.name}")
+        for name, value in vars(loaded).items():
+            if (
+                inspect.isclass(value)
+                and value.__module__ == loaded.__name__
+                and Protocol in getattr(value, "__mro__", ())[1:]
+            ):
+                ports.add(f"{module.name}.{name}")
+    first_column = [row.split("|")[1] for row in DOC.splitlines() if row.startswith("| `")]
+    in_table = {named for cell in first_column for named in re.findall(r"`([a-z_]+\.[A-Z]\w+)`", cell)}
+    assert in_table == ports
