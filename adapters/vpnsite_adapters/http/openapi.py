@@ -90,7 +90,19 @@ def _polled(summary: str, ok: str) -> dict[str, Any]:
 
 _VPN_SERVER = {
     "type": "object",
-    "required": ["id", "name", "flag", "location", "status", "ping", "load", "popularity", "popularity_ru"],
+    "required": [
+        "id",
+        "name",
+        "flag",
+        "location",
+        "status",
+        "ping",
+        "load",
+        "sessions",
+        "rank",
+        "popularity",
+        "popularity_ru",
+    ],
     "properties": {
         "id": {"type": "string"},
         "name": {"type": "string"},
@@ -160,7 +172,15 @@ SCHEMAS: dict[str, Any] = {
     },
     "ActivationResult": {
         "type": "object",
-        "required": ["success", "user_email", "user_code", "user_days", "user_stop", "activation_url"],
+        "required": [
+            "success",
+            "user_email",
+            "user_code",
+            "user_days",
+            "user_start",
+            "user_stop",
+            "activation_url",
+        ],
         "properties": {
             "success": {"const": True},
             "user_email": {"type": "string"},
@@ -183,7 +203,18 @@ SCHEMAS: dict[str, Any] = {
             "success": {"const": True},
             "license": {
                 "type": "object",
-                "required": ["email", "code", "end", "days", "configUrl"],
+                "required": [
+                    "email",
+                    "code",
+                    "start",
+                    "end",
+                    "end_timestamp",
+                    "days",
+                    "active",
+                    "renewable",
+                    "renewable_from",
+                    "configUrl",
+                ],
                 "properties": {
                     "email": {"type": "string"},
                     "code": {
@@ -239,7 +270,14 @@ SCHEMAS: dict[str, Any] = {
             "system_servers": {"type": "array", "items": _SYSTEM_SERVER},
             "summary": {
                 "type": "object",
-                "required": ["vpn_servers_count", "system_servers_count"],
+                "required": [
+                    "vpn_servers_count",
+                    "vpn_servers_online",
+                    "system_servers_count",
+                    "user_count",
+                    "demo",
+                    "updated_at",
+                ],
                 "properties": {
                     "vpn_servers_count": {"type": "integer", "minimum": 0},
                     "vpn_servers_online": {"type": "integer", "minimum": 0},

@@ -1511,7 +1511,7 @@ export interface components {
             user_code: string;
             user_days: number;
             /** @description Unix time in seconds */
-            user_start?: number;
+            user_start: number;
             /** @description Expiry, Unix time in seconds */
             user_stop: number;
             /** Format: uri */
@@ -1529,15 +1529,15 @@ export interface components {
                 /** @description null after a renewal by link */
                 code: string | null;
                 /** Format: date */
-                start?: string;
+                start: string;
                 /** Format: date */
                 end: string;
-                end_timestamp?: number;
+                end_timestamp: number;
                 days: number;
-                active?: boolean;
-                renewable?: boolean;
+                active: boolean;
+                renewable: boolean;
                 /** Format: date */
-                renewable_from?: string;
+                renewable_from: string;
                 /** Format: uri */
                 configUrl: string | null;
             };
@@ -1573,9 +1573,9 @@ export interface components {
                 status: "online" | "offline";
                 ping: number | null;
                 load: string;
-                sessions?: number;
+                sessions: number;
                 /** @enum {unknown} */
-                rank?: "very_high" | "high" | "medium" | "low";
+                rank: "very_high" | "high" | "medium" | "low";
                 popularity: string;
                 popularity_ru: string;
                 popularity_es?: string;
@@ -1592,11 +1592,11 @@ export interface components {
             }[];
             summary: {
                 vpn_servers_count: number;
-                vpn_servers_online?: number;
+                vpn_servers_online: number;
                 system_servers_count: number;
-                user_count?: number;
-                demo?: boolean;
-                updated_at?: number;
+                user_count: number;
+                demo: boolean;
+                updated_at: number;
             };
         };
         Health: {

@@ -17,9 +17,7 @@ type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses
 export type ApiErrorBody = Schemas["Error"] | Schemas["ValidationError"];
 export type FormData = Schemas["FormData"];
 export type Activation = Schemas["ActivationResult"];
-// The document lists start, end_timestamp, active, renewable and renewable_from as optional, yet
-// the server always sends them and the dashboard shows them: read as sent until it says so.
-export type Licence = Required<Schemas["LicenceResult"]["license"]>;
+export type Licence = Schemas["LicenceResult"]["license"];
 export type ServerStatus = Schemas["ServerStatus"];
 export type VpnServer = ServerStatus["vpn_servers"][number];
 export type SystemServer = ServerStatus["system_servers"][number];

@@ -51,7 +51,7 @@ export function loadLevel(load: string | null): LoadLevel {
 }
 
 /** Rank colour: very high green, high blue, medium yellow, otherwise grey. */
-export function rankColour(rank: string | undefined): "green" | "blue" | "yellow" | "grey" {
+export function rankColour(rank: string): "green" | "blue" | "yellow" | "grey" {
   if (rank === "very_high") return "green";
   if (rank === "high") return "blue";
   if (rank === "medium") return "yellow";
