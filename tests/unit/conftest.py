@@ -1,30 +1,45 @@
-"""The use cases wired as `adapters/bootstrap.py` wires them, on a real SQLite file, with a clock
-the test moves and seeded randomness."""
+"""The use cases wired as `vpnsite_adapters.bootstrap` wires them, with a clock the test moves and
+seeded randomness, on either store: the in-memory fakes of the ports (`tests.unit.memory`) or a real
+SQLite file. A test that takes `world` runs on both, which is what keeps the fakes honest; one about
+the bytes SQLite writes to disk takes `sqlite_world`."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import attrs
 import pytest
 from attrs import define
+from hypothesis import settings
 
 from tests.support.clock import ManualClock
 from tests.unit.fakes import RecordingNotifications, ScriptedRandom
+from tests.unit.memory import MemoryStore
 from vpnsite.archives import ArchiveLinks, Archives
+from vpnsite.fleet import Fleet, Heartbeat, Location
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
-from vpnsite.signups import FreeTier, Signups
+from vpnsite.renewals import Renewals
+from vpnsite.signups import Activation, FreeTier, Signups
 from vpnsite.support import Support
+from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.sql.store import SqlStore
+
+BACKENDS = ("memory", "sqlite")
+TERM_DAYS = 90
+# A property test that opens a world per example: few examples, since each costs a SQLite file.
+store_property = settings(max_examples=20, deadline=None)
 
 
 @define
 class World:
-    path: Path
-    store: SqlStore
+    backend: str
+    path: Path | None
+    store: MemoryStore | SqlStore
     clock: ManualClock
     random: ScriptedRandom
     keys: Keyring
@@ -33,6 +48,9 @@ class World:
     checks: LicenceChecks
     archives: Archives
     support: Support
+    renewals: Renewals
+    fleet: Fleet
+    node_access: NodeAccess
     notifications: RecordingNotifications
 
     def users(self) -> int:
@@ -41,21 +59,40 @@ class World:
     def with_free_tier(self, cap: int) -> Signups:
         return attrs.evolve(self.signups, free_tier=FreeTier(cap))
 
+    def sign_up(self, email: str, ip: str | None = None) -> Activation:
+        return self.signups.create_user(self.signups.submit_email(email, ip, None), ip=ip)
+
+    def add_server(self, server_id: str, token: str, wireguard: bool = False) -> None:
+        """A VPN server of the fleet that calls the hub with ``token`` and has just said it is up."""
+        location = Location(server_id, server_id.title(), "nl", "Amsterdam")
+        assert self.store.fleet.add_server(location, f"{server_id}.example.org", 1194, None)
+        assert self.store.fleet.set_token(server_id, self.keys.nodes.hash(token))
+        if wireguard:
+            self.store.fleet.set_wireguard(server_id, 51820, "c2VydmVyIGtleQ==")
+        self.fleet.heartbeat(token, Heartbeat(5.0, 10.0, 0, True))
+
     def stored_bytes(self) -> bytes:
         """Everything SQLite has written: the database file, its write-ahead log and shared memory."""
+        assert self.path is not None, "only a SQLite world writes bytes"
         return b"".join(path.read_bytes() for path in sorted(self.path.parent.glob(self.path.name + "*")))
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    path = tmp_path / "t.db"
-    store = SqlStore.open("sqlite:///" + str(path))
+def build_world(backend: str, path: Path | None) -> World:
+    store = MemoryStore() if backend == "memory" else SqlStore.open("sqlite:///" + str(path))
     clock = ManualClock()
     random = ScriptedRandom(seed=7)
     keys = Keyring.from_master(b"x" * 32)
     limiter = Limiter(DEFAULT_RULES, keys.subjects, store.rate_limits)
-    notifications = RecordingNotifications()
-    built = World(
+    notifications = RecordingNotifications(store.unit_of_work.after_commit)
+    links = ArchiveLinks(keys.archive_links)
+    checks = LicenceChecks(store.licences, limiter, keys, links, clock, random)
+    free_tier = FreeTier(1_000_000)
+
+    def user_count() -> int:
+        return store.licences.count_users(clock.now())
+
+    return World(
+        backend=backend,
         path=path,
         store=store,
         clock=clock,
@@ -66,18 +103,62 @@ def world(tmp_path: Path) -> Iterator[World]:
             store=store.signups,
             limiter=limiter,
             keys=keys,
+            links=links,
             clock=clock,
             random=random,
-            free_tier=FreeTier(1_000_000),
-            user_count=lambda: store.licences.count_users(clock.now()),
-            term_days=90,
+            free_tier=free_tier,
+            user_count=user_count,
+            term_days=TERM_DAYS,
             notifications=notifications,
             unit_of_work=store.unit_of_work,
         ),
-        checks=LicenceChecks(store.licences, limiter, keys, clock, random),
-        archives=Archives(ArchiveLinks(keys.archive_links), store.licences, limiter, clock),
+        checks=checks,
+        archives=Archives(links, store.licences, store.fleet, store.wireguard, limiter, clock),
         support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
+        renewals=Renewals(
+            store=store.renewals,
+            checks=checks,
+            keys=keys,
+            clock=clock,
+            random=random,
+            free_tier=free_tier,
+            user_count=user_count,
+            term_days=TERM_DAYS,
+            notifications=notifications,
+            unit_of_work=store.unit_of_work,
+        ),
+        fleet=Fleet(store.fleet, keys.nodes, clock),
+        node_access=NodeAccess(store.sessions, store.licences, store.wireguard, keys, clock, random),
         notifications=notifications,
     )
-    yield built
-    store.close()
+
+
+@contextmanager
+def open_world(backend: str, directory: Path | None = None) -> Iterator[World]:
+    """A fresh world on ``backend``; a SQLite one in ``directory`` or a temporary one (for a
+    property test, which needs a fresh world for every example)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = None if backend == "memory" else Path(directory or scratch) / "t.db"
+        built = build_world(backend, path)
+        try:
+            yield built
+        finally:
+            built.store.close()
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Session-scoped, so a Hypothesis test may take it and open a world per example."""
+    return str(request.param)
+
+
+@pytest.fixture
+def world(backend: str, tmp_path: Path) -> Iterator[World]:
+    with open_world(backend, tmp_path) as built:
+        yield built
+
+
+@pytest.fixture
+def sqlite_world(tmp_path: Path) -> Iterator[World]:
+    with open_world("sqlite", tmp_path) as built:
+        yield built

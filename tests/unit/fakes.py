@@ -1,12 +1,9 @@
-"""Deterministic stand-ins for the randomness, rate-limit and notification ports (domain tests)."""
+"""Deterministic stand-ins for the randomness and notification ports (the stores' are in `memory`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
-
-from vpnsite.rate_limits import Counter
+from collections.abc import Callable, Iterable
 
 
 class SeededRandom:
@@ -40,39 +37,22 @@ class ScriptedRandom(SeededRandom):
         return super().randbelow(upper)
 
 
-class MemoryRateLimitStore:
-    """The RateLimitStore port in a dict: events per key, admission all or nothing."""
-
-    def __init__(self) -> None:
-        self.events: dict[str, list[datetime]] = {}
-
-    def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        wait = self.wait(counters, now)
-        if wait is None:
-            self.record(counters, now)
-        return wait
-
-    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        waits = [c.rule.retry_after(self.events.get(c.key, []), now) for c in counters]
-        return max((w for w in waits if w is not None), default=None)
-
-    def record(self, counters: Sequence[Counter], now: datetime) -> None:
-        for key in {counter.key for counter in counters}:
-            self.events.setdefault(key, []).append(now)
-
-
 class RecordingNotifications:
-    """The Notifications port as a list of what was said; ``failing`` makes the next one raise, as
-    a full disk or a lost connection would."""
+    """The Notifications port as a list of what was said. A message is ``asked`` for inside the
+    use case's unit of work and ``said`` once that has committed, as the mail queue's sender only
+    sees it then; ``failing`` makes it raise instead, as a full disk or a lost connection would."""
 
-    def __init__(self) -> None:
+    def __init__(self, after_commit: Callable[[Callable[[], None]], None] | None = None) -> None:
+        self.asked: list[tuple[str, object]] = []
         self.said: list[tuple[str, object]] = []
         self.failing = False
+        self.after_commit = after_commit or (lambda callback: callback())
 
     def _say(self, kind: str, subject: object) -> None:
+        self.asked.append((kind, subject))
         if self.failing:
             raise OSError("the outbox could not be written")
-        self.said.append((kind, subject))
+        self.after_commit(lambda: self.said.append((kind, subject)))
 
     def licence_issued(self, activation: object) -> None:
         self._say("licence", activation)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from ipaddress import ip_address
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.conftest import World
+from tests.unit.conftest import World, open_world, store_property
 from vpnsite.archives import LINK_LIFETIME, ArchiveLinks
 from vpnsite.errors import LicenceNotFound, RateLimited
 from vpnsite.privacy import erase_address
+from vpnsite.tunnel_addresses import NETWORK, SERVER_ADDRESS
 
 links = ArchiveLinks(b"k" * 32)
 licence_ids = st.binary(min_size=16, max_size=16).map(bytes.hex)
@@ -61,7 +63,7 @@ def test_the_sign_up_link_lasts_a_week_and_a_check_gives_a_fresh_one(world: Worl
         world.archives.open(activation.archive_token, ip="192.0.2.1")
     fresh = world.checks.check("a@example.org", activation.code, ip=None).archive_token
     assert fresh is not None
-    assert world.archives.open(fresh, ip="192.0.2.1") == activation.licence
+    assert world.archives.open(fresh, ip="192.0.2.1").licence == activation.licence
 
 
 def test_a_link_dies_with_its_licence_and_with_its_erasure(world: World) -> None:
@@ -86,3 +88,39 @@ def test_downloads_are_rate_limited_per_client(world: World) -> None:
     with pytest.raises(RateLimited):
         world.archives.open(token, ip="192.0.2.9")
     world.archives.open(token, ip="192.0.2.10")
+
+
+def test_an_archive_holds_the_fleet_and_a_lasting_tunnel_address_on_each_wireguard_server(
+    world: World,
+) -> None:
+    anna = world.sign_up("anna@example.org")
+    bob = world.sign_up("bob@example.org")
+    world.add_server("nl-amsterdam", "ams-secret", wireguard=True)
+    world.add_server("lv-riga", "riga-secret")
+    archive = world.archives.open(anna.archive_token, ip=None)
+    assert archive.licence == anna.licence
+    assert [server.location.id for server in archive.servers] == ["nl-amsterdam", "lv-riga"]
+    assert archive.tunnel_addresses == {"nl-amsterdam": "10.66.0.2"}
+    assert world.archives.open(bob.archive_token, ip=None).tunnel_addresses == {"nl-amsterdam": "10.66.0.3"}
+    world.store.fleet.set_wireguard("lv-riga", 51820, "cmlnYSBrZXk=")
+    assert world.archives.open(anna.archive_token, ip=None).tunnel_addresses == {
+        "nl-amsterdam": "10.66.0.2",
+        "lv-riga": "10.66.0.2",
+    }, "the same address on every download"
+
+
+@store_property
+@given(st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=10))
+def test_tunnel_addresses_are_one_per_licence_and_server_whatever_the_order_of_downloads(
+    backend: str, downloads: list[int]
+) -> None:
+    with open_world(backend) as world:
+        world.add_server("nl-amsterdam", "ams-secret", wireguard=True)
+        tokens = [sign_up(world, f"user{n}@example.org") for n in range(4)]
+        given_out: dict[int, str] = {}
+        for n in downloads:
+            address = world.archives.open(tokens[n], ip=None).tunnel_addresses["nl-amsterdam"]
+            assert given_out.setdefault(n, address) == address
+        assert len(set(given_out.values())) == len(given_out)
+        assert SERVER_ADDRESS not in given_out.values()
+        assert all(ip_address(address) in NETWORK for address in given_out.values())

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.clock import ManualClock
+from tests.unit.conftest import World, open_world, store_property
 from tests.unit.fakes import SeededRandom
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import (
     HEARTBEAT_PERIOD,
     MISSED_BEATS_OFFLINE,
     SPEC_LOCATIONS,
-    Fleet,
     Heartbeat,
+    Location,
     Rank,
     VpnServer,
     is_online,
@@ -25,7 +25,6 @@ from vpnsite.fleet import (
     rank_popularity,
     view_fleet,
 )
-from vpnsite.keyed_hashes import KeyedHasher
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 ORDER = [Rank.LOW, Rank.MEDIUM, Rank.HIGH, Rank.VERY_HIGH]
@@ -158,50 +157,75 @@ def test_an_impossible_heartbeat_is_refused(cpu: float, bandwidth: float, sessio
     assert refused.value.field == field and refused.value.kind == "out_of_range"
 
 
-class OneServer:
-    def __init__(self, token_hash: str) -> None:
-        self.token_hash = token_hash
-        self.beats: list[tuple[Heartbeat, datetime]] = []
-
-    def record_heartbeat(self, token_hash: str, beat: Heartbeat, now: datetime) -> str | None:
-        if token_hash != self.token_hash:
-            return None
-        self.beats.append((beat, now))
-        return "nl-amsterdam"
-
-
-def test_a_heartbeat_needs_the_servers_token_which_is_kept_only_hashed() -> None:
-    hasher = KeyedHasher(b"n" * 32)
-    store = OneServer(hasher.hash("node-secret"))
-    fleet = Fleet(store, hasher, ManualClock(NOW))
-    beat = Heartbeat(12.5, 80.0, 3, True)
-    assert fleet.heartbeat("node-secret", beat) == "nl-amsterdam"
-    assert store.beats == [(beat, NOW)]
+def test_a_heartbeat_needs_the_servers_token_which_is_kept_only_hashed(world: World) -> None:
+    world.add_server("nl-amsterdam", "node-secret")
+    world.clock.advance(seconds=10)
+    assert world.fleet.heartbeat("node-secret", Heartbeat(12.5, 80.0, 3, True)) == "nl-amsterdam"
+    server = world.store.fleet.find_server("nl-amsterdam")
+    assert server is not None and server.last_seen == world.clock.now()
+    assert (server.load_percent, server.bandwidth_mbps, server.sessions, server.service_up) == (
+        12.5,
+        80.0,
+        3,
+        True,
+    )
+    assert is_online(server, world.clock.now())
     for wrong in ("", "node-secreT", "other"):
         with pytest.raises(NodeUnauthorized):
-            fleet.heartbeat(wrong, beat)
-    assert "node-secret" not in store.token_hash
+            world.fleet.heartbeat(wrong, Heartbeat(1.0, 1.0, 0, True))
+    assert world.store.fleet.last_heard("node-secret") is None, "the token is looked up by its keyed hash"
+    assert world.store.fleet.find_server("nl-amsterdam") == server
 
 
-class TokenHashes:
-    def __init__(self, servers: list[str]) -> None:
-        self.hashes: dict[str, str | None] = dict.fromkeys(servers)
-
-    def set_token(self, server_id: str, token_hash: str) -> bool:
-        if server_id not in self.hashes:
-            return False
-        self.hashes[server_id] = token_hash
-        return True
+def test_a_server_that_says_its_service_is_down_is_offline(world: World) -> None:
+    world.add_server("lv-riga", "riga-secret")
+    world.fleet.heartbeat("riga-secret", Heartbeat(0.0, 0.0, 0, False))
+    assert not is_online(world.store.fleet.list_servers()[0], world.clock.now())
 
 
+def held_sessions(world: World, server: str) -> int:
+    return len(world.store.sessions.sessions_on(server))
+
+
+@store_property
+@given(st.integers(min_value=0, max_value=300))
+def test_a_server_heard_again_after_three_missed_beats_loses_its_sessions(backend: str, silent: int) -> None:
+    with open_world(backend) as world:
+        anna = world.sign_up("anna@example.org")
+        world.add_server("nl-amsterdam", "node-secret")
+        admitted = world.node_access.log_in("node-secret", "anna@example.org", anna.code)
+        assert admitted.session_id and world.node_access.established("node-secret", admitted.session_id)
+        world.clock.advance(seconds=silent)
+        world.fleet.heartbeat("node-secret", Heartbeat(1.0, 1.0, 1, True))
+        missed_three = timedelta(seconds=silent) > HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+        assert held_sessions(world, "nl-amsterdam") == (0 if missed_three else 1)
+
+
+def test_a_servers_first_heartbeat_starts_it_with_no_sessions(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.store.fleet.add_server(
+        Location("pl-warsaw", "Poland", "pl", "Warsaw"), "pl.example.org", 1194, None
+    )
+    world.store.fleet.set_token("pl-warsaw", world.keys.nodes.hash("warsaw-secret"))
+    assert world.node_access.log_in("warsaw-secret", "anna@example.org", anna.code).session_id
+    assert held_sessions(world, "pl-warsaw") == 1
+    world.fleet.heartbeat("warsaw-secret", Heartbeat(1.0, 1.0, 0, True))
+    assert held_sessions(world, "pl-warsaw") == 0
+
+
+@store_property
 @given(st.integers(min_value=0, max_value=2**32))
-def test_a_server_token_is_shown_once_and_kept_only_as_its_hash(seed: int) -> None:
-    hasher = KeyedHasher(b"n" * 32)
-    store = TokenHashes(["ams"])
-    random = SeededRandom(seed)
-    first = issue_server_token(store, "ams", hasher, random)
-    assert first is not None and len(first) >= 32
-    assert store.hashes["ams"] == hasher.hash(first) != first
-    second = issue_server_token(store, "ams", hasher, random)
-    assert second not in (None, first) and store.hashes["ams"] == hasher.hash(second), "the old one stops"
-    assert issue_server_token(store, "nowhere", hasher, random) is None
+def test_a_server_token_is_shown_once_and_kept_only_as_its_hash(backend: str, seed: int) -> None:
+    with open_world(backend) as world:
+        world.store.fleet.add_locations(SPEC_LOCATIONS[:2])
+        hasher, random = world.keys.nodes, SeededRandom(seed)
+        first = issue_server_token(world.store.fleet, "nl-amsterdam", hasher, random)
+        assert first is not None and len(first) >= 32
+        assert world.fleet.heartbeat(first, Heartbeat(1.0, 1.0, 0, True)) == "nl-amsterdam"
+        assert world.store.fleet.last_heard(first) is None
+        second = issue_server_token(world.store.fleet, "nl-amsterdam", hasher, random)
+        assert second not in (None, first)
+        with pytest.raises(NodeUnauthorized):
+            world.fleet.heartbeat(first, Heartbeat(1.0, 1.0, 0, True))
+        assert world.fleet.heartbeat(second or "", Heartbeat(1.0, 1.0, 0, True)) == "nl-amsterdam"
+        assert issue_server_token(world.store.fleet, "nowhere", hasher, random) is None

@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tests.unit.conftest import World
+from tests.unit.conftest import World, open_world, store_property
 from vpnsite.codes import luhn_check_digit
 from vpnsite.errors import InvalidField, LicenceNotFound, RateLimited
 from vpnsite.signups import Activation
 
 
 def sign_up(world: World, address: str) -> Activation:
-    return world.signups.create_user(world.signups.submit_email(address, ip=None, hz_id=None), ip=None)
+    return world.sign_up(address)
 
 
 def other_valid_code(code: str, n: int = 1) -> str:
@@ -130,3 +132,18 @@ def test_an_ended_licence_is_found_but_gets_no_archive_link(world: World) -> Non
     ended = world.checks.check("anna@example.org", anna.code, ip=None)
     assert ended.licence == anna.licence and ended.archive_token is None
     assert ended.licence.days_remaining(world.clock.now()) == 0
+
+
+@store_property
+@given(st.lists(st.booleans(), min_size=16, max_size=16), st.sampled_from(["anna", "bob", "anne"]))
+def test_a_check_finds_the_licence_exactly_for_its_address_in_any_case(
+    backend: str, upper: list[bool], local: str
+) -> None:
+    with open_world(backend) as world:
+        anna = sign_up(world, "anna@example.org")
+        typed = "".join(c.upper() if up else c for c, up in zip(f"{local}@example.org", upper, strict=False))
+        if local == "anna":
+            assert world.checks.check(typed, anna.code, ip=None).licence == anna.licence
+        else:
+            with pytest.raises(LicenceNotFound):
+                world.checks.check(typed, anna.code, ip=None)

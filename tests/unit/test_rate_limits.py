@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.unit.fakes import MemoryRateLimitStore
+from tests.unit.memory import MemoryRateLimitStore
 from tests.unit.strategies import rules
 from vpnsite.errors import RateLimited
 from vpnsite.keyed_hashes import KeyedHasher
@@ -96,7 +96,7 @@ def test_the_defaults_are_the_products_limits() -> None:
         (r.action, r.subject, r.limit, int(r.window.total_seconds()), r.failures_only) for r in DEFAULT_RULES
     } == {
         ("submit-email", "ip", 5, 600, False),
-        ("submit-email", "hz_id", 5, 600, False),
+        ("submit-email", "visitor", 5, 600, False),
         ("submit-email", "ip", 30, 86400, False),
         ("create-user", "ip", 10, 600, False),
         ("check-license", "ip", 10, 60, False),
@@ -206,14 +206,14 @@ def test_the_limiter_keeps_every_rule_for_every_subject(
     limiter = Limiter(SUBMIT_RULES, hasher, MemoryRateLimitStore())
     now = START
     admitted: list[tuple[datetime, str | None, str | None]] = []
-    for gap, ip, hz_id in sequence:
+    for gap, ip, visitor in sequence:
         now += timedelta(seconds=gap)
         try:
-            limiter.admit(SUBMIT_EMAIL, {"ip": ip, "hz_id": hz_id}, now)
+            limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor}, now)
         except RateLimited as refused:
             assert refused.retry_after_seconds >= 1
             continue
-        admitted.append((now, ip, hz_id))
+        admitted.append((now, ip, visitor))
     for rule in SUBMIT_RULES:
         position = 1 if rule.subject == "ip" else 2
         for value in {call[position] for call in admitted if call[position]}:
@@ -225,13 +225,13 @@ def test_a_refused_call_counts_against_no_subject() -> None:
     store = MemoryRateLimitStore()
     limiter = Limiter(SUBMIT_RULES, hasher, store)
     for n in range(5):
-        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.1", "hz_id": f"v{n}"}, START)
+        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.1", "visitor": f"v{n}"}, START)
     with pytest.raises(RateLimited) as refused:
-        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.1", "hz_id": "fresh"}, START)
+        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.1", "visitor": "fresh"}, START)
     assert refused.value.retry_after_seconds == 600
     # "fresh" was not charged for the refused call: from another IP it still has all five.
     for _ in range(5):
-        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.2", "hz_id": "fresh"}, START + timedelta(seconds=1))
+        limiter.admit(SUBMIT_EMAIL, {"ip": "10.0.0.2", "visitor": "fresh"}, START + timedelta(seconds=1))
 
 
 def test_failures_are_counted_apart_from_calls_and_only_when_reported() -> None:
@@ -327,7 +327,7 @@ def test_a_client_without_an_address_is_held_by_the_shared_ceiling() -> None:
 
 def test_subjects_are_stored_only_as_keyed_hashes() -> None:
     store = MemoryRateLimitStore()
-    Limiter(DEFAULT_RULES, hasher, store).admit(SUBMIT_EMAIL, {"ip": "192.0.2.7", "hz_id": "hz-1"}, START)
+    Limiter(DEFAULT_RULES, hasher, store).admit(SUBMIT_EMAIL, {"ip": "192.0.2.7", "visitor": "hz-1"}, START)
     assert len(store.events) == 2
     assert not any("192.0.2.7" in key or "hz-1" in key for key in store.events)
 

@@ -6,8 +6,10 @@ from datetime import timedelta
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tests.unit.conftest import World
+from tests.unit.conftest import World, open_world, store_property
 from vpnsite.codes import is_well_formed
 from vpnsite.errors import (
     FreeTierFull,
@@ -17,12 +19,15 @@ from vpnsite.errors import (
     RequestAlreadyUsed,
     RequestExpired,
 )
-from vpnsite.signup_requests import FormData, SignedForm, sign
+from vpnsite.signup_requests import REQUEST_TTL, FormData, SignedForm, sign
+from vpnsite.signups import Activation
 
 
 def test_submit_create_check_walks_the_whole_flow(world: World) -> None:
     assert world.users() == 0
-    signed = world.signups.submit_email("  Anna@Example.ORG ", ip="198.51.100.1", hz_id="hz-1", language="fr")
+    signed = world.signups.submit_email(
+        "  Anna@Example.ORG ", ip="198.51.100.1", visitor_id="hz-1", language="fr"
+    )
     form = signed.form
     assert form.user_email == "Anna@example.org"
     assert form.user_days == 90 and form.subscription == "free" and form.user_comment == ""
@@ -38,7 +43,7 @@ def test_submit_create_check_walks_the_whole_flow(world: World) -> None:
     assert licence.ends_at - licence.starts_at == timedelta(days=90)
     assert licence.code_hash == world.keys.codes.hash(activation.code) != activation.code
     assert len(activation.archive_token) >= 32
-    assert world.archives.open(activation.archive_token, ip=None) == licence
+    assert world.archives.open(activation.archive_token, ip=None).licence == licence
     assert world.users() == 1
 
     world.clock.advance(days=10, hours=1)
@@ -47,11 +52,11 @@ def test_submit_create_check_walks_the_whole_flow(world: World) -> None:
     assert checked.licence == licence and checked.code == activation.code
     assert checked.licence.days_remaining(world.clock.now()) == 80
     assert checked.archive_token and checked.archive_token != activation.archive_token
-    assert world.archives.open(checked.archive_token, ip=None) == licence
+    assert world.archives.open(checked.archive_token, ip=None).licence == licence
 
 
 def test_a_request_is_redeemed_once(world: World) -> None:
-    signed = world.signups.submit_email("bob@example.org", ip=None, hz_id=None)
+    signed = world.signups.submit_email("bob@example.org", ip=None, visitor_id=None)
     world.signups.create_user(signed, ip=None)
     for _ in range(3):
         with pytest.raises(RequestAlreadyUsed) as refused:
@@ -73,8 +78,8 @@ def tamperings(form: FormData, other_request: str) -> dict[str, FormData]:
 
 
 def test_a_tampered_form_is_refused_and_the_genuine_one_still_works(world: World) -> None:
-    signed = world.signups.submit_email("carol@example.org", ip=None, hz_id=None)
-    other = world.signups.submit_email("dave@example.org", ip=None, hz_id=None)
+    signed = world.signups.submit_email("carol@example.org", ip=None, visitor_id=None)
+    other = world.signups.submit_email("dave@example.org", ip=None, visitor_id=None)
     for what, tampered in tamperings(signed.form, other.form.request_id).items():
         with pytest.raises(InvalidSignature) as refused:
             world.signups.create_user(SignedForm(tampered, signed.sig), ip=None)
@@ -103,7 +108,7 @@ def test_a_form_signed_for_a_request_the_server_never_made_is_expired(world: Wor
     ],
 )
 def test_a_request_lasts_thirty_minutes(world: World, wait: timedelta, expired: bool) -> None:
-    signed = world.signups.submit_email("frank@example.org", ip=None, hz_id=None)
+    signed = world.signups.submit_email("frank@example.org", ip=None, visitor_id=None)
     world.clock.moment += wait
     if expired:
         with pytest.raises(RequestExpired) as refused:
@@ -118,41 +123,41 @@ def test_a_request_lasts_thirty_minutes(world: World, wait: timedelta, expired: 
 def test_the_free_tier_refuses_new_requests_at_the_cap_and_reopens_when_licences_end(world: World) -> None:
     signups = world.with_free_tier(2)
     for name in ("gina", "hal"):
-        signups.create_user(signups.submit_email(f"{name}@example.org", ip=None, hz_id=None), ip=None)
+        signups.create_user(signups.submit_email(f"{name}@example.org", ip=None, visitor_id=None), ip=None)
     assert world.users() == 2
     for address in ("ivan@example.org", "gina@example.org"):
         with pytest.raises(FreeTierFull) as refused:
-            signups.submit_email(address, ip=None, hz_id=None)
+            signups.submit_email(address, ip=None, visitor_id=None)
         assert refused.value.code == "free_tier_full" and refused.value.params == {"cap": 2}
     world.clock.advance(days=90)
     assert world.users() == 0
-    signups.submit_email("ivan@example.org", ip=None, hz_id=None)
+    signups.submit_email("ivan@example.org", ip=None, visitor_id=None)
 
 
 def test_a_second_licence_for_the_same_address_is_one_user(world: World) -> None:
     signups = world.with_free_tier(2)
     for _ in range(2):
-        signups.create_user(signups.submit_email("jo@example.org", ip=None, hz_id=None), ip=None)
-    signups.create_user(signups.submit_email("JO@EXAMPLE.ORG", ip=None, hz_id=None), ip=None)
+        signups.create_user(signups.submit_email("jo@example.org", ip=None, visitor_id=None), ip=None)
+    signups.create_user(signups.submit_email("JO@EXAMPLE.ORG", ip=None, visitor_id=None), ip=None)
     assert world.users() == 1
 
 
 def test_submitting_is_limited_per_ip_and_per_visitor(world: World) -> None:
     for n in range(5):
-        world.signups.submit_email(f"k{n}@example.org", ip="203.0.113.9", hz_id=f"hz-{n}")
+        world.signups.submit_email(f"k{n}@example.org", ip="203.0.113.9", visitor_id=f"hz-{n}")
     with pytest.raises(RateLimited) as refused:
-        world.signups.submit_email("k5@example.org", ip="203.0.113.9", hz_id="hz-new")
+        world.signups.submit_email("k5@example.org", ip="203.0.113.9", visitor_id="hz-new")
     assert refused.value.retry_after_seconds == 600
     for n in range(5):
-        world.signups.submit_email(f"l{n}@example.org", ip=f"203.0.113.{20 + n}", hz_id="hz-same")
+        world.signups.submit_email(f"l{n}@example.org", ip=f"203.0.113.{20 + n}", visitor_id="hz-same")
     with pytest.raises(RateLimited):
-        world.signups.submit_email("l5@example.org", ip="203.0.113.99", hz_id="hz-same")
+        world.signups.submit_email("l5@example.org", ip="203.0.113.99", visitor_id="hz-same")
     world.clock.advance(minutes=10)
-    world.signups.submit_email("k5@example.org", ip="203.0.113.9", hz_id="hz-new")
+    world.signups.submit_email("k5@example.org", ip="203.0.113.9", visitor_id="hz-new")
 
 
 def test_creating_users_is_limited_per_ip(world: World) -> None:
-    forms = [world.signups.submit_email(f"m{n}@example.org", ip=None, hz_id=None) for n in range(11)]
+    forms = [world.signups.submit_email(f"m{n}@example.org", ip=None, visitor_id=None) for n in range(11)]
     for signed in forms[:10]:
         world.signups.create_user(signed, ip="203.0.113.5")
     with pytest.raises(RateLimited):
@@ -162,17 +167,17 @@ def test_creating_users_is_limited_per_ip(world: World) -> None:
 
 def test_an_invalid_address_is_refused_before_anything_is_stored(world: World) -> None:
     with pytest.raises(InvalidField) as refused:
-        world.signups.submit_email("not an address", ip="203.0.113.1", hz_id=None)
+        world.signups.submit_email("not an address", ip="203.0.113.1", visitor_id=None)
     assert refused.value.field == "email"
     for n in range(5):  # the refused call used none of the IP's allowance
-        world.signups.submit_email(f"n{n}@example.org", ip="203.0.113.1", hz_id=None)
+        world.signups.submit_email(f"n{n}@example.org", ip="203.0.113.1", visitor_id=None)
 
 
 def test_a_code_that_clashes_with_an_existing_one_is_drawn_again(world: World) -> None:
     first = world.signups.create_user(
-        world.signups.submit_email("o@example.org", ip=None, hz_id=None), ip=None
+        world.signups.submit_email("o@example.org", ip=None, visitor_id=None), ip=None
     )
-    signed = world.signups.submit_email("p@example.org", ip=None, hz_id=None)
+    signed = world.signups.submit_email("p@example.org", ip=None, visitor_id=None)
     # The next nineteen digits drawn are those of the first code: its hash is taken, so another
     # code is drawn in the same call and the request is redeemed once, with the new code.
     world.random.then(int(digit) for digit in first.code[:19])
@@ -185,15 +190,33 @@ def test_a_code_that_clashes_with_an_existing_one_is_drawn_again(world: World) -
         world.signups.create_user(signed, ip=None)
 
 
-def test_a_licence_is_kept_only_with_its_e_mail(world: World) -> None:
-    signed = world.signups.submit_email("q@example.org", ip=None, hz_id=None)
-    world.notifications.failing = True
-    with pytest.raises(OSError):
-        world.signups.create_user(signed, ip=None)
-    assert world.users() == 0, "no licence without its e-mail"
-    world.notifications.failing = False
-    activation = world.signups.create_user(signed, ip=None)
-    assert world.notifications.said == [("licence", activation)], "the same request works once the mail does"
-    with pytest.raises(RequestAlreadyUsed):
-        world.signups.create_user(signed, ip=None)
-    assert len(world.notifications.said) == 1
+@store_property
+@given(
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=2), st.integers(min_value=0, max_value=12)), max_size=10
+    )
+)
+def test_a_request_gives_one_licence_at_most_and_only_within_thirty_minutes(
+    backend: str, attempts: list[tuple[int, int]]
+) -> None:
+    with open_world(backend) as world:
+        forms = [world.signups.submit_email(f"user{n}@example.org", None, None) for n in range(3)]
+        expires = world.clock.now() + REQUEST_TTL
+        redeemed: dict[int, Activation] = {}
+        for n, minutes in attempts:
+            world.clock.advance(minutes=minutes)
+            try:
+                activation = world.signups.create_user(forms[n], ip=None)
+            except RequestAlreadyUsed:
+                assert n in redeemed
+            except RequestExpired:
+                assert n not in redeemed and world.clock.now() >= expires
+            else:
+                assert n not in redeemed and world.clock.now() < expires
+                redeemed[n] = activation
+        assert world.users() == len(redeemed)
+        for n, activation in redeemed.items():
+            assert (
+                world.checks.check(f"USER{n}@example.org", activation.code, ip=None).licence
+                == activation.licence
+            )

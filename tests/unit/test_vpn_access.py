@@ -3,21 +3,21 @@ in all; places never confirmed expire; what a server reports it holds is settled
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.clock import ManualClock
-from tests.unit.fakes import SeededRandom
-from vpnsite.keyed_hashes import Keyring
+from tests.unit.conftest import TERM_DAYS, World, open_world
+from vpnsite.errors import NodeUnauthorized
+from vpnsite.fleet import Heartbeat, silent_since
 from vpnsite.licences import Licence
-from vpnsite.vpn_access import MAX_SESSIONS, UNCONFIRMED_FOR, NodeAccess, Session, counts, refusal, settle
+from vpnsite.privacy import erase_address
+from vpnsite.vpn_access import MAX_SESSIONS, UNCONFIRMED_FOR, Admission, Session, counts, refusal, settle
 
 NOW = datetime(2026, 7, 1, tzinfo=UTC)
 servers = st.sampled_from([f"server-{n}" for n in range(14)])
-KEYS = Keyring.from_master(b"k" * 32)
 
 
 def licence(ends_in: timedelta, licence_id: str = "l") -> Licence:
@@ -49,114 +49,6 @@ def test_unknown_credentials_are_refused() -> None:
 def test_an_unconfirmed_place_counts_only_for_moments(confirmed: bool, age: timedelta) -> None:
     session = Session("l", "server-1", NOW - age, "s", confirmed)
     assert counts(session, NOW) == (confirmed or age < UNCONFIRMED_FOR)
-
-
-class MemorySessions:
-    """The SessionStore port in memory: one row per licence and server."""
-
-    def __init__(self, licences: Mapping[str, Licence]) -> None:
-        self.rows: dict[tuple[str, str], Session] = {}
-        self.licences = dict(licences)
-        self.heard: dict[str, datetime] = {}
-
-    def server_for_token(self, token_hash: str) -> str | None:
-        return next((s for s in self.heard if KEYS.nodes.hash(s) == token_hash), None)
-
-    def sessions_of(
-        self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
-    ) -> list[Session]:
-        return [
-            s
-            for s in self.rows.values()
-            if s.licence_id == licence_id
-            and (s.confirmed or s.started_at > unconfirmed_since)
-            and self.heard[s.server_id] >= heard_since
-        ]
-
-    def sessions_on(self, server_id: str) -> list[Session]:
-        return [s for s in self.rows.values() if s.server_id == server_id]
-
-    def hold(self, session: Session) -> None:
-        self.rows[(session.licence_id, session.server_id)] = session
-
-    def confirm(self, server_id: str, session_id: str) -> bool:
-        for key, s in self.rows.items():
-            if s.server_id == server_id and s.id == session_id:
-                self.rows[key] = Session(s.licence_id, s.server_id, s.started_at, s.id, True)
-                return True
-        return False
-
-    def release(self, server_id: str, session_ids: Sequence[str]) -> int:
-        gone = [k for k, s in self.rows.items() if s.server_id == server_id and s.id in session_ids]
-        for key in gone:
-            del self.rows[key]
-        return len(gone)
-
-    def servers_in_use(
-        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
-    ) -> dict[str, int]:
-        return {
-            licence_id: sum(
-                1
-                for s in self.sessions_of(licence_id, unconfirmed_since, heard_since)
-                if s.server_id != server_id
-            )
-            for licence_id in licence_ids
-        }
-
-    def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
-        return {i: self.licences[i] for i in licence_ids if i in self.licences}
-
-    def find_by_code_hash(self, code_hash: str) -> Licence | None:
-        return next((lic for lic in self.licences.values() if lic.code_hash == code_hash), None)
-
-
-CODE = "12345678901234567894"
-step = st.one_of(
-    st.tuples(st.just("login"), servers),
-    st.tuples(st.just("establish"), servers),
-    st.tuples(st.just("end"), servers),
-    st.tuples(st.just("wait"), st.integers(min_value=1, max_value=40)),
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(step, max_size=60))
-def test_the_session_table_keeps_its_promises(steps: list[tuple[str, object]]) -> None:
-    """Whatever order logins, confirmations, departures and silences come in: one session per
-    licence and server, never more than ten servers counting, and the newest login on a server
-    is the one the hub holds there."""
-    clock = ManualClock(NOW)
-    anna = Licence(
-        "anna", "anna@example.org", KEYS.codes.hash(CODE), NOW - timedelta(days=1), NOW + timedelta(days=9)
-    )
-    store = MemorySessions({"anna": anna})
-    access = NodeAccess(store, store, KEYS, clock, SeededRandom(1))
-    latest: dict[str, str] = {}
-    for kind, value in steps:
-        if kind == "wait":
-            clock.advance(seconds=int(value))  # type: ignore[call-overload]
-            continue
-        server = str(value)
-        store.heard[server] = clock.now()
-        if kind == "login":
-            admission = access.log_in(server, "Anna@Example.org", CODE)
-            if admission.refused is None:
-                assert admission.session_id
-                latest[server] = admission.session_id
-            else:
-                assert admission.refused == "too_many_devices"
-        elif kind == "establish" and server in latest:
-            access.established(server, latest[server])
-        elif kind == "end" and server in latest:
-            access.ended(server, latest.pop(server))
-        now = clock.now()
-        held = list(store.rows.values())
-        assert len({(s.licence_id, s.server_id) for s in held}) == len(held)
-        counting = store.sessions_of("anna", now - UNCONFIRMED_FOR, now - timedelta(seconds=30))
-        assert len({s.server_id for s in counting}) <= MAX_SESSIONS
-        for s in held:
-            assert latest.get(s.server_id) == s.id, "the hub holds the newest login of each server"
 
 
 @given(
@@ -191,46 +83,211 @@ def test_settling_a_servers_report(
     assert set(result.drop) == {s.id for s in recorded if s.id not in held}, "what the server lost goes"
 
 
-def _access() -> tuple[NodeAccess, MemorySessions, ManualClock]:
-    clock = ManualClock(NOW)
-    anna = Licence(
-        "anna", "anna@example.org", KEYS.codes.hash(CODE), NOW - timedelta(days=1), NOW + timedelta(days=9)
+SERVERS = [f"server-{n}" for n in range(14)]
+step = st.one_of(
+    st.tuples(st.just("login"), st.sampled_from(SERVERS)),
+    st.tuples(st.just("establish"), st.sampled_from(SERVERS)),
+    st.tuples(st.just("end"), st.sampled_from(SERVERS)),
+    st.tuples(st.just("wait"), st.integers(min_value=1, max_value=40)),
+)
+
+
+def token(server: str) -> str:
+    return f"token-of-{server}"
+
+
+def fleet(world: World, servers: list[str], wireguard: bool = False) -> None:
+    for server in servers:
+        world.add_server(server, token(server), wireguard)
+
+
+def beat(world: World, *servers: str) -> None:
+    for server in servers:
+        world.fleet.heartbeat(token(server), Heartbeat(1.0, 1.0, 0, True))
+
+
+def held(world: World, servers: list[str]) -> list[Session]:
+    return [session for server in servers for session in world.store.sessions.sessions_on(server)]
+
+
+@pytest.mark.parametrize("backend, examples", [("memory", 200), ("sqlite", 20)])
+def test_the_session_table_keeps_its_promises(backend: str, examples: int) -> None:
+    """Whatever order logins, confirmations, departures and silences come in: one session per
+    licence and server, never more than ten servers counting, and the newest login on a server
+    is the one the hub holds there. (Fewer examples on SQLite, where each costs a fleet's writes.)"""
+
+    @settings(max_examples=examples, deadline=None)
+    @given(st.lists(step, max_size=50))
+    def keeps_its_promises(steps: list[tuple[str, object]]) -> None:
+        with open_world(backend) as world:
+            anna = world.sign_up("anna@example.org")
+            fleet(world, SERVERS)
+            latest: dict[str, str] = {}
+            for kind, value in steps:
+                if kind == "wait":
+                    world.clock.advance(seconds=int(value))  # type: ignore[call-overload]
+                    continue
+                server = str(value)
+                beat(world, server)
+                if kind == "login":
+                    admission = world.node_access.log_in(token(server), "Anna@Example.org", anna.code)
+                    if admission.refused is None:
+                        assert admission.session_id and admission.licence_id == anna.licence.id
+                        latest[server] = admission.session_id
+                    else:
+                        assert admission.refused == "too_many_devices"
+                elif kind == "establish" and server in latest:
+                    world.node_access.established(token(server), latest[server])
+                elif kind == "end" and server in latest:
+                    world.node_access.ended(token(server), latest.pop(server))
+                now = world.clock.now()
+                sessions = held(world, SERVERS)
+                assert len({(s.licence_id, s.server_id) for s in sessions}) == len(sessions)
+                counting = world.store.sessions.sessions_of(
+                    anna.licence.id, now - UNCONFIRMED_FOR, silent_since(now)
+                )
+                assert len({s.server_id for s in counting}) <= MAX_SESSIONS
+                for s in sessions:
+                    assert latest.get(s.server_id) == s.id, "the hub holds the newest login of each server"
+
+    keeps_its_promises()
+
+
+def test_a_new_login_on_the_same_server_replaces_the_old_one(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, ["server-1"])
+    first = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    assert first.session_id and world.node_access.established(token("server-1"), first.session_id)
+    second = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    assert second.refused is None and second.session_id not in (None, first.session_id)
+    assert not world.node_access.ended(token("server-1"), first.session_id), "a late goodbye frees nothing"
+    assert [s.id for s in held(world, ["server-1"])] == [second.session_id]
+    reported = {first.session_id: anna.licence.id, second.session_id: anna.licence.id}
+    assert world.node_access.settle("server-1", reported) == [first.session_id]
+
+
+def test_the_eleventh_server_is_refused_and_a_silent_one_stops_counting(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, SERVERS[:11])
+    for server in SERVERS[:MAX_SESSIONS]:
+        admitted = world.node_access.log_in(token(server), "anna@example.org", anna.code)
+        assert admitted.session_id and world.node_access.established(token(server), admitted.session_id)
+    refused = world.node_access.log_in(token("server-10"), "anna@example.org", anna.code)
+    assert refused == Admission(anna.licence.id, "too_many_devices")
+    for seconds in (10, 10, 10, 1):  # server-0 misses three beats; the others keep beating
+        world.clock.advance(seconds=seconds)
+        beat(world, *SERVERS[1:11])
+    assert world.node_access.log_in(token("server-10"), "anna@example.org", anna.code).refused is None
+
+
+def test_an_unconfirmed_login_holds_its_place_for_fifteen_seconds(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, SERVERS[:11])
+    for server in SERVERS[:MAX_SESSIONS]:
+        assert world.node_access.log_in(token(server), "anna@example.org", anna.code).session_id
+    world.clock.moment += UNCONFIRMED_FOR - timedelta(microseconds=1)
+    assert (
+        world.node_access.log_in(token("server-10"), "anna@example.org", anna.code).refused
+        == "too_many_devices"
     )
-    store = MemorySessions({"anna": anna})
-    return NodeAccess(store, store, KEYS, clock, SeededRandom(2)), store, clock
+    world.clock.advance(microseconds=1)
+    assert world.node_access.log_in(token("server-10"), "anna@example.org", anna.code).refused is None
 
 
-def test_a_new_login_on_the_same_server_replaces_the_old_one() -> None:
-    access, store, _ = _access()
-    store.heard["server-1"] = NOW
-    first = access.log_in("server-1", "anna@example.org", CODE)
-    assert first.session_id and access.established("server-1", first.session_id)
-    second = access.log_in("server-1", "anna@example.org", CODE)
-    assert second.refused is None and second.session_id != first.session_id
-    assert not access.ended("server-1", first.session_id), "the old session's late goodbye frees nothing"
-    assert [s.id for s in store.rows.values()] == [second.session_id]
-    assert access.settle("server-1", {first.session_id: "anna", second.session_id: "anna"}) == [
-        first.session_id
-    ]
+def test_wrong_credentials_are_refused_and_hold_nothing(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.sign_up("bob@example.org")
+    fleet(world, ["server-1"])
+    for username, password in [
+        ("bob@example.org", anna.code),
+        ("anna@example.org", "0" * 20),
+        ("anna@example.org", anna.code[:-1]),
+        ("not an address", anna.code),
+    ]:
+        assert world.node_access.log_in(token("server-1"), username, password) == Admission(
+            None, "bad_credentials"
+        )
+    assert held(world, ["server-1"]) == []
 
 
-def test_the_eleventh_server_is_refused_and_a_silent_one_stops_counting() -> None:
-    access, store, clock = _access()
-    for n in range(MAX_SESSIONS):
-        store.heard[f"server-{n}"] = NOW
-        admitted = access.log_in(f"server-{n}", "anna@example.org", CODE)
-        assert admitted.session_id and access.established(f"server-{n}", admitted.session_id)
-    store.heard["server-10"] = NOW
-    assert access.log_in("server-10", "anna@example.org", CODE).refused == "too_many_devices"
-    clock.advance(seconds=31)
-    for n in range(1, 11):
-        store.heard[f"server-{n}"] = clock.now()
-    assert access.log_in("server-10", "anna@example.org", CODE).refused is None, "server-0 went silent"
+def test_only_a_server_of_the_fleet_may_ask(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, ["server-1"])
+    admitted = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    assert admitted.session_id
+    for wrong in ("", "token-of-server-2", token("server-1").upper()):
+        for ask in (
+            lambda t: world.node_access.log_in(t, "anna@example.org", anna.code),
+            lambda t: world.node_access.established(t, admitted.session_id or ""),
+            lambda t: world.node_access.ended(t, admitted.session_id or ""),
+            world.node_access.deny_list,
+            world.node_access.tunnel_peers,
+        ):
+            with pytest.raises(NodeUnauthorized):
+                ask(wrong)
+    fleet(world, ["server-2"])
+    assert not world.node_access.established(token("server-2"), admitted.session_id), (
+        "another server's session"
+    )
+    assert not world.node_access.ended(token("server-2"), admitted.session_id)
+    assert [s.id for s in held(world, ["server-1"])] == [admitted.session_id]
 
 
-def test_a_wrong_code_or_another_address_is_refused() -> None:
-    access, store, _ = _access()
-    store.heard["server-1"] = NOW
-    assert access.log_in("server-1", "bob@example.org", CODE).refused == "bad_credentials"
-    assert access.log_in("server-1", "anna@example.org", "0" * 20).refused == "bad_credentials"
-    assert not store.rows
+def test_an_ended_or_erased_licence_is_refused_denied_and_settled_away(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.clock.advance(days=1)
+    bob = world.sign_up("bob@example.org")
+    fleet(world, ["server-1"])
+    admitted = world.node_access.log_in(token("server-1"), "bob@example.org", bob.code)
+    assert admitted.session_id
+    assert world.node_access.deny_list(token("server-1")) == []
+
+    world.clock.advance(days=TERM_DAYS - 1)
+    beat(world, "server-1")
+    assert world.node_access.deny_list(token("server-1")) == [anna.licence.id]
+    assert world.node_access.log_in(token("server-1"), "anna@example.org", anna.code) == Admission(
+        anna.licence.id, "ended"
+    )
+    erase_address(world.store.privacy, "bob@example.org", world.clock.now())
+    assert sorted(world.node_access.deny_list(token("server-1"))) == sorted([anna.licence.id, bob.licence.id])
+    assert held(world, ["server-1"]) == [], "erasure drops the sessions"
+    assert (
+        world.node_access.log_in(token("server-1"), "bob@example.org", bob.code).refused == "bad_credentials"
+    )
+    reported = {admitted.session_id: bob.licence.id, "made-up": "no-such-licence"}
+    assert sorted(world.node_access.settle("server-1", reported)) == sorted(reported)
+
+
+def test_what_a_server_still_holds_after_a_silence_is_counted_again(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, ["server-1"])
+    admitted = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    assert admitted.session_id and world.node_access.established(token("server-1"), admitted.session_id)
+    world.clock.advance(minutes=2)
+    beat(world, "server-1")
+    assert held(world, ["server-1"]) == [], "the hub took the silence for an outage"
+    assert world.node_access.settle("server-1", {admitted.session_id: anna.licence.id}) == []
+    [restored] = held(world, ["server-1"])
+    assert (restored.id, restored.licence_id, restored.confirmed) == (
+        admitted.session_id,
+        anna.licence.id,
+        True,
+    )
+    assert world.node_access.ended(token("server-1"), admitted.session_id)
+    assert held(world, ["server-1"]) == []
+
+
+def test_a_wireguard_server_learns_the_tunnel_addresses_of_live_licences(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    bob = world.sign_up("bob@example.org")
+    fleet(world, ["server-1"], wireguard=True)
+    assert world.node_access.tunnel_peers(token("server-1")) == ("server-1", [])
+    first = world.archives.open(anna.archive_token, ip=None).tunnel_addresses
+    world.archives.open(bob.archive_token, ip=None)
+    server, peers = world.node_access.tunnel_peers(token("server-1"))
+    assert server == "server-1"
+    assert sorted(peers) == sorted([(anna.licence.id, first["server-1"]), (bob.licence.id, "10.66.0.3")])
+    erase_address(world.store.privacy, "bob@example.org", world.clock.now())
+    assert world.node_access.tunnel_peers(token("server-1"))[1] == [(anna.licence.id, "10.66.0.2")]
+    world.clock.advance(days=TERM_DAYS)
+    assert world.node_access.tunnel_peers(token("server-1"))[1] == []

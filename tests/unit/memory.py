@@ -1,0 +1,596 @@
+"""The core's ports in memory, for the use-case tests. Every store writes into one
+:class:`MemoryDatabase`, so the unit of work can keep or undo their writes together; each answers
+as its SQL counterpart in ``vpnsite_adapters.sql`` does (the unit tests run on both to keep them
+honest). A write SQL would refuse with an integrity error raises :class:`IntegrityError`."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import attrs
+from attrs import Factory, define, frozen
+
+from vpnsite.emails import email_key
+from vpnsite.errors import RequestAlreadyUsed
+from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite.licences import Licence
+from vpnsite.rate_limits import Counter
+from vpnsite.retention import RetentionPlan, RetentionReport
+from vpnsite.signup_requests import SignupRequest
+from vpnsite.signups import Redemption
+from vpnsite.support import Ticket
+from vpnsite.vpn_access import Session
+
+
+class IntegrityError(Exception):
+    """A unique key or a reference the SQL schema enforces was broken."""
+
+
+@define
+class RequestRow:
+    request: SignupRequest
+    redeemed_at: datetime | None = None
+
+
+@define
+class LicenceRow:
+    id: str
+    request_id: str | None
+    email: str | None
+    ip: str | None
+    code_hash: str
+    starts_at: datetime
+    ends_at: datetime
+    language: str = "en"
+    anonymised_at: datetime | None = None
+    reminded_for_end: datetime | None = None
+
+    @property
+    def email_key(self) -> str | None:
+        return None if self.email is None else email_key(self.email)
+
+    def licence(self) -> Licence:
+        return Licence(self.id, self.email or "", self.code_hash, self.starts_at, self.ends_at, self.language)
+
+
+@define
+class RenewalLinkRow:
+    licence_id: str
+    created_at: datetime
+    used_at: datetime | None = None
+
+
+@define
+class TicketRow:
+    ticket: Ticket
+    email: str | None
+    message: str | None
+    code_hash: str | None
+
+    @property
+    def email_key(self) -> str | None:
+        return None if self.email is None else email_key(self.email)
+
+    def read(self) -> Ticket:
+        return attrs.evolve(
+            self.ticket, email=self.email or "", message=self.message or "", code_hash=self.code_hash
+        )
+
+
+@define
+class ServerRow:
+    server: VpnServer
+    position: int
+    token_hash: str | None = None
+
+
+@define
+class MemoryDatabase:
+    """The tables, as plain dicts keyed as the SQL tables are."""
+
+    requests: dict[str, RequestRow] = Factory(dict)
+    licences: dict[str, LicenceRow] = Factory(dict)
+    renewal_links: dict[str, RenewalLinkRow] = Factory(dict)
+    rate_events: dict[str, list[datetime]] = Factory(dict)
+    tickets: dict[str, TicketRow] = Factory(dict)
+    servers: dict[str, ServerRow] = Factory(dict)
+    sessions: dict[tuple[str, str], Session] = Factory(dict)
+    wg_peers: dict[tuple[str, str], str] = Factory(dict)
+
+    def restore(self, saved: MemoryDatabase) -> None:
+        for field in attrs.fields(MemoryDatabase):
+            setattr(self, field.name, getattr(saved, field.name))
+
+    def live_licence(self, licence_id: str, now: datetime) -> bool:
+        row = self.licences.get(licence_id)
+        return row is not None and row.ends_at > now and row.email is not None
+
+
+class MemoryUnitOfWork:
+    """``atomic`` keeps every write made inside it through any memory store, or none of them; a
+    nested block is a savepoint of the outer one, as with SQL. ``after_commit`` callbacks run once
+    the outermost block has committed, never after a rollback."""
+
+    def __init__(self, db: MemoryDatabase) -> None:
+        self.db = db
+        self._pending: list[Callable[[], None]] | None = None
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        yield
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        outermost = self._pending is None
+        pending = self._pending = [] if self._pending is None else self._pending
+        registered, saved = len(pending), copy.deepcopy(self.db)
+        try:
+            yield
+        except BaseException:
+            self.db.restore(saved)
+            del pending[registered:]
+            raise
+        finally:
+            if outermost:
+                self._pending = None
+        if outermost:
+            for callback in pending:
+                callback()
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        if self._pending is None:
+            callback()
+        else:
+            self._pending.append(callback)
+
+
+@frozen
+class MemorySignupStore:
+    db: MemoryDatabase
+
+    def add_request(self, request: SignupRequest) -> None:
+        if request.id in self.db.requests:
+            raise IntegrityError("signup_request.id")
+        self.db.requests[request.id] = RequestRow(request)
+
+    def find_request(self, request_id: str) -> tuple[SignupRequest, bool] | None:
+        row = self.db.requests.get(request_id)
+        return None if row is None else (row.request, row.redeemed_at is not None)
+
+    def redeem(self, request_id: str, licence: Licence, ip: str | None, now: datetime) -> Redemption:
+        row = self.db.requests.get(request_id)
+        if row is None or row.redeemed_at is not None:
+            return "already_used"
+        licences = self.db.licences.values()
+        if licence.id in self.db.licences or any(
+            other.code_hash == licence.code_hash or other.request_id == request_id for other in licences
+        ):
+            return "code_taken"
+        row.redeemed_at = now
+        self.db.licences[licence.id] = LicenceRow(
+            licence.id,
+            request_id,
+            licence.email,
+            ip,
+            licence.code_hash,
+            licence.starts_at,
+            licence.ends_at,
+            licence.language,
+        )
+        return "redeemed"
+
+
+@frozen
+class MemoryLicenceStore:
+    db: MemoryDatabase
+
+    def find_by_code_hash(self, code_hash: str) -> Licence | None:
+        return next((row.licence() for row in self.db.licences.values() if row.code_hash == code_hash), None)
+
+    def find_by_id(self, licence_id: str) -> Licence | None:
+        row = self.db.licences.get(licence_id)
+        return None if row is None else row.licence()
+
+    def find_by_email_key(self, key: str) -> list[Licence]:
+        rows = sorted(self.db.licences.values(), key=lambda row: row.starts_at)
+        return [row.licence() for row in rows if row.email_key == key]
+
+    def count_users(self, now: datetime) -> int:
+        live = (row for row in self.db.licences.values() if row.ends_at > now and row.email is not None)
+        return len({row.email_key for row in live})
+
+    def started_since(self, since: datetime) -> list[datetime]:
+        return [row.starts_at for row in self.db.licences.values() if row.starts_at >= since]
+
+    def ended_ids(self, now: datetime) -> list[str]:
+        return [row.id for row in self.db.licences.values() if row.ends_at <= now]
+
+
+@frozen
+class MemoryRenewalStore:
+    db: MemoryDatabase
+
+    def extend(self, licence_id: str, ends_at: datetime, new_end: datetime) -> bool:
+        row = self.db.licences.get(licence_id)
+        if row is None or row.ends_at != ends_at:
+            return False
+        row.ends_at = new_end
+        return True
+
+    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
+        if link_hash in self.db.renewal_links or licence_id not in self.db.licences:
+            raise IntegrityError("renewal_link")
+        self.db.renewal_links[link_hash] = RenewalLinkRow(licence_id, now)
+
+    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
+        link = self.db.renewal_links.get(link_hash)
+        if link is None:
+            return None
+        if link.used_at is not None:
+            raise RequestAlreadyUsed()
+        link.used_at = now
+        row = self.db.licences.get(link.licence_id)
+        return None if row is None else row.licence()
+
+    def licences_ending(self, before: datetime, now: datetime) -> list[tuple[Licence, datetime | None]]:
+        return [
+            (row.licence(), row.reminded_for_end)
+            for row in self.db.licences.values()
+            if now < row.ends_at < before and row.email is not None
+        ]
+
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None:
+        if licence_id in self.db.licences:
+            self.db.licences[licence_id].reminded_for_end = ends_at
+
+
+@frozen
+class MemoryRateLimitStore:
+    """Events per key; admission all or nothing."""
+
+    db: MemoryDatabase = Factory(MemoryDatabase)
+
+    @property
+    def events(self) -> dict[str, list[datetime]]:
+        return self.db.rate_events
+
+    def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+        wait = self.wait(counters, now)
+        if wait is None:
+            self.record(counters, now)
+        return wait
+
+    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+        waits = []
+        for counter in counters:
+            # As in SQL: the newest `limit` events inside the window decide whether one more fits.
+            inside = [at for at in self.events.get(counter.key, []) if at > now - counter.rule.window]
+            wait = counter.rule.retry_after(sorted(inside, reverse=True)[: counter.rule.limit], now)
+            if wait is not None:
+                waits.append(wait)
+        return max(waits, default=None)
+
+    def record(self, counters: Sequence[Counter], now: datetime) -> None:
+        for key in sorted({counter.key for counter in counters}):
+            self.events.setdefault(key, []).append(now)
+
+
+@frozen
+class MemoryTicketStore:
+    db: MemoryDatabase
+
+    def add_ticket(self, ticket: Ticket) -> bool:
+        if ticket.number in self.db.tickets:
+            return False
+        stored = attrs.evolve(ticket, closed_at=None)
+        self.db.tickets[ticket.number] = TicketRow(stored, ticket.email, ticket.message, ticket.code_hash)
+        return True
+
+    def find_ticket(self, number: str) -> Ticket | None:
+        row = self.db.tickets.get(number)
+        return None if row is None else row.read()
+
+    def list_tickets(self, open_only: bool, limit: int) -> list[Ticket]:
+        rows = sorted(self.db.tickets.values(), key=lambda row: row.ticket.created_at, reverse=True)
+        return [row.read() for row in rows if not open_only or row.ticket.closed_at is None][:limit]
+
+    def count_open(self) -> int:
+        return sum(row.ticket.closed_at is None for row in self.db.tickets.values())
+
+    def close_ticket(self, number: str, now: datetime) -> bool:
+        row = self.db.tickets.get(number)
+        if row is None or row.ticket.closed_at is not None:
+            return False
+        row.ticket = attrs.evolve(row.ticket, closed_at=now)
+        return True
+
+
+@frozen
+class MemoryFleetStore:
+    """FleetStore, ServerList and ServerTokens, with what tests set a fleet up with."""
+
+    db: MemoryDatabase
+
+    def list_servers(self) -> list[VpnServer]:
+        rows = sorted(self.db.servers.values(), key=lambda row: (row.position, row.server.location.id))
+        return [row.server for row in rows]
+
+    def _next_position(self) -> int:
+        return max((row.position for row in self.db.servers.values()), default=0) + 1
+
+    def add_locations(self, locations: Iterable[Location]) -> None:
+        first = self._next_position()
+        for n, location in enumerate(locations):
+            self.db.servers.setdefault(location.id, ServerRow(VpnServer(location), first + n))
+
+    def is_empty(self) -> bool:
+        return not self.db.servers
+
+    def add_server(self, location: Location, host: str, udp_port: int | None, tcp_port: int | None) -> bool:
+        if location.id in self.db.servers:
+            return False
+        server = VpnServer(
+            location, host=host, port=tcp_port or udp_port, udp_port=udp_port, tcp_port=tcp_port
+        )
+        self.db.servers[location.id] = ServerRow(server, self._next_position())
+        return True
+
+    def find_server(self, server_id: str) -> VpnServer | None:
+        row = self.db.servers.get(server_id)
+        return None if row is None else row.server
+
+    def set_token(self, server_id: str, token_hash: str) -> bool:
+        row = self.db.servers.get(server_id)
+        if row is None:
+            return False
+        if any(other.token_hash == token_hash for key, other in self.db.servers.items() if key != server_id):
+            raise IntegrityError("vpn_server.token_hash")
+        row.token_hash = token_hash
+        return True
+
+    def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
+        self._update(server_id, wg_port=port, wg_public_key=public_key)
+
+    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
+        row = next((row for row in self.db.servers.values() if row.token_hash == token_hash), None)
+        return None if row is None else (row.server.location.id, row.server.last_seen)
+
+    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
+        if end_sessions:
+            self.db.sessions = {key: s for key, s in self.db.sessions.items() if s.server_id != server_id}
+        self._update(
+            server_id,
+            last_seen=now,
+            load_percent=beat.cpu_load,
+            bandwidth_mbps=beat.bandwidth_mbps,
+            sessions=beat.sessions,
+            service_up=beat.service_up,
+        )
+
+    def _update(self, server_id: str, **changes: Any) -> None:
+        row = self.db.servers.get(server_id)
+        if row is not None:
+            row.server = attrs.evolve(row.server, **changes)
+
+
+@frozen
+class MemorySessionStore:
+    db: MemoryDatabase
+
+    def server_for_token(self, token_hash: str) -> str | None:
+        return next((key for key, row in self.db.servers.items() if row.token_hash == token_hash), None)
+
+    def _counts(self, session: Session, unconfirmed_since: datetime, heard_since: datetime) -> bool:
+        server = self.db.servers.get(session.server_id)
+        last_seen = None if server is None else server.server.last_seen
+        fresh = session.confirmed or session.started_at > unconfirmed_since
+        return fresh and last_seen is not None and last_seen >= heard_since
+
+    def sessions_of(
+        self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> list[Session]:
+        return [
+            s
+            for s in self.db.sessions.values()
+            if s.licence_id == licence_id and self._counts(s, unconfirmed_since, heard_since)
+        ]
+
+    def sessions_on(self, server_id: str) -> list[Session]:
+        return [s for s in self.db.sessions.values() if s.server_id == server_id]
+
+    def hold(self, session: Session) -> None:
+        self.db.sessions[(session.licence_id, session.server_id)] = session
+
+    def confirm(self, server_id: str, session_id: str) -> bool:
+        found = [k for k, s in self.db.sessions.items() if s.server_id == server_id and s.id == session_id]
+        for key in found:
+            self.db.sessions[key] = attrs.evolve(self.db.sessions[key], confirmed=True)
+        return bool(found)
+
+    def release(self, server_id: str, session_ids: Sequence[str]) -> int:
+        gone = [k for k, s in self.db.sessions.items() if s.server_id == server_id and s.id in session_ids]
+        for key in gone:
+            del self.db.sessions[key]
+        return len(gone)
+
+    def servers_in_use(
+        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
+    ) -> dict[str, int]:
+        counted: dict[str, int] = {}
+        for licence_id in licence_ids:
+            for s in self.sessions_of(licence_id, unconfirmed_since, heard_since):
+                if s.server_id != server_id:
+                    counted[licence_id] = counted.get(licence_id, 0) + 1
+        return counted
+
+    def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
+        return {i: self.db.licences[i].licence() for i in licence_ids if i in self.db.licences}
+
+
+@frozen
+class MemoryWireGuardStore:
+    db: MemoryDatabase
+
+    def address_of(self, licence_id: str, server_id: str) -> str | None:
+        return self.db.wg_peers.get((licence_id, server_id))
+
+    def taken_on(self, server_id: str) -> set[str]:
+        return {address for (_, server), address in self.db.wg_peers.items() if server == server_id}
+
+    def claim(self, licence_id: str, server_id: str, address: str) -> bool:
+        if (licence_id, server_id) in self.db.wg_peers or address in self.taken_on(server_id):
+            return False
+        self.db.wg_peers[(licence_id, server_id)] = address
+        return True
+
+    def live_peers(self, server_id: str, now: datetime) -> list[tuple[str, str]]:
+        return [
+            (licence_id, address)
+            for (licence_id, server), address in self.db.wg_peers.items()
+            if server == server_id and self.db.live_licence(licence_id, now)
+        ]
+
+
+@frozen
+class MemoryRetentionStore:
+    db: MemoryDatabase
+
+    def apply_retention(self, plan: RetentionPlan) -> RetentionReport:
+        db = self.db
+        live = {
+            row.email_key for row in db.licences.values() if row.ends_at > plan.now and row.email is not None
+        }
+        anonymised = 0
+        for row in db.licences.values():
+            if (
+                row.ends_at < plan.licences_ended_before
+                and row.email is not None
+                and row.email_key not in live
+            ):
+                row.email, row.ip, row.anonymised_at = None, None, plan.now
+                anonymised += 1
+        old = [
+            key for key, row in db.requests.items() if row.request.expires_at < plan.requests_expired_before
+        ]
+        for key in old:
+            del db.requests[key]
+        events = 0
+        for key, times in db.rate_events.items():
+            kept = [at for at in times if at >= plan.rate_events_before]
+            events += len(times) - len(kept)
+            db.rate_events[key] = kept
+        db.renewal_links = {
+            key: link
+            for key, link in db.renewal_links.items()
+            if link.used_at is None and link.created_at >= plan.renewal_links_created_before
+        }
+        closed = [
+            number
+            for number, row in db.tickets.items()
+            if row.ticket.closed_at is not None and row.ticket.closed_at < plan.tickets_closed_before
+        ]
+        for number in closed:
+            del db.tickets[number]
+        return RetentionReport(anonymised, len(old), events, len(closed), mail_deleted=0)
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+@frozen
+class MemoryPrivacyStore:
+    db: MemoryDatabase
+
+    def export_address(self, key: str) -> dict[str, Any]:
+        licences = sorted(
+            (row for row in self.db.licences.values() if row.email_key == key), key=lambda row: row.starts_at
+        )
+        tickets = sorted(
+            (row for row in self.db.tickets.values() if row.email_key == key),
+            key=lambda row: row.ticket.created_at,
+        )
+        return {
+            "licences": [
+                {
+                    "id": row.id,
+                    "email": row.email,
+                    "ip_address": row.ip,
+                    "language": row.language,
+                    "starts_at": _when(row.starts_at),
+                    "ends_at": _when(row.ends_at),
+                    "activation_code": "kept only as a keyed hash; it cannot be shown",
+                }
+                for row in licences
+            ],
+            "pending_signup_requests": [
+                {
+                    "id": row.request.id,
+                    "email": row.request.email,
+                    "created_at": _when(row.request.created_at),
+                }
+                for row in self.db.requests.values()
+                if email_key(row.request.email) == key
+            ],
+            "tickets": [
+                {
+                    "number": row.ticket.number,
+                    "email": row.email,
+                    "message": row.message,
+                    "created_at": _when(row.ticket.created_at),
+                    "closed_at": _when(row.ticket.closed_at),
+                }
+                for row in tickets
+            ],
+        }
+
+    def erase_address(self, key: str, now: datetime) -> dict[str, int]:
+        db = self.db
+        rows = [row for row in db.licences.values() if row.email_key == key]
+        ids = {row.id for row in rows}
+        sessions = [k for k, s in db.sessions.items() if s.licence_id in ids]
+        for session in sessions:
+            del db.sessions[session]
+        ended = 0
+        for row in rows:
+            if row.ends_at > now:
+                row.ends_at, ended = now, ended + 1
+            row.email, row.ip, row.anonymised_at = None, None, now
+        requests = [k for k, row in db.requests.items() if email_key(row.request.email) == key]
+        for request in requests:
+            del db.requests[request]
+        tickets = [row for row in db.tickets.values() if row.email_key == key]
+        for ticket in tickets:
+            ticket.email = ticket.message = ticket.code_hash = None
+        return {
+            "licences_ended": ended,
+            "licences_erased": len(rows),
+            "signup_requests_deleted": len(requests),
+            "tickets_erased": len(tickets),
+            "sessions_dropped": len(sessions),
+        }
+
+
+class MemoryStore:
+    """The counterpart of ``SqlStore``: the same stores under the same names, on one database."""
+
+    def __init__(self) -> None:
+        self.db = MemoryDatabase()
+        self.signups = MemorySignupStore(self.db)
+        self.licences = MemoryLicenceStore(self.db)
+        self.rate_limits = MemoryRateLimitStore(self.db)
+        self.tickets = MemoryTicketStore(self.db)
+        self.fleet = MemoryFleetStore(self.db)
+        self.retention = MemoryRetentionStore(self.db)
+        self.privacy = MemoryPrivacyStore(self.db)
+        self.renewals = MemoryRenewalStore(self.db)
+        self.sessions = MemorySessionStore(self.db)
+        self.wireguard = MemoryWireGuardStore(self.db)
+        self.unit_of_work = MemoryUnitOfWork(self.db)
+
+    def close(self) -> None:
+        """Nothing to hand back."""

@@ -1,0 +1,150 @@
+"""Retention and data requests applied by the store, on the fakes and on SQLite alike: what the
+policy says goes, goes, and nothing else."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.conftest import TERM_DAYS, World, open_world, store_property
+from vpnsite.emails import email_key
+from vpnsite.errors import LicenceNotFound
+from vpnsite.privacy import erase_address, export_address
+from vpnsite.rate_limits import DEFAULT_RULES, longest_window
+from vpnsite.retention import RetentionReport, anonymises_licence, plan_retention, run_retention
+
+WINDOW = longest_window(DEFAULT_RULES)
+
+
+def test_an_export_holds_everything_about_the_address_and_nothing_else(world: World) -> None:
+    start = world.clock.now()
+    redeemed = world.signups.submit_email("Anna@example.org", None, None)
+    anna = world.signups.create_user(redeemed, ip="192.0.2.7")
+    world.clock.advance(days=1)
+    pending = world.signups.submit_email("anna@EXAMPLE.org", None, None)
+    ticket = world.support.open_ticket("ANNA@example.org", anna.code, "Hello", ip=None)
+    world.sign_up("bob@example.org")
+    world.support.open_ticket("bob@example.org", None, "Hi", ip=None)
+    held = export_address(world.store.privacy, "anna@example.org")
+    assert held == {
+        "licences": [
+            {
+                "id": anna.licence.id,
+                "email": "Anna@example.org",
+                "ip_address": "192.0.2.7",
+                "language": "en",
+                "starts_at": start.isoformat(timespec="seconds"),
+                "ends_at": (start + timedelta(days=TERM_DAYS)).isoformat(timespec="seconds"),
+                "activation_code": "kept only as a keyed hash; it cannot be shown",
+            }
+        ],
+        "pending_signup_requests": [
+            {
+                "id": redeemed.form.request_id,
+                "email": "Anna@example.org",
+                "created_at": start.isoformat(timespec="seconds"),
+            },
+            {
+                "id": pending.form.request_id,
+                "email": "anna@example.org",
+                "created_at": world.clock.now().isoformat(timespec="seconds"),
+            },
+        ],
+        "tickets": [
+            {
+                "number": ticket.number,
+                "email": "ANNA@example.org",
+                "message": "Hello",
+                "created_at": world.clock.now().isoformat(timespec="seconds"),
+                "closed_at": None,
+            }
+        ],
+    }
+    assert anna.code not in repr(held)
+
+
+def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    bob = world.sign_up("bob@example.org")
+    ticket = world.support.open_ticket("anna@example.org", anna.code, "Please erase me", ip=None)
+    world.signups.submit_email("anna@example.org", None, None)
+    world.add_server("nl-amsterdam", "ams-secret")
+    assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
+    world.clock.advance(days=1)
+
+    counts = erase_address(world.store.privacy, " ANNA@example.org", world.clock.now())
+    assert counts == {
+        "licences_ended": 1,
+        "licences_erased": 1,
+        "signup_requests_deleted": 2,
+        "tickets_erased": 1,
+        "sessions_dropped": 1,
+    }
+    assert export_address(world.store.privacy, "anna@example.org") == {
+        "licences": [],
+        "pending_signup_requests": [],
+        "tickets": [],
+    }
+    erased = world.store.licences.find_by_id(anna.licence.id)
+    assert erased is not None and erased.email == "" and erased.ends_at == world.clock.now()
+    erased_ticket = attrs.evolve(ticket, email="", message="", code_hash=None)
+    assert world.store.tickets.find_ticket(ticket.number) == erased_ticket
+    with pytest.raises(LicenceNotFound):
+        world.checks.check("anna@example.org", anna.code, ip=None)
+    assert world.store.sessions.sessions_on("nl-amsterdam") == []
+    assert world.users() == 1 and world.checks.check("bob@example.org", bob.code, ip=None)
+    assert erase_address(world.store.privacy, "anna@example.org", world.clock.now()) == dict.fromkeys(
+        counts, 0
+    )
+
+
+def test_retention_removes_what_the_policy_says(world: World) -> None:
+    old = world.sign_up("old@example.org", ip="192.0.2.1")
+    kept = world.sign_up("kept@example.org", ip="192.0.2.2")
+    ticket = world.support.open_ticket("old@example.org", None, "Thanks", ip="192.0.2.1")
+    assert world.store.tickets.close_ticket(ticket.number, world.clock.now())
+    open_ticket = world.support.open_ticket("kept@example.org", None, "Still waiting", ip=None)
+    world.clock.advance(days=TERM_DAYS - 1)
+    world.sign_up("kept@example.org")  # a live licence keeps the address's older one
+    world.clock.advance(days=32)
+    report = run_retention(world.store.retention, world.clock.now(), WINDOW)
+    assert report == RetentionReport(
+        licences_anonymised=1, requests_deleted=3, rate_events_deleted=7, tickets_deleted=1, mail_deleted=0
+    )
+    assert world.store.licences.find_by_id(old.licence.id).email == ""  # type: ignore[union-attr]
+    assert world.store.licences.find_by_id(kept.licence.id).email == "kept@example.org"  # type: ignore[union-attr]
+    assert world.store.tickets.find_ticket(ticket.number) is None
+    assert world.store.tickets.find_ticket(open_ticket.number) == open_ticket
+    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0, 0)
+
+
+@store_property
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.integers(min_value=0, max_value=200)), max_size=6),
+    st.integers(min_value=0, max_value=300),
+)
+def test_retention_anonymises_exactly_the_licences_the_policy_names(
+    backend: str, signups: list[tuple[str, int]], run_on: int
+) -> None:
+    with open_world(backend) as world:
+        start = world.clock.now()
+        licences = []
+        for who, day in sorted(signups, key=lambda signup: signup[1]):
+            world.clock.moment = start + timedelta(days=day)
+            licences.append(world.sign_up(f"{who}@example.org").licence)
+        world.clock.moment = max(world.clock.now(), start + timedelta(days=run_on))
+        now = world.clock.now()
+        users = world.users()
+        report = run_retention(world.store.retention, now, WINDOW)
+        plan = plan_retention(now, WINDOW)
+        live = {email_key(lic.email) for lic in licences if lic.is_live(now)}
+        expected = {
+            lic.id for lic in licences if anonymises_licence(plan, lic.ends_at, email_key(lic.email) in live)
+        }
+        erased = {lic.id for lic in licences if world.store.licences.find_by_id(lic.id).email == ""}  # type: ignore[union-attr]
+        assert erased == expected and report.licences_anonymised == len(expected)
+        assert world.users() == users, "retention never touches a user"
