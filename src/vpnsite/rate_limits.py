@@ -14,8 +14,8 @@ from attrs import frozen
 from vpnsite.errors import RateLimited
 from vpnsite.keyed_hashes import KeyedHasher
 
-Subject = Literal["ip", "hz_id", "email", "email_ip"]
-SUBJECTS: tuple[Subject, ...] = ("ip", "hz_id", "email", "email_ip")
+Subject = Literal["ip", "visitor", "email", "email_ip"]
+SUBJECTS: tuple[Subject, ...] = ("ip", "visitor", "email", "email_ip")
 
 SUBMIT_EMAIL = "submit-email"
 CREATE_USER = "create-user"
@@ -61,7 +61,7 @@ class RateLimit:
 
 DEFAULT_RULES: tuple[RateLimit, ...] = (
     RateLimit(SUBMIT_EMAIL, "ip", 5, timedelta(minutes=10)),
-    RateLimit(SUBMIT_EMAIL, "hz_id", 5, timedelta(minutes=10)),
+    RateLimit(SUBMIT_EMAIL, "visitor", 5, timedelta(minutes=10)),
     RateLimit(SUBMIT_EMAIL, "ip", 30, timedelta(days=1)),
     RateLimit(CREATE_USER, "ip", 10, timedelta(minutes=10)),
     RateLimit(CHECK_LICENSE, "ip", 10, timedelta(minutes=1)),
@@ -73,7 +73,7 @@ DEFAULT_RULES: tuple[RateLimit, ...] = (
 )
 
 _RULE = re.compile(
-    r"^(?P<action>[a-z-]+):(?P<subject>ip|hz_id|email_ip|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
+    r"^(?P<action>[a-z-]+):(?P<subject>ip|visitor|email_ip|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
     r"(?P<failures>!)?$"
 )
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}

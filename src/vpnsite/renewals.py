@@ -85,10 +85,13 @@ class Renewals:
         return CheckedLicence(renewed, checked.code, link)
 
     def renew_with_link(self, token: str) -> Licence:
-        licence = self.store.take_renewal_link(self.keys.tokens.hash(token), self.clock.now())
-        if licence is None or not licence.email:
-            raise LicenceNotFound()
-        return self._renew(licence)
+        """The link is used up only by a renewal that happens: one refused (not yet, too late, the
+        free tier full) leaves it for another try."""
+        with self.unit_of_work.atomic():
+            licence = self.store.take_renewal_link(self.keys.tokens.hash(token), self.clock.now())
+            if licence is None or not licence.email:
+                raise LicenceNotFound()
+            return self._renew(licence)
 
     def send_reminders(self) -> int:
         """Remind every licence entering its renewal window that has not been reminded yet, with

@@ -81,10 +81,13 @@ class Signups:
     notifications: Notifications
     unit_of_work: UnitOfWork
 
-    def submit_email(self, email: str, ip: str | None, hz_id: str | None, language: str = "en") -> SignedForm:
+    def submit_email(
+        self, email: str, ip: str | None, visitor_id: str | None, language: str = "en"
+    ) -> SignedForm:
+        """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie)."""
         address = normalise_email(email)
         now = self.clock.now()
-        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "hz_id": hz_id}, now)
+        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id}, now)
         users = self.user_count()
         if not self.free_tier.admits(users):
             raise FreeTierFull(cap=self.free_tier.cap)

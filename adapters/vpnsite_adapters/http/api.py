@@ -66,8 +66,8 @@ def personal_archive_url(token: str) -> str:
 @api.post("/api/submit-email")
 def submit_email() -> Response:
     body: SubmitEmail = json_body(SubmitEmail)
-    hz_id = body.cookies.hz_id if body.cookies else None
-    signed = services().signups.submit_email(body.email, caller_ip(), hz_id, g.language)
+    visitor_id = body.cookies.hz_id if body.cookies else None
+    signed = services().signups.submit_email(body.email, caller_ip(), visitor_id, g.language)
     form = signed.form
     return jsonify(
         success=True,

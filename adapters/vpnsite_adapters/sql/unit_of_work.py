@@ -39,18 +39,24 @@ class SqlUnitOfWork:
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
-        outermost = getattr(self._local, "after_commit", None) is None
-        if outermost:
-            self._local.after_commit = []
+        pending: list[Callable[[], None]] | None = getattr(self._local, "after_commit", None)
+        outermost = pending is None
+        callbacks: list[Callable[[], None]] = [] if pending is None else pending
+        kept = len(callbacks)
+        self._local.after_commit = callbacks
         try:
             with self.scope(), self.db.atomic():
                 yield
-            callbacks: list[Callable[[], None]] = self._local.after_commit if outermost else []
+        except BaseException:
+            # A block rolled back (a savepoint, when nested) takes back what it asked for.
+            del callbacks[kept:]
+            raise
         finally:
             if outermost:
                 self._local.after_commit = None
-        for callback in callbacks:
-            callback()
+        if outermost:
+            for callback in callbacks:
+                callback()
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once the current unit of work has committed, or now outside one; a
