@@ -156,7 +156,6 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         renewals=renewals,
         fleet=Fleet(store.fleet, keys.nodes, clock),
         node_access=NodeAccess(store.sessions, store.licences, store.wireguard, keys, clock, random),
-        keys=keys,
         vpn_keys=_vpn_keys(settings),
     )
     jobs = Jobs(

@@ -9,7 +9,6 @@ from attrs import frozen
 
 from vpnsite.archives import Archives
 from vpnsite.fleet import Fleet
-from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.renewals import Renewals
@@ -36,5 +35,4 @@ class Services:
     renewals: Renewals
     fleet: Fleet
     node_access: NodeAccess
-    keys: Keyring
     vpn_keys: VpnKeys | None
