@@ -32,7 +32,7 @@ export class ApiError extends Error {
   }
 }
 
-async function post<P extends PostPath, Result = PostResult<P>>(path: P, body: PostBody<P>, language: Language): Promise<Result> {
+async function post<P extends PostPath>(path: P, body: PostBody<P>, language: Language): Promise<PostResult<P>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -45,7 +45,7 @@ async function post<P extends PostPath, Result = PostResult<P>>(path: P, body: P
   }
   const payload = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody | null);
-  return payload as Result;
+  return payload as PostResult<P>;
 }
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>
@@ -66,12 +66,10 @@ export const createUser = (form: FormData, hzId: string, language: Language) =>
     language,
   );
 
-type LicenceResult = Omit<Schemas["LicenceResult"], "license"> & { license: Licence };
-
 export const checkLicense = (email: string, activationCode: string, language: Language) =>
-  post<"/api/check-license", LicenceResult>("/api/check-license", { email, activation_code: activationCode }, language);
+  post("/api/check-license", { email, activation_code: activationCode }, language);
 
-export const renewLicence = (body: PostBody<"/api/renew">, language: Language) => post<"/api/renew", LicenceResult>("/api/renew", body, language);
+export const renewLicence = (body: PostBody<"/api/renew">, language: Language) => post("/api/renew", body, language);
 
 export const sendTicket = (email: string, activationCode: string, message: string, language: Language) =>
   post("/api/support", { email, activation_code: activationCode, message }, language);
