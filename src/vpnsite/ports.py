@@ -3,6 +3,7 @@ deterministic ones defined beside the tests."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
@@ -34,4 +35,9 @@ class UnitOfWork(Protocol):
     def atomic(self) -> AbstractContextManager[None]:
         """A block whose writes, through every store and the notifications, are kept together or
         not at all (inside a scope of its own if the caller opened none)."""
+        ...
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the current unit of work has committed, or now outside one; a
+        block that is rolled back never runs what it asked for."""
         ...

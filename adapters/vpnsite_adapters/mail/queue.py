@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
 from datetime import timedelta
 
 import attrs
@@ -48,12 +47,10 @@ class MailQueue:
         key: bytes,
         clock: Clock,
         unit_of_work: UnitOfWork,
-        after_commit: Callable[[Callable[[], None]], None],
     ) -> None:
         self.store = store
         self.unit_of_work = unit_of_work
         self.mailer = mailer
-        self.after_commit = after_commit
         self.sealer = Sealer(key)
         self.clock = clock
         self.sender = Periodic("mail-sender", POLL_SECONDS, self.deliver_due)
@@ -61,7 +58,7 @@ class MailQueue:
     def enqueue(self, kind: str, message: Message) -> None:
         """Store the message in the caller's unit of work; the sender looks once it is committed."""
         self.store.add(os.urandom(16).hex(), kind, self.sealer.seal(message), self.clock.now())
-        self.after_commit(self.sender.wake)
+        self.unit_of_work.after_commit(self.sender.wake)
 
     def deliver_due(self, limit: int = 50) -> tuple[int, int]:
         """Try every message that is due; return (sent, failed)."""
