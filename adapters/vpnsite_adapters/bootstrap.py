@@ -5,20 +5,25 @@ date; a command that only reads never changes the database."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Protocol
 
+import attrs
 from attrs import frozen
 
-from vpnsite.archives import ArchiveLinks, Archives
-from vpnsite.fleet import SPEC_LOCATIONS, Fleet
+from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
+from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
 from vpnsite.keyed_hashes import Keyring, derive_key
-from vpnsite.licence_checks import LicenceChecks
+from vpnsite.licence_checks import LicenceChecks, LicenceStore
 from vpnsite.mail import Mailer
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.notifications import Notifications
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.rate_limits import Limiter, longest_window
-from vpnsite.renewals import Renewals
-from vpnsite.signups import FreeTier, Signups
-from vpnsite.support import Support
-from vpnsite.vpn_access import NodeAccess
+from vpnsite.renewals import Renewals, RenewalStore
+from vpnsite.signups import FreeTier, Signups, SignupStore
+from vpnsite.support import Support, TicketStore
+from vpnsite.tunnel_addresses import TunnelAddressStore
+from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
@@ -27,7 +32,7 @@ from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
-from vpnsite_adapters.services import Services
+from vpnsite_adapters.services import Services, UseCases
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
@@ -92,6 +97,91 @@ def make_mailer(settings: Settings) -> Mailer:
     return SmtpMailer(settings.mail_url, settings.mail_from, settings.mail_timeout)
 
 
+class UseCaseStores(Protocol):
+    """The stores the use cases run on: a ``SqlStore``, or the in-memory one of the unit tests."""
+
+    @property
+    def signups(self) -> SignupStore: ...
+
+    @property
+    def licences(self) -> Licences: ...
+
+    @property
+    def tickets(self) -> TicketStore: ...
+
+    @property
+    def renewals(self) -> RenewalStore: ...
+
+    @property
+    def fleet(self) -> Servers: ...
+
+    @property
+    def sessions(self) -> SessionStore: ...
+
+    @property
+    def wireguard(self) -> TunnelAddressStore: ...
+
+    @property
+    def unit_of_work(self) -> UnitOfWork: ...
+
+
+class Licences(LicenceStore, LicenceById, NodeLicences, Protocol):
+    pass
+
+
+class Servers(FleetStore, ServerList, Protocol):
+    pass
+
+
+def wire_use_cases(
+    stores: UseCaseStores,
+    keys: Keyring,
+    clock: Clock,
+    random: RandomSource,
+    limiter: Limiter,
+    notifications: Notifications,
+    free_tier: FreeTier,
+    user_count: Callable[[], int],
+    term_days: int,
+) -> UseCases:
+    """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores."""
+    links = ArchiveLinks(keys.archive_links)
+    unit_of_work = stores.unit_of_work
+    checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random)
+    return UseCases(
+        signups=Signups(
+            store=stores.signups,
+            limiter=limiter,
+            keys=keys,
+            links=links,
+            clock=clock,
+            random=random,
+            free_tier=free_tier,
+            user_count=user_count,
+            term_days=term_days,
+            notifications=notifications,
+            unit_of_work=unit_of_work,
+        ),
+        licence_checks=checks,
+        archives=Archives(links, stores.licences, stores.fleet, stores.wireguard, limiter, clock),
+        support=Support(stores.tickets, limiter, keys, clock, random, notifications, unit_of_work),
+        renewals=Renewals(
+            store=stores.renewals,
+            checks=checks,
+            keys=keys,
+            clock=clock,
+            random=random,
+            free_tier=free_tier,
+            user_count=user_count,
+            term_days=term_days,
+            notifications=notifications,
+            unit_of_work=unit_of_work,
+        ),
+        fleet=Fleet(stores.fleet, keys.nodes, clock),
+        node_access=NodeAccess(stores.sessions, stores.licences, stores.wireguard, keys, clock, random),
+    )
+
+
 def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSource | None = None) -> Hub:
     clock = clock or SystemClock()
     random = random or SystemRandom()
@@ -113,56 +203,33 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         derive_key(settings.secret_key, "mail-queue"),
         clock,
         unit_of_work,
-        after_commit=unit_of_work.after_commit,
     )
     notifications = QueuedNotifications(mail, settings.support_email, settings.origin, settings.licence_days)
-    free_tier = FreeTier(settings.free_tier_cap)
-    links = ArchiveLinks(keys.archive_links)
-    licence_checks = LicenceChecks(store.licences, limiter, keys, links, clock, random)
-    renewals = Renewals(
-        store=store.renewals,
-        checks=licence_checks,
-        keys=keys,
-        clock=clock,
-        random=random,
-        free_tier=free_tier,
-        user_count=lambda: snapshot.users,
-        term_days=settings.licence_days,
-        notifications=notifications,
-        unit_of_work=unit_of_work,
+    uses = wire_use_cases(
+        store,
+        keys,
+        clock,
+        random,
+        limiter,
+        notifications,
+        FreeTier(settings.free_tier_cap),
+        lambda: snapshot.users,
+        settings.licence_days,
     )
     services = Services(
+        **attrs.asdict(uses, recurse=False),
         settings=settings,
         clock=clock,
         unit_of_work=unit_of_work,
         ready=store.ping,
         snapshot=snapshot,
-        signups=Signups(
-            store=store.signups,
-            limiter=limiter,
-            keys=keys,
-            links=links,
-            clock=clock,
-            random=random,
-            free_tier=free_tier,
-            user_count=lambda: snapshot.users,
-            term_days=settings.licence_days,
-            notifications=notifications,
-            unit_of_work=unit_of_work,
-        ),
-        licence_checks=licence_checks,
-        archives=Archives(links, store.licences, store.fleet, store.wireguard, limiter, clock),
-        support=Support(store.tickets, limiter, keys, clock, random, notifications, unit_of_work),
-        renewals=renewals,
-        fleet=Fleet(store.fleet, keys.nodes, clock),
-        node_access=NodeAccess(store.sessions, store.licences, store.wireguard, keys, clock, random),
         vpn_keys=_vpn_keys(settings),
     )
     jobs = Jobs(
         snapshot=snapshot,
         probe=probe,
         mail=mail,
-        renewals=renewals,
+        renewals=uses.renewals,
         retention=store.retention,
         longest_rate_window=longest_window(settings.rate_limits),
         demo_servers=store.fleet,

@@ -21,13 +21,7 @@ from vpnsite_adapters.vpn.keystore import VpnKeys
 
 
 @frozen
-class Services:
-    settings: Settings
-    clock: Clock
-    unit_of_work: UnitOfWork
-    ready: Callable[[], None]
-    """One round trip to the database; raises StoreUnavailable when it cannot be reached."""
-    snapshot: StatusSnapshot
+class UseCases:
     signups: Signups
     licence_checks: LicenceChecks
     archives: Archives
@@ -35,4 +29,14 @@ class Services:
     renewals: Renewals
     fleet: Fleet
     node_access: NodeAccess
+
+
+@frozen
+class Services(UseCases):
+    settings: Settings
+    clock: Clock
+    unit_of_work: UnitOfWork
+    ready: Callable[[], None]
+    """One round trip to the database; raises StoreUnavailable when it cannot be reached."""
+    snapshot: StatusSnapshot
     vpn_keys: VpnKeys | None

@@ -18,7 +18,7 @@ from hypothesis import settings
 from tests.support.clock import ManualClock
 from tests.unit.fakes import RecordingNotifications, ScriptedRandom
 from tests.unit.memory import MemoryStore
-from vpnsite.archives import ArchiveLinks, Archives
+from vpnsite.archives import Archives
 from vpnsite.fleet import Fleet, Heartbeat, Location
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
@@ -27,6 +27,7 @@ from vpnsite.renewals import Renewals
 from vpnsite.signups import Activation, FreeTier, Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
+from vpnsite_adapters.bootstrap import wire_use_cases
 from vpnsite_adapters.sql.store import SqlStore
 
 BACKENDS = ("memory", "sqlite")
@@ -84,13 +85,13 @@ def build_world(backend: str, path: Path | None) -> World:
     keys = Keyring.from_master(b"x" * 32)
     limiter = Limiter(DEFAULT_RULES, keys.subjects, store.rate_limits)
     notifications = RecordingNotifications(store.unit_of_work.after_commit)
-    links = ArchiveLinks(keys.archive_links)
-    checks = LicenceChecks(store.licences, limiter, keys, links, clock, random)
-    free_tier = FreeTier(1_000_000)
 
     def user_count() -> int:
         return store.licences.count_users(clock.now())
 
+    uses = wire_use_cases(
+        store, keys, clock, random, limiter, notifications, FreeTier(1_000_000), user_count, TERM_DAYS
+    )
     return World(
         backend=backend,
         path=path,
@@ -99,36 +100,13 @@ def build_world(backend: str, path: Path | None) -> World:
         random=random,
         keys=keys,
         limiter=limiter,
-        signups=Signups(
-            store=store.signups,
-            limiter=limiter,
-            keys=keys,
-            links=links,
-            clock=clock,
-            random=random,
-            free_tier=free_tier,
-            user_count=user_count,
-            term_days=TERM_DAYS,
-            notifications=notifications,
-            unit_of_work=store.unit_of_work,
-        ),
-        checks=checks,
-        archives=Archives(links, store.licences, store.fleet, store.wireguard, limiter, clock),
-        support=Support(store.tickets, limiter, keys, clock, random, notifications, store.unit_of_work),
-        renewals=Renewals(
-            store=store.renewals,
-            checks=checks,
-            keys=keys,
-            clock=clock,
-            random=random,
-            free_tier=free_tier,
-            user_count=user_count,
-            term_days=TERM_DAYS,
-            notifications=notifications,
-            unit_of_work=store.unit_of_work,
-        ),
-        fleet=Fleet(store.fleet, keys.nodes, clock),
-        node_access=NodeAccess(store.sessions, store.licences, store.wireguard, keys, clock, random),
+        signups=uses.signups,
+        checks=uses.licence_checks,
+        archives=uses.archives,
+        support=uses.support,
+        renewals=uses.renewals,
+        fleet=uses.fleet,
+        node_access=uses.node_access,
         notifications=notifications,
     )
 
