@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import waitress
@@ -15,4 +16,6 @@ def app(environ, start_response):  # type: ignore[no-untyped-def]
 
 
 if __name__ == "__main__":
+    # vpnsite silences the same warning: neither pays for a log line per queued request.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     waitress.serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=int(sys.argv[2]), _quiet=True)

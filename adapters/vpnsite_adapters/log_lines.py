@@ -23,3 +23,6 @@ def configure_logging(level: int = logging.INFO) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(OneLineFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
+    # waitress warns on every request that waits for a free thread: under a burst that is thousands
+    # of lines a second, costing the CPU the requests need and burying what operators must see.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)

@@ -29,11 +29,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
-    import waitress
-
     from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app
-    from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
+    from vpnsite_adapters.http.waitress_server import create_server
     from vpnsite_adapters.vpn.keystore import initialise
 
     # Where this process itself is reached: the demo's servers report here.
@@ -52,22 +50,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     initialise(settings.data_dir)
     hub = build_hub(settings)
     hub.jobs.start()
-    server = waitress.create_server(
-        create_app(hub.services),
-        host=settings.host,
-        port=settings.port,
-        threads=settings.threads,
-        ident="vpnsite",
-        # The app decides whose X-Forwarded-* to believe (VPNSITE_TRUSTED_PROXIES takes networks).
-        clear_untrusted_proxy_headers=False,
-        # Refused while reading, not after: nothing the API accepts is larger.
-        max_request_body_size=MAX_REQUEST_BYTES,
-        connection_limit=settings.connection_limit,
-        channel_timeout=settings.channel_timeout,
-        cleanup_interval=max(1, min(10, settings.channel_timeout // 2)),
-        # select() cannot watch more than 1,024 sockets.
-        asyncore_use_poll=True,
-    )
+    server = create_server(create_app(hub.services), settings)
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)%s",
         settings.host,

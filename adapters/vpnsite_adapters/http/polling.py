@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from attrs import frozen
+
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
@@ -39,9 +41,9 @@ class PollingEndpoints:
             "/api/server-status": lambda: snapshot.server_status,
         }
         self.security_headers = list(headers.items())
-        self.headers = [*self.security_headers, ("Cache-Control", "public, max-age=2")]
         self.cors_origins = frozenset(cors_origins)
         self.access_log = access_log
+        self._prepared: dict[str, _Prepared] = {}
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = environ["REQUEST_METHOD"]
@@ -90,17 +92,46 @@ class PollingEndpoints:
             )
             return [b""]
         started = time.perf_counter()
-        encoded = route()
-        headers = [*self.headers, *secure, *cors, ("ETag", encoded.etag)]
-        if _matches(environ.get("HTTP_IF_NONE_MATCH"), encoded.etag):
-            status, body = "304 Not Modified", b""
+        prepared = self._prepare(environ["PATH_INFO"], route())
+        if _matches(environ.get("HTTP_IF_NONE_MATCH"), prepared.encoded.etag):
+            status, headers, body = "304 Not Modified", prepared.not_modified, b""
         else:
-            status, body = "200 OK", encoded.body
-            headers += [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
-        start_response(status, headers)
+            status, headers, body = "200 OK", prepared.ok, prepared.encoded.body
+        start_response(status, [*headers, *secure, *cors] if secure or cors else headers)
         if self.access_log is not None:
             self.access_log(method, environ["PATH_INFO"], int(status[:3]), time.perf_counter() - started)
         return [b""] if method == "HEAD" else [body]
+
+    def _prepare(self, path: str, encoded: Encoded) -> _Prepared:
+        """The answer's headers, built once per snapshot rather than once per request: every open
+        page polls, and this is most of what a poll costs."""
+        prepared = self._prepared.get(path)
+        if prepared is None or prepared.encoded is not encoded:
+            prepared = _Prepared(
+                encoded,
+                ok=[
+                    *self.security_headers,
+                    *_CACHING,
+                    ("ETag", encoded.etag),
+                    ("Content-Type", "application/json"),
+                    ("Content-Length", str(len(encoded.body))),
+                ],
+                # The browser keeps the headers it stored with the 200; a 304 carries what may have
+                # changed (RFC 9110, 15.4.5).
+                not_modified=[*_CACHING, ("ETag", encoded.etag)],
+            )
+            self._prepared[path] = prepared
+        return prepared
+
+
+_CACHING = [("Cache-Control", "public, max-age=2")]
+
+
+@frozen
+class _Prepared:
+    encoded: Encoded
+    ok: list[tuple[str, str]]
+    not_modified: list[tuple[str, str]]
 
 
 def _matches(if_none_match: str | None, etag: str) -> bool:

@@ -1,0 +1,53 @@
+"""The waitress server `vpnsite serve` runs, with how it is tuned and one correction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import waitress
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
+from waitress.task import WSGITask
+
+from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
+from vpnsite_adapters.settings import Settings
+
+
+class _KeepAliveTask(WSGITask):  # type: ignore[misc]
+    """waitress closes the connection after every answer without a body (304, 204) because it has
+    no Content-Length, though HTTP/1.1 needs none there (RFC 9112, 6.3). Every open page polls
+    with If-None-Match and mostly gets 304: each poll would cost a new connection."""
+
+    def set_close_on_finish(self) -> None:
+        asked_to_close = self.request.headers.get("CONNECTION", "").lower() == "close"
+        if self.has_body or self.version != "1.1" or asked_to_close:
+            super().set_close_on_finish()
+
+
+class _Channel(HTTPChannel):  # type: ignore[misc]
+    task_class = _KeepAliveTask
+
+
+def create_server(app: Any, settings: Settings) -> Any:
+    listeners: dict[int, Any] = {}
+    server = waitress.create_server(
+        app,
+        map=listeners,
+        host=settings.host,
+        port=settings.port,
+        threads=settings.threads,
+        ident="vpnsite",
+        # The app decides whose X-Forwarded-* to believe (VPNSITE_TRUSTED_PROXIES takes networks).
+        clear_untrusted_proxy_headers=False,
+        # Refused while reading, not after: nothing the API accepts is larger.
+        max_request_body_size=MAX_REQUEST_BYTES,
+        connection_limit=settings.connection_limit,
+        channel_timeout=settings.channel_timeout,
+        cleanup_interval=max(1, min(10, settings.channel_timeout // 2)),
+        # select() cannot watch more than 1,024 sockets.
+        asyncore_use_poll=True,
+    )
+    for listener in listeners.values():
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = _Channel
+    return server
