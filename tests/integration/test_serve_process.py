@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import time
 from pathlib import Path
 
@@ -49,6 +50,26 @@ def test_the_whole_flow_against_a_running_server(server: tuple[str, Path]) -> No
 
     logged = log.read_text()
     assert code not in logged and "walk@example.org" not in logged
+
+
+def test_polling_with_an_etag_keeps_one_connection(server: tuple[str, Path]) -> None:
+    """Every open page polls with If-None-Match and mostly hears 304: each answer must leave the
+    connection open for the next poll."""
+    base, _ = server
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("GET", "/api/user-count")
+    first = connection.getresponse()
+    first.read()
+    etag = first.getheader("ETag")
+    socket = connection.sock
+    for _ in range(3):
+        connection.request("GET", "/api/user-count", headers={"If-None-Match": etag})
+        answer = connection.getresponse()
+        assert answer.status == 304 and answer.read() == b""
+        assert answer.getheader("Connection") is None and answer.getheader("ETag") == etag
+        assert connection.sock is socket, "the server kept the connection open"
+    connection.close()
 
 
 def test_migrate_and_retention_from_the_command_line(environment: dict[str, str]) -> None:
