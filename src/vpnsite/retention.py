@@ -10,7 +10,6 @@ from attrs import frozen
 from vpnsite.renewals import CLOSES_AFTER_END, OPENS_BEFORE_END
 
 PERSONAL_DATA_KEPT_AFTER_END = timedelta(days=30)
-SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY = timedelta(days=1)
 TICKETS_KEPT_AFTER_CLOSING = timedelta(days=30)
 MAIL_KEPT_AFTER_LAST_ATTEMPT = timedelta(days=30)
 
@@ -21,7 +20,6 @@ class RetentionPlan:
 
     - a licence that ended before ``licences_ended_before`` loses its e-mail and IP address,
       unless the same address still holds a live licence (one that ends after ``now``);
-    - sign-up requests that expired before ``requests_expired_before`` are deleted;
     - rate-limit events older than ``rate_events_before`` are deleted;
     - tickets closed before ``tickets_closed_before`` are deleted;
     - mail that was sent or given up, created before ``mail_created_before``, is deleted;
@@ -31,7 +29,6 @@ class RetentionPlan:
 
     now: datetime
     licences_ended_before: datetime
-    requests_expired_before: datetime
     rate_events_before: datetime
     tickets_closed_before: datetime
     mail_created_before: datetime
@@ -42,7 +39,6 @@ def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPl
     return RetentionPlan(
         now=now,
         licences_ended_before=now - PERSONAL_DATA_KEPT_AFTER_END,
-        requests_expired_before=now - SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY,
         rate_events_before=now - longest_rate_window,
         tickets_closed_before=now - TICKETS_KEPT_AFTER_CLOSING,
         mail_created_before=now - MAIL_KEPT_AFTER_LAST_ATTEMPT,
@@ -52,10 +48,6 @@ def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPl
 
 def anonymises_licence(plan: RetentionPlan, ends_at: datetime, address_has_live_licence: bool) -> bool:
     return ends_at < plan.licences_ended_before and not address_has_live_licence
-
-
-def deletes_request(plan: RetentionPlan, expires_at: datetime) -> bool:
-    return expires_at < plan.requests_expired_before
 
 
 def deletes_rate_event(plan: RetentionPlan, at: datetime) -> bool:
@@ -70,7 +62,6 @@ def deletes_ticket(plan: RetentionPlan, closed_at: datetime | None) -> bool:
 @frozen
 class RetentionReport:
     licences_anonymised: int
-    requests_deleted: int
     rate_events_deleted: int
     tickets_deleted: int
     mail_deleted: int

@@ -1,7 +1,8 @@
 """Signed sign-up requests: what ``submit-email`` hands the browser and ``create-user`` takes back.
 
 The signature covers a canonical encoding of every field, so changing any of them (the number of
-days, say) is detected; the request itself is kept server-side so it can be redeemed only once.
+days, say) is detected. Nothing is written when a request is issued: it is redeemed once because the
+licence it becomes keeps its id under a unique constraint.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from datetime import datetime, timedelta
+import re
+from datetime import UTC, datetime, timedelta
 
 from attrs import frozen
 
@@ -47,18 +49,32 @@ def signature_matches(form: FormData, sig: str, key: bytes) -> bool:
 
 @frozen
 class SignupRequest:
-    """A pending request as the server keeps it."""
+    """What a request's id carries: nothing about a request is stored until it is redeemed, so
+    its expiry and the visitor's language travel inside the id, which the signature covers."""
 
-    id: str
-    email: str
-    user_days: int
-    created_at: datetime
+    nonce: str
     expires_at: datetime
     language: str = "en"
     """The language the visitor signed up in: their e-mails are written in it."""
 
+    @property
+    def id(self) -> str:
+        return f"{self.nonce}-{int(self.expires_at.timestamp())}-{self.language}"
+
+    @classmethod
+    def parse(cls, request_id: str) -> SignupRequest | None:
+        """None for anything this version did not issue (a request from before the upgrade, say)."""
+        match = _REQUEST_ID.fullmatch(request_id)
+        if match is None:
+            return None
+        expires_at = datetime.fromtimestamp(int(match["expires"]), UTC)
+        return cls(match["nonce"], expires_at, match["language"])
+
     def has_expired(self, now: datetime) -> bool:
         return now >= self.expires_at
+
+
+_REQUEST_ID = re.compile(r"(?P<nonce>[0-9a-f]{32})-(?P<expires>[0-9]{1,12})-(?P<language>[a-z]{2})")
 
 
 @frozen

@@ -4,7 +4,6 @@ licence with a fresh activation code."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Literal, Protocol
 
 from attrs import frozen
@@ -33,19 +32,15 @@ Redemption = Literal["redeemed", "already_used", "code_taken"]
 
 
 class SignupStore(Protocol):
-    def add_request(self, request: SignupRequest) -> None: ...
+    def redeem(self, request_id: str, licence: Licence, ip: str | None) -> Redemption:
+        """Store the licence with the request's id, which may be taken once.
 
-    def find_request(self, request_id: str) -> tuple[SignupRequest, bool] | None:
-        """The request and whether it was redeemed, or None if it is unknown (or erased)."""
-        ...
-
-    def redeem(self, request_id: str, licence: Licence, ip: str | None, now: datetime) -> Redemption:
-        """In one transaction: mark the request used and store the licence.
-
-        Nothing is written unless all of it is; ``code_taken`` says the code hash already
-        belongs to another licence.
+        Nothing is written unless all of it is; ``already_used`` says a licence has the request's
+        id, ``code_taken`` that the code hash already belongs to another licence.
         """
         ...
+
+    def was_redeemed(self, request_id: str) -> bool: ...
 
 
 @frozen
@@ -91,18 +86,10 @@ class Signups:
         users = self.user_count()
         if not self.free_tier.admits(users):
             raise FreeTierFull(cap=self.free_tier.cap)
-        request = SignupRequest(
-            id=new_id(self.random),
-            email=address,
-            user_days=self.term_days,
-            created_at=now,
-            expires_at=now + REQUEST_TTL,
-            language=language,
-        )
-        self.store.add_request(request)
+        request = SignupRequest(new_id(self.random), now + REQUEST_TTL, language)
         form = FormData(
             user_email=address,
-            user_days=request.user_days,
+            user_days=self.term_days,
             subscription=SUBSCRIPTION_FREE,
             user_comment="",
             request_id=request.id,
@@ -114,27 +101,26 @@ class Signups:
         self.limiter.admit(CREATE_USER, {"ip": ip}, now)
         if not signature_matches(signed.form, signed.sig, self.keys.signup):
             raise InvalidSignature()
-        found = self.store.find_request(signed.form.request_id)
-        if found is None:
+        request = SignupRequest.parse(signed.form.request_id)
+        if request is None:
             raise RequestExpired()
-        request, redeemed = found
-        if redeemed:
-            raise RequestAlreadyUsed()
         if request.has_expired(now):
+            if self.store.was_redeemed(request.id):
+                raise RequestAlreadyUsed()
             raise RequestExpired()
-        starts_at, ends_at = licence_term(now, request.user_days)
+        starts_at, ends_at = licence_term(now, signed.form.user_days)
         while True:
             code = new_activation_code(self.random)
             licence = Licence(
                 id=new_id(self.random),
-                email=request.email,
+                email=signed.form.user_email,
                 code_hash=self.keys.codes.hash(code),
                 starts_at=starts_at,
                 ends_at=ends_at,
                 language=request.language,
             )
             with self.unit_of_work.atomic():
-                outcome = self.store.redeem(request.id, licence, ip, now)
+                outcome = self.store.redeem(request.id, licence, ip)
                 if outcome == "redeemed":
                     activation = Activation(licence, code, self.links.mint(licence.id, now))
                     # The e-mail is the visitor's only copy of the code if the answer never reaches them.

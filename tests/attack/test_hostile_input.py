@@ -65,7 +65,7 @@ def rows(hub: Any) -> dict[str, int]:
     db = hub.store.db
     return {
         t: db.execute_sql(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-        for t in ("signup_request", "licence", "ticket")
+        for t in ("licence", "user_end", "ticket")
     }
 
 

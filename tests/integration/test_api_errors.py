@@ -19,7 +19,7 @@ def count_rows(hub: Any) -> dict[str, int]:
     db = hub.store.db
     return {
         table: db.execute_sql(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("signup_request", "licence", "ticket", "mail_queue")
+        for table in ("licence", "user_end", "ticket", "mail_queue")
     }
 
 

@@ -6,11 +6,12 @@ import random
 from datetime import timedelta
 from typing import Any
 
+import attrs
+
 from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
-from vpnsite.retention import anonymises_licence, deletes_rate_event, deletes_request, plan_retention
-from vpnsite.signup_requests import SignupRequest
+from vpnsite.retention import anonymises_licence, deletes_rate_event, plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
 from vpnsite_adapters.sql.store import SqlStore
@@ -50,17 +51,12 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     licences = []
     for number in range(120):
         licence, address = _licence(rng, now, number)
-        request = SignupRequest(
-            f"request-{number}", address, 90, licence.starts_at, licence.starts_at + timedelta(minutes=30)
-        )
-        store.signups.add_request(request)
-        assert store.signups.redeem(request.id, licence, "192.0.2.7", licence.starts_at) == "redeemed"
+        assert store.signups.redeem(f"request-{number}", licence, "192.0.2.7") == "redeemed"
         licences.append(licence)
     rule = RateLimit("check-license", "ip", 10, timedelta(hours=1))
     event_times = [now - timedelta(minutes=rng.randint(0, 180)) for _ in range(40)]
     for at in event_times:
         store.rate_limits.record([Counter(rule, "k")], at)
-    requests_before = store.db.execute_sql("SELECT id, expires_at FROM signup_request").fetchall()
 
     plan = plan_retention(now, timedelta(hours=1))
     report = store.retention.apply_retention(plan)
@@ -76,11 +72,6 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     assert all(row[2] is None for row in rows if row[0] in anonymised)
     assert all(row[1] is not None and row[2] == "192.0.2.7" for row in rows if row[0] not in anonymised)
 
-    kept_requests = {row[0] for row in store.db.execute_sql("SELECT id FROM signup_request").fetchall()}
-    assert kept_requests == {
-        rid for rid, expires in requests_before if not deletes_request(plan, from_db(expires))
-    }
-
     kept_events = store.db.execute_sql("SELECT COUNT(*) FROM rate_event").fetchone()[0]
     assert kept_events == sum(1 for at in event_times if not deletes_rate_event(plan, at))
 
@@ -95,22 +86,19 @@ def test_users_are_distinct_addresses_with_a_live_licence(store: SqlStore, clock
     ]
     for number, (address, days) in enumerate(holders):
         ends = now + timedelta(days=days)
-        request = SignupRequest(f"r{number}", address, 90, now, now + timedelta(minutes=30))
-        store.signups.add_request(request)
         licence = Licence(f"l{number}", address, f"h{number}", ends - timedelta(days=90), ends)
-        store.signups.redeem(request.id, licence, None, now)
+        store.signups.redeem(f"r{number}", licence, None)
     assert store.licences.count_users(now) == 2
 
 
 def test_a_code_hash_belongs_to_one_licence(store: SqlStore, clock: Any) -> None:
     now = clock.now()
-    for number in range(2):
-        store.signups.add_request(
-            SignupRequest(f"r{number}", "a@example.org", 90, now, now + timedelta(minutes=30))
-        )
     first = Licence("l0", "a@example.org", "same-hash", now, now + timedelta(days=90))
     second = Licence("l1", "a@example.org", "same-hash", now, now + timedelta(days=90))
-    assert store.signups.redeem("r0", first, None, now) == "redeemed"
-    assert store.signups.redeem("r1", second, None, now) == "code_taken"
+    assert store.signups.redeem("r0", first, None) == "redeemed"
+    assert store.signups.redeem("r1", second, None) == "code_taken"
     # The losing request is untouched and can still be redeemed with another code.
-    assert store.signups.find_request("r1")[1] is False
+    assert not store.signups.was_redeemed("r1")
+    assert store.signups.redeem("r1", attrs.evolve(second, code_hash="other-hash"), None) == "redeemed"
+    third = attrs.evolve(second, id="l2", code_hash="third")
+    assert store.signups.redeem("r1", third, None) == "already_used"

@@ -20,7 +20,6 @@ from vpnsite.fleet import Heartbeat, Location, VpnServer
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter
 from vpnsite.retention import RetentionPlan, RetentionReport
-from vpnsite.signup_requests import SignupRequest
 from vpnsite.signups import Redemption
 from vpnsite.support import Ticket
 from vpnsite.vpn_access import Session
@@ -28,12 +27,6 @@ from vpnsite.vpn_access import Session
 
 class IntegrityError(Exception):
     """A unique key or a reference the SQL schema enforces was broken."""
-
-
-@define
-class RequestRow:
-    request: SignupRequest
-    redeemed_at: datetime | None = None
 
 
 @define
@@ -92,7 +85,6 @@ class ServerRow:
 class MemoryDatabase:
     """The tables, as plain dicts keyed as the SQL tables are."""
 
-    requests: dict[str, RequestRow] = Factory(dict)
     licences: dict[str, LicenceRow] = Factory(dict)
     renewal_links: dict[str, RenewalLinkRow] = Factory(dict)
     rate_events: dict[str, list[datetime]] = Factory(dict)
@@ -152,25 +144,13 @@ class MemoryUnitOfWork:
 class MemorySignupStore:
     db: MemoryDatabase
 
-    def add_request(self, request: SignupRequest) -> None:
-        if request.id in self.db.requests:
-            raise IntegrityError("signup_request.id")
-        self.db.requests[request.id] = RequestRow(request)
-
-    def find_request(self, request_id: str) -> tuple[SignupRequest, bool] | None:
-        row = self.db.requests.get(request_id)
-        return None if row is None else (row.request, row.redeemed_at is not None)
-
-    def redeem(self, request_id: str, licence: Licence, ip: str | None, now: datetime) -> Redemption:
-        row = self.db.requests.get(request_id)
-        if row is None or row.redeemed_at is not None:
+    def redeem(self, request_id: str, licence: Licence, ip: str | None) -> Redemption:
+        if self.was_redeemed(request_id):
             return "already_used"
-        licences = self.db.licences.values()
         if licence.id in self.db.licences or any(
-            other.code_hash == licence.code_hash or other.request_id == request_id for other in licences
+            other.code_hash == licence.code_hash for other in self.db.licences.values()
         ):
             return "code_taken"
-        row.redeemed_at = now
         self.db.licences[licence.id] = LicenceRow(
             licence.id,
             request_id,
@@ -182,6 +162,9 @@ class MemorySignupStore:
             licence.language,
         )
         return "redeemed"
+
+    def was_redeemed(self, request_id: str) -> bool:
+        return any(row.request_id == request_id for row in self.db.licences.values())
 
 
 @frozen
@@ -473,11 +456,6 @@ class MemoryRetentionStore:
             ):
                 row.email, row.ip, row.anonymised_at = None, None, plan.now
                 anonymised += 1
-        old = [
-            key for key, row in db.requests.items() if row.request.expires_at < plan.requests_expired_before
-        ]
-        for key in old:
-            del db.requests[key]
         events = 0
         for key, times in db.rate_events.items():
             kept = [at for at in times if at >= plan.rate_events_before]
@@ -495,7 +473,7 @@ class MemoryRetentionStore:
         ]
         for number in closed:
             del db.tickets[number]
-        return RetentionReport(anonymised, len(old), events, len(closed), mail_deleted=0)
+        return RetentionReport(anonymised, events, len(closed), mail_deleted=0)
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -527,15 +505,6 @@ class MemoryPrivacyStore:
                 }
                 for row in licences
             ],
-            "pending_signup_requests": [
-                {
-                    "id": row.request.id,
-                    "email": row.request.email,
-                    "created_at": _when(row.request.created_at),
-                }
-                for row in self.db.requests.values()
-                if email_key(row.request.email) == key
-            ],
             "tickets": [
                 {
                     "number": row.ticket.number,
@@ -560,16 +529,12 @@ class MemoryPrivacyStore:
             if row.ends_at > now:
                 row.ends_at, ended = now, ended + 1
             row.email, row.ip, row.anonymised_at = None, None, now
-        requests = [k for k, row in db.requests.items() if email_key(row.request.email) == key]
-        for request in requests:
-            del db.requests[request]
         tickets = [row for row in db.tickets.values() if row.email_key == key]
         for ticket in tickets:
             ticket.email = ticket.message = ticket.code_hash = None
         return {
             "licences_ended": ended,
             "licences_erased": len(rows),
-            "signup_requests_deleted": len(requests),
             "tickets_erased": len(tickets),
             "sessions_dropped": len(sessions),
         }

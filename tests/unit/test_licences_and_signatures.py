@@ -65,9 +65,26 @@ def test_the_default_term_is_ninety_days() -> None:
 
 @given(moments, st.timedeltas(min_value=timedelta(0), max_value=timedelta(hours=2)))
 def test_a_sign_up_request_expires_after_thirty_minutes(created: datetime, age: timedelta) -> None:
-    request = SignupRequest("r", "a@example.org", 90, created, created + REQUEST_TTL)
+    request = SignupRequest("0" * 32, created + REQUEST_TTL)
     assert timedelta(minutes=30) == REQUEST_TTL
     assert request.has_expired(created + age) is (age >= REQUEST_TTL)
+
+
+@given(
+    st.text(alphabet="0123456789abcdef", min_size=32, max_size=32),
+    moments.map(lambda moment: moment.replace(microsecond=0)),
+    st.sampled_from(["en", "ru", "es", "fr", "pt"]),
+)
+def test_a_request_id_carries_its_expiry_and_language(nonce: str, expires: datetime, language: str) -> None:
+    request = SignupRequest(nonce, expires, language)
+    assert SignupRequest.parse(request.id) == request
+
+
+@given(st.text(max_size=60))
+def test_an_id_this_version_did_not_issue_is_refused(request_id: str) -> None:
+    parsed = SignupRequest.parse(request_id)
+    assert parsed is None or parsed.id == request_id
+    assert SignupRequest.parse("0123456789abcdef0123456789abcdef") is None, "an id from before the upgrade"
 
 
 text_fields = ("user_email", "subscription", "user_comment", "request_id")

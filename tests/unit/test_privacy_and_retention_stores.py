@@ -25,7 +25,7 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     redeemed = world.signups.submit_email("Anna@example.org", None, None)
     anna = world.signups.create_user(redeemed, ip="192.0.2.7")
     world.clock.advance(days=1)
-    pending = world.signups.submit_email("anna@EXAMPLE.org", None, None)
+    world.signups.submit_email("anna@EXAMPLE.org", None, None)  # an e-mail submitted leaves nothing behind
     ticket = world.support.open_ticket("ANNA@example.org", anna.code, "Hello", ip=None)
     world.sign_up("bob@example.org")
     world.support.open_ticket("bob@example.org", None, "Hi", ip=None)
@@ -41,18 +41,6 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
                 "ends_at": (start + timedelta(days=TERM_DAYS)).isoformat(timespec="seconds"),
                 "activation_code": "kept only as a keyed hash; it cannot be shown",
             }
-        ],
-        "pending_signup_requests": [
-            {
-                "id": redeemed.form.request_id,
-                "email": "Anna@example.org",
-                "created_at": start.isoformat(timespec="seconds"),
-            },
-            {
-                "id": pending.form.request_id,
-                "email": "anna@example.org",
-                "created_at": world.clock.now().isoformat(timespec="seconds"),
-            },
         ],
         "tickets": [
             {
@@ -80,13 +68,11 @@ def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(wor
     assert counts == {
         "licences_ended": 1,
         "licences_erased": 1,
-        "signup_requests_deleted": 2,
         "tickets_erased": 1,
         "sessions_dropped": 1,
     }
     assert export_address(world.store.privacy, "anna@example.org") == {
         "licences": [],
-        "pending_signup_requests": [],
         "tickets": [],
     }
     erased = world.store.licences.find_by_id(anna.licence.id)
@@ -113,13 +99,13 @@ def test_retention_removes_what_the_policy_says(world: World) -> None:
     world.clock.advance(days=32)
     report = run_retention(world.store.retention, world.clock.now(), WINDOW)
     assert report == RetentionReport(
-        licences_anonymised=1, requests_deleted=3, rate_events_deleted=7, tickets_deleted=1, mail_deleted=0
+        licences_anonymised=1, rate_events_deleted=7, tickets_deleted=1, mail_deleted=0
     )
     assert world.store.licences.find_by_id(old.licence.id).email == ""  # type: ignore[union-attr]
     assert world.store.licences.find_by_id(kept.licence.id).email == "kept@example.org"  # type: ignore[union-attr]
     assert world.store.tickets.find_ticket(ticket.number) is None
     assert world.store.tickets.find_ticket(open_ticket.number) == open_ticket
-    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0, 0)
+    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0)
 
 
 @store_property

@@ -11,10 +11,8 @@ from tests.unit.strategies import rules as rate_rules
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, longest_window
 from vpnsite.retention import (
     PERSONAL_DATA_KEPT_AFTER_END,
-    SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY,
     anonymises_licence,
     deletes_rate_event,
-    deletes_request,
     deletes_ticket,
     plan_retention,
 )
@@ -27,7 +25,6 @@ windows = st.timedeltas(min_value=timedelta(seconds=1), max_value=timedelta(days
 
 def test_the_periods_are_the_policys() -> None:
     assert timedelta(days=30) == PERSONAL_DATA_KEPT_AFTER_END
-    assert timedelta(days=1) == SIGNUP_REQUESTS_KEPT_AFTER_EXPIRY
 
 
 @given(moments, spans, st.booleans())
@@ -52,12 +49,6 @@ def test_no_licence_of_an_address_with_a_live_licence_is_touched(
         assert not any(anonymised)
     else:
         assert anonymised == [end < -timedelta(days=30) for end in ends]
-
-
-@given(moments, spans)
-def test_sign_up_requests_go_only_a_day_after_they_expire(now: datetime, expiry: timedelta) -> None:
-    plan = plan_retention(now, timedelta(days=1))
-    assert deletes_request(plan, now + expiry) is (expiry < -timedelta(days=1))
 
 
 @given(
@@ -114,6 +105,6 @@ def test_a_later_run_deletes_at_least_what_an_earlier_one_did(
     now: datetime, window: timedelta, elapsed: timedelta
 ) -> None:
     early, late = plan_retention(now, window), plan_retention(now + elapsed, window)
-    for field in ("licences_ended_before", "requests_expired_before", "rate_events_before"):
+    for field in ("licences_ended_before", "rate_events_before", "tickets_closed_before"):
         assert getattr(early, field) <= getattr(late, field)
     assert early.now == now

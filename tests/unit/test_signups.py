@@ -31,7 +31,9 @@ def test_submit_create_check_walks_the_whole_flow(world: World) -> None:
     form = signed.form
     assert form.user_email == "Anna@example.org"
     assert form.user_days == 90 and form.subscription == "free" and form.user_comment == ""
-    assert len(form.request_id) == 32 and int(form.request_id, 16) >= 0
+    nonce, expires, language = form.request_id.split("-")
+    assert len(nonce) == 32 and int(nonce, 16) >= 0 and language == "fr"
+    assert int(expires) == int((world.clock.now() + timedelta(minutes=30)).timestamp())
     assert world.users() == 0, "a pending request is not a user yet"
 
     world.clock.advance(minutes=5)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.fleet import Location
-from vpnsite.signup_requests import SignupRequest
+from vpnsite.licences import Licence
 from vpnsite.support import Ticket
 
 
@@ -24,16 +24,15 @@ class Boom(Exception):
 def write_everywhere(world: World, n: int) -> None:
     """One write through each of three stores."""
     now = world.clock.now()
-    world.store.signups.add_request(
-        SignupRequest(f"{n:032x}", f"u{n}@example.org", 90, now, now + timedelta(1))
-    )
+    licence = Licence(f"{n:032x}", f"u{n}@example.org", f"hash-{n}", now, now + timedelta(1))
+    assert world.store.signups.redeem(f"request-{n}", licence, None) == "redeemed"
     assert world.store.tickets.add_ticket(Ticket(f"T-{n:08}", f"u{n}@example.org", "hello", now))
     assert world.store.fleet.add_server(Location(f"srv-{n}", "Srv", "nl", "Amsterdam"), "h", 1194, None)
 
 
 def kept(world: World, n: int) -> tuple[bool, bool, bool]:
     return (
-        world.store.signups.find_request(f"{n:032x}") is not None,
+        world.store.signups.was_redeemed(f"request-{n}"),
         world.store.tickets.find_ticket(f"T-{n:08}") is not None,
         world.store.fleet.find_server(f"srv-{n}") is not None,
     )

@@ -148,7 +148,7 @@ SCHEMAS: dict[str, Any] = {
             "user_days": {"type": "integer", "minimum": 1},
             "subscription": {"type": "string"},
             "user_comment": {"type": "string"},
-            "request_id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+            "request_id": {"type": "string", "pattern": "^[0-9a-f]{32}-[0-9]{1,12}-[a-z]{2}$"},
             "sig": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         },
     },

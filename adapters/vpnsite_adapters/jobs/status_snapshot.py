@@ -53,6 +53,8 @@ def host_load_percent() -> float:
 class UserCount(Protocol):
     def count_users(self, now: datetime) -> int: ...
 
+    def forget_ended_users(self, now: datetime) -> None: ...
+
 
 class ServerList(Protocol):
     def list_servers(self) -> list[VpnServer]: ...
@@ -83,6 +85,7 @@ class StatusSnapshot:
         try:
             with self.unit_of_work.scope():
                 now = self.clock.now()
+                self.licences.forget_ended_users(now)
                 users = self.licences.count_users(now)
                 servers = self.fleet.list_servers()
             database_ms = round((time.perf_counter() - started) * 1000)

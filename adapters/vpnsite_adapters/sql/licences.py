@@ -11,6 +11,7 @@ from attrs import frozen
 
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.users import UserTally
 
 
 def licence_from_row(row: Any) -> Licence:
@@ -28,6 +29,7 @@ def licence_from_row(row: Any) -> Licence:
 class SqlLicenceStore:
     db: peewee.Database
     models: SimpleNamespace
+    users: UserTally
 
     def find_by_code_hash(self, code_hash: str) -> Licence | None:
         # One query, no exception when nothing matches: a miss must cost what a hit costs, so the
@@ -47,13 +49,10 @@ class SqlLicenceStore:
 
     def count_users(self, now: datetime) -> int:
         """Distinct addresses holding a licence that has not ended."""
-        licences = self.models.Licence
-        return int(
-            licences.select(peewee.fn.COUNT(licences.email_key.distinct()))
-            .where((licences.ends_at > to_db(now)) & licences.email_key.is_null(False))
-            .scalar()
-            or 0
-        )
+        return self.users.count(now)
+
+    def forget_ended_users(self, now: datetime) -> None:
+        self.users.sweep(now)
 
     def started_since(self, since: datetime) -> list[datetime]:
         """Start times of the licences issued since ``since``: sign-ups, for the statistics."""

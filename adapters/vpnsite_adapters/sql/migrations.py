@@ -165,6 +165,29 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        6,
+        "nothing stored for a sign-up request until it is redeemed; the user count kept as licences change",
+        (
+            # A request issued before the upgrade cannot be redeemed after it: its visitor signs up again.
+            "DROP TABLE signup_request",
+            """CREATE TABLE user_end (
+                email_key TEXT PRIMARY KEY,
+                ends_at BIGINT NOT NULL
+            )""",
+            "CREATE INDEX user_end_ends_at ON user_end (ends_at)",
+            """CREATE TABLE user_tally (
+                stripe INTEGER PRIMARY KEY,
+                users BIGINT NOT NULL
+            )""",
+            """INSERT INTO user_end (email_key, ends_at)
+                SELECT email_key, MAX(ends_at) FROM licence WHERE email_key IS NOT NULL GROUP BY email_key""",
+            "INSERT INTO user_tally (stripe, users) SELECT 0, COUNT(*) FROM user_end",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

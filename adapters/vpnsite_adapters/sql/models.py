@@ -14,16 +14,6 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
             database = db
             legacy_table_names = False
 
-    class SignupRequest(Base):
-        id = peewee.TextField(primary_key=True)
-        email = peewee.TextField()
-        email_key = peewee.TextField()
-        user_days = peewee.IntegerField()
-        created_at = peewee.BigIntegerField()
-        expires_at = peewee.BigIntegerField()
-        redeemed_at = peewee.BigIntegerField(null=True)
-        language = peewee.TextField(default="en")
-
     class Licence(Base):
         id = peewee.TextField(primary_key=True)
         request_id = peewee.TextField(null=True)
@@ -36,6 +26,14 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         anonymised_at = peewee.BigIntegerField(null=True)
         language = peewee.TextField(default="en")
         reminded_for_end = peewee.BigIntegerField(null=True)
+
+    class UserEnd(Base):
+        email_key = peewee.TextField(primary_key=True)
+        ends_at = peewee.BigIntegerField()
+
+    class UserTally(Base):
+        stripe = peewee.IntegerField(primary_key=True)
+        users = peewee.BigIntegerField()
 
     class RenewalLink(Base):
         token_hash = peewee.TextField(primary_key=True)
@@ -113,8 +111,9 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         MailQueue=MailQueue,
         VpnSession=VpnSession,
         WgPeer=WgPeer,
-        SignupRequest=SignupRequest,
         Licence=Licence,
+        UserEnd=UserEnd,
+        UserTally=UserTally,
         RenewalLink=RenewalLink,
         RateEvent=RateEvent,
         Ticket=Ticket,

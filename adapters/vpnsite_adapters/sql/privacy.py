@@ -10,6 +10,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.users import UserTally
 
 
 def _when(value: int | None) -> str | None:
@@ -20,11 +21,11 @@ def _when(value: int | None) -> str | None:
 class SqlPrivacyStore:
     db: peewee.Database
     models: SimpleNamespace
+    users: UserTally
 
     def export_address(self, key: str) -> dict[str, Any]:
         m = self.models
         licences = m.Licence.select().where(m.Licence.email_key == key).order_by(m.Licence.starts_at)
-        requests = m.SignupRequest.select().where(m.SignupRequest.email_key == key)
         tickets = m.Ticket.select().where(m.Ticket.email_key == key).order_by(m.Ticket.created_at)
         return {
             "licences": [
@@ -38,9 +39,6 @@ class SqlPrivacyStore:
                     "activation_code": "kept only as a keyed hash; it cannot be shown",
                 }
                 for row in licences
-            ],
-            "pending_signup_requests": [
-                {"id": row.id, "email": row.email, "created_at": _when(row.created_at)} for row in requests
             ],
             "tickets": [
                 {
@@ -68,7 +66,7 @@ class SqlPrivacyStore:
                 if ids
                 else 0
             )
-            requests = m.SignupRequest.delete().where(m.SignupRequest.email_key == key).execute()
+            self.users.address_changed(key)
             tickets = (
                 m.Ticket.update(email=None, email_key=None, message=None, code_hash=None)
                 .where(m.Ticket.email_key == key)
@@ -77,7 +75,6 @@ class SqlPrivacyStore:
         return {
             "licences_ended": ended,
             "licences_erased": erased,
-            "signup_requests_deleted": requests,
             "tickets_erased": tickets,
             "sessions_dropped": sessions,
         }

@@ -12,12 +12,14 @@ from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.licences import licence_from_row
+from vpnsite_adapters.sql.users import UserTally
 
 
 @frozen
 class SqlRenewalStore:
     db: peewee.Database
     models: SimpleNamespace
+    users: UserTally
 
     def extend(self, licence_id: str, ends_at: datetime, new_end: datetime) -> bool:
         licences = self.models.Licence
@@ -26,7 +28,12 @@ class SqlRenewalStore:
             .where((licences.id == licence_id) & (licences.ends_at == to_db(ends_at)))
             .execute()
         )
-        return changed == 1
+        if changed != 1:
+            return False
+        self.users.address_changed(
+            licences.select(licences.email_key).where(licences.id == licence_id).scalar()
+        )
+        return True
 
     def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
         self.models.RenewalLink.insert(

@@ -9,17 +9,21 @@ from attrs import frozen
 
 from vpnsite.retention import RetentionPlan, RetentionReport
 from vpnsite_adapters.sql.database import to_db
+from vpnsite_adapters.sql.users import UserTally
 
 
 @frozen
 class SqlRetentionStore:
     db: peewee.Database
     models: SimpleNamespace
+    users: UserTally
 
     def apply_retention(self, plan: RetentionPlan) -> RetentionReport:
         m = self.models
         now = to_db(plan.now)
         with self.db.atomic():
+            # Addresses whose licences have all ended leave the user count's table here at the latest.
+            self.users.sweep(plan.now)
             live = m.Licence.select(m.Licence.email_key).where(
                 (m.Licence.ends_at > now) & m.Licence.email_key.is_null(False)
             )
@@ -30,11 +34,6 @@ class SqlRetentionStore:
                     & m.Licence.email_key.is_null(False)
                     & m.Licence.email_key.not_in(live)
                 )
-                .execute()
-            )
-            requests = (
-                m.SignupRequest.delete()
-                .where(m.SignupRequest.expires_at < to_db(plan.requests_expired_before))
                 .execute()
             )
             events = m.RateEvent.delete().where(m.RateEvent.at < to_db(plan.rate_events_before)).execute()
@@ -60,7 +59,6 @@ class SqlRetentionStore:
             )
         return RetentionReport(
             licences_anonymised=anonymised,
-            requests_deleted=requests,
             rate_events_deleted=events,
             tickets_deleted=tickets,
             mail_deleted=mail,

@@ -19,6 +19,7 @@ from vpnsite_adapters.sql.sessions import SqlSessionStore
 from vpnsite_adapters.sql.signups import SqlSignupStore
 from vpnsite_adapters.sql.tickets import SqlTicketStore
 from vpnsite_adapters.sql.unit_of_work import SqlUnitOfWork
+from vpnsite_adapters.sql.users import UserTally
 from vpnsite_adapters.sql.wireguard import SqlWireGuardStore
 
 
@@ -46,17 +47,18 @@ class SqlStore:
             with unit_of_work.scope():
                 migrate(db)
         models = bind_models(db)
+        users = UserTally(db, models)
         return cls(
             db=db,
-            signups=SqlSignupStore(db, models),
-            licences=SqlLicenceStore(db, models),
+            signups=SqlSignupStore(db, models, users),
+            licences=SqlLicenceStore(db, models, users),
             rate_limits=SqlRateLimitStore(db, models),
             tickets=SqlTicketStore(db, models),
             fleet=SqlFleetStore(db, models),
-            retention=SqlRetentionStore(db, models),
+            retention=SqlRetentionStore(db, models, users),
             mail_queue=SqlMailQueueStore(db, models),
-            privacy=SqlPrivacyStore(db, models),
-            renewals=SqlRenewalStore(db, models),
+            privacy=SqlPrivacyStore(db, models, users),
+            renewals=SqlRenewalStore(db, models, users),
             sessions=SqlSessionStore(db, models),
             wireguard=SqlWireGuardStore(db, models),
             unit_of_work=unit_of_work,

@@ -1,0 +1,69 @@
+"""The number of users — addresses holding a licence that has not ended — kept as licences change,
+so reading it costs the same at a thousand users as at a million.
+
+``user_end`` holds, for each address, the end of its latest licence; ``user_tally`` counts those
+rows, spread over a few stripes so concurrent sign-ups do not queue for one row. A row whose end
+has passed is counted until ``sweep`` removes it, and the count subtracts those: the answer is exact
+at every moment, and the rows it subtracts are the few that ended since the last sweep.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from types import SimpleNamespace
+
+import peewee
+from attrs import frozen
+
+from vpnsite_adapters.sql.database import is_postgres, to_db
+
+STRIPES = 16
+
+
+@frozen
+class UserTally:
+    db: peewee.Database
+    models: SimpleNamespace
+
+    def count(self, now: datetime) -> int:
+        tally = self.models.UserTally
+        ends = self.models.UserEnd
+        counted = tally.select(peewee.fn.SUM(tally.users)).scalar() or 0
+        ended = ends.select(peewee.fn.COUNT(ends.email_key)).where(ends.ends_at <= to_db(now)).scalar() or 0
+        return int(counted) - int(ended)
+
+    def address_changed(self, key: str | None) -> None:
+        """Bring the address's row up to date; call it in the transaction that changed the address's
+        licences, after the change."""
+        if key is None:
+            return
+        ends, licences = self.models.UserEnd, self.models.Licence
+        if is_postgres(self.db):
+            # Two transactions changing one address's licences would each read the other's latest
+            # end as it was before; SQLite serialises writers already.
+            self.db.execute_sql("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("user:" + key,))
+        latest = licences.select(peewee.fn.MAX(licences.ends_at)).where(licences.email_key == key).scalar()
+        if latest is None:
+            if ends.delete().where(ends.email_key == key).execute():
+                self._add(-1)
+            return
+        # No row to update means the address is new, or a sweep took it (and took it off the tally).
+        if not ends.update(ends_at=latest).where(ends.email_key == key).execute():
+            ends.insert(email_key=key, ends_at=latest).execute()
+            self._add(1)
+
+    def sweep(self, now: datetime) -> None:
+        """Forget the addresses whose latest licence has ended."""
+        ends = self.models.UserEnd
+        with self.db.atomic():
+            gone = ends.delete().where(ends.ends_at <= to_db(now)).execute()
+            if gone:
+                self._add(-gone)
+
+    def _add(self, users: int) -> None:
+        self.db.execute_sql(
+            f"INSERT INTO user_tally (stripe, users) VALUES ({self.db.param}, {self.db.param}) "
+            "ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
+            (random.randrange(STRIPES), users),
+        )
