@@ -118,8 +118,16 @@ def fresh_postgres() -> Iterator[str]:
         admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def wrk(url: str, seconds: int, connections: int, script: Path | None = None) -> str:
+def wrk(
+    url: str,
+    seconds: int,
+    connections: int,
+    script: Path | None = None,
+    headers: dict[str, str] | None = None,
+) -> str:
     args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
+        args += ["-H", f"{name}: {value}"]
     if script is not None:
         args += ["-s", str(script)]
     return subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout

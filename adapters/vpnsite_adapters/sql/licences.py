@@ -13,6 +13,12 @@ from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.users import UserTally
 
+# Written out rather than built by peewee: every licence check and VPN login runs one of these,
+# and building the statement cost more than the database took to answer it.
+_COLUMNS = "id, email, code_hash, starts_at, ends_at, language"
+_BY_CODE_HASH = f"SELECT {_COLUMNS} FROM licence WHERE code_hash = {{param}} LIMIT 1"
+_BY_ID = f"SELECT {_COLUMNS} FROM licence WHERE id = {{param}}"
+
 
 def licence_from_row(row: Any) -> Licence:
     return Licence(
@@ -34,13 +40,17 @@ class SqlLicenceStore:
     def find_by_code_hash(self, code_hash: str) -> Licence | None:
         # One query, no exception when nothing matches: a miss must cost what a hit costs, so the
         # time of a wrong code tells nothing.
-        licences = self.models.Licence
-        row = licences.select().where(licences.code_hash == code_hash).limit(1).first()
-        return None if row is None else licence_from_row(row)
+        return self._one(_BY_CODE_HASH, code_hash)
 
     def find_by_id(self, licence_id: str) -> Licence | None:
-        row = self.models.Licence.get_or_none(self.models.Licence.id == licence_id)
-        return None if row is None else licence_from_row(row)
+        return self._one(_BY_ID, licence_id)
+
+    def _one(self, statement: str, value: str) -> Licence | None:
+        row = self.db.execute_sql(statement.format(param=self.db.param), (value,)).fetchone()
+        if row is None:
+            return None
+        licence_id, email, code_hash, starts_at, ends_at, language = row
+        return Licence(licence_id, email or "", code_hash, from_db(starts_at), from_db(ends_at), language)
 
     def find_by_email_key(self, key: str) -> list[Licence]:
         licences = self.models.Licence

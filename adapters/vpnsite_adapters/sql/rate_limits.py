@@ -77,4 +77,9 @@ class SqlRateLimitStore:
 
     def _insert(self, counters: Sequence[Counter], now: datetime) -> None:
         keys = sorted({counter.key for counter in counters})
-        self.models.RateEvent.insert_many([(key, to_db(now)) for key in keys], fields=["key", "at"]).execute()
+        param = self.db.param
+        values = ", ".join(f"({param}, {param})" for _ in keys)
+        at = to_db(now)
+        self.db.execute_sql(
+            f"INSERT INTO rate_event (key, at) VALUES {values}", [v for key in keys for v in (key, at)]
+        )
