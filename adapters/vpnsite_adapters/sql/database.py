@@ -5,10 +5,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import peewee
@@ -42,54 +40,13 @@ def _private(path: Path) -> None:
             Path(f"{path}{suffix}").chmod(0o600)
 
 
-class _QueuedWritersSqlite(peewee.SqliteDatabase):
-    """SQLite whose writers in this process queue on a lock of the process's own.
-
-    SQLite makes a writer that finds the database locked sleep and try again, up to 100 ms a
-    time: under a burst of sign-ups threads slept while the database stood idle. The lock hands
-    the database to the next writer the moment the last one commits; writers in other processes
-    still wait in SQLite's way.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._writer = threading.Lock()
-        self._holds_writer = threading.local()
-
-    def begin(self, lock_type: str | None = None) -> None:
-        self._writer.acquire()
-        self._holds_writer.value = True
-        try:
-            super().begin(lock_type)
-        except BaseException:
-            self._release_writer()
-            raise
-
-    def commit(self) -> None:
-        try:
-            super().commit()
-        finally:
-            self._release_writer()
-
-    def rollback(self) -> None:
-        try:
-            super().rollback()
-        finally:
-            self._release_writer()
-
-    def _release_writer(self) -> None:
-        if getattr(self._holds_writer, "value", False):
-            self._holds_writer.value = False
-            self._writer.release()
-
-
 def open_database(url: str, max_connections: int = 16) -> peewee.Database:
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         # sqlite:///relative.db and sqlite:////absolute.db, as SQLAlchemy spells them
         path = unquote(parts.path)[1:]
         _private(Path(path))
-        return _QueuedWritersSqlite(
+        return peewee.SqliteDatabase(
             path,
             pragmas={
                 "journal_mode": "wal",
