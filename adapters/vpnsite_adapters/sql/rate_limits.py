@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
+from typing import Any
 
 import peewee
 from attrs import frozen
@@ -22,43 +23,42 @@ class SqlRateLimitStore:
         if not counters:
             return None
         with self.db.atomic():
-            self._relax_durability()
-            self._lock(counters)
-            wait = self._longest_wait(counters, now)
+            wait = self._longest_wait(counters, now, self._relaxed_and_locked(counters))
             if wait is None:
                 self._insert(counters, now)
             return wait
 
     def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        return self._longest_wait(counters, now) if counters else None
+        return self._longest_wait(counters, now, ("", [])) if counters else None
 
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         if counters:
             with self.db.atomic():
-                self._relax_durability()
-                self._insert(counters, now)
+                self._insert(counters, now, self._relaxed_and_locked([]))
 
-    def _relax_durability(self) -> None:
-        # Events lost in a crash cost a client a few calls it was owed nothing for: the commit need
-        # not wait for the disk, which would otherwise cost every call a flush of its own.
-        if is_postgres(self.db):
-            self.db.execute_sql("SET LOCAL synchronous_commit = off")
+    def _relaxed_and_locked(self, counters: Sequence[Counter]) -> tuple[str, list[Any]]:
+        """What to say first in the transaction, sent with its first statement to save the round
+        trips: on PostgreSQL, that the commit need not wait for the disk (events lost in a crash
+        cost a client a few calls it was owed nothing for, while a flush would cost every call),
+        and a lock per key, taken in a fixed order so two calls sharing keys cannot deadlock.
+        SQLite serialises writers already (BEGIN IMMEDIATE) and has no such setting."""
+        if not is_postgres(self.db):
+            return "", []
+        keys = sorted({counter.key for counter in counters})
+        locks = (
+            "SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(%s::text[]) AS key; "
+            if keys
+            else ""
+        )
+        return "SET LOCAL synchronous_commit = off; " + locks, [keys] if keys else []
 
-    def _lock(self, counters: Sequence[Counter]) -> None:
-        # SQLite serialises writers already (BEGIN IMMEDIATE); PostgreSQL needs a lock per key,
-        # taken in a fixed order so two calls sharing keys cannot deadlock.
-        if is_postgres(self.db):
-            keys = sorted({counter.key for counter in counters})
-            self.db.execute_sql(
-                "SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(%s::text[]) AS key",
-                (keys,),
-            )
-
-    def _longest_wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+    def _longest_wait(
+        self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]]
+    ) -> timedelta | None:
         # Only the newest `limit` events inside each rule's window decide whether one more fits:
         # one statement fetches them for every counter.
         param = self.db.param
-        parts, values = [], []
+        parts, values = [], list(first[1])
         for number, counter in enumerate(counters):
             parts.append(
                 f"SELECT * FROM (SELECT {number} AS counter, at FROM rate_event"
@@ -66,7 +66,7 @@ class SqlRateLimitStore:
             )
             values += [counter.key, to_db(now - counter.rule.window), counter.rule.limit]
         hits: list[list[datetime]] = [[] for _ in counters]
-        for number, at in self.db.execute_sql(" UNION ALL ".join(parts), values).fetchall():
+        for number, at in self.db.execute_sql(first[0] + " UNION ALL ".join(parts), values).fetchall():
             hits[number].append(from_db(at))
         waits = [
             wait
@@ -75,11 +75,14 @@ class SqlRateLimitStore:
         ]
         return max(waits, default=None)
 
-    def _insert(self, counters: Sequence[Counter], now: datetime) -> None:
+    def _insert(
+        self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]] = ("", [])
+    ) -> None:
         keys = sorted({counter.key for counter in counters})
         param = self.db.param
-        values = ", ".join(f"({param}, {param})" for _ in keys)
+        rows = ", ".join(f"({param}, {param})" for _ in keys)
         at = to_db(now)
         self.db.execute_sql(
-            f"INSERT INTO rate_event (key, at) VALUES {values}", [v for key in keys for v in (key, at)]
+            f"{first[0]}INSERT INTO rate_event (key, at) VALUES {rows}",
+            [*first[1], *(v for key in keys for v in (key, at))],
         )

@@ -4,7 +4,9 @@ so reading it costs the same at a thousand users as at a million.
 ``user_end`` holds, for each address, the end of its latest licence; ``user_tally`` counts those
 rows, spread over a few stripes so concurrent sign-ups do not queue for one row. A row whose end
 has passed is counted until ``sweep`` removes it, and the count subtracts those: the answer is exact
-at every moment, and the rows it subtracts are the few that ended since the last sweep.
+at every moment, and the rows it subtracts are the few that ended since the last sweep. The
+statements are written out: they run in every sign-up, and peewee took longer to build them than the
+database took to run them.
 """
 
 from __future__ import annotations
@@ -38,19 +40,26 @@ class UserTally:
         licences, after the change."""
         if key is None:
             return
-        ends, licences = self.models.UserEnd, self.models.Licence
         if is_postgres(self.db):
             # Two transactions changing one address's licences would each read the other's latest
             # end as it was before; SQLite serialises writers already.
             self.db.execute_sql("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("user:" + key,))
-        latest = licences.select(peewee.fn.MAX(licences.ends_at)).where(licences.email_key == key).scalar()
+        param = self.db.param
+        (latest,) = self.db.execute_sql(
+            f"SELECT MAX(ends_at) FROM licence WHERE email_key = {param}", (key,)
+        ).fetchone()
         if latest is None:
-            if ends.delete().where(ends.email_key == key).execute():
+            if self.db.execute_sql(f"DELETE FROM user_end WHERE email_key = {param}", (key,)).rowcount:
                 self._add(-1)
             return
         # No row to update means the address is new, or a sweep took it (and took it off the tally).
-        if not ends.update(ends_at=latest).where(ends.email_key == key).execute():
-            ends.insert(email_key=key, ends_at=latest).execute()
+        updated = self.db.execute_sql(
+            f"UPDATE user_end SET ends_at = {param} WHERE email_key = {param}", (latest, key)
+        ).rowcount
+        if not updated:
+            self.db.execute_sql(
+                f"INSERT INTO user_end (email_key, ends_at) VALUES ({param}, {param})", (key, latest)
+            )
             self._add(1)
 
     def sweep(self, now: datetime) -> None:
