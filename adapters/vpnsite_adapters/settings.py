@@ -52,7 +52,7 @@ class Settings:
     mail_timeout: float = 10.0
     billing_health_url: str | None = None
     demo: bool = False
-    connection_limit: int = 1000
+    connection_limit: int = 800
     channel_timeout: int = 30
 
     @property
@@ -101,7 +101,7 @@ def load_settings(
         mail_timeout=float(_integer(get("MAIL_TIMEOUT", "10"), "MAIL_TIMEOUT", 1, 300)),
         billing_health_url=get("BILLING_HEALTH_URL") or None,
         demo=_boolean(get("DEMO", "false"), "DEMO"),
-        connection_limit=_integer(get("CONNECTION_LIMIT", "1000"), "CONNECTION_LIMIT", 10, 100_000),
+        connection_limit=_integer(get("CONNECTION_LIMIT", "800"), "CONNECTION_LIMIT", 10, 100_000),
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
     )
     unknown = set(overrides) - set(fields_dict(Settings))

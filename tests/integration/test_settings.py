@@ -6,9 +6,12 @@ import stat
 from datetime import timedelta
 from pathlib import Path
 
+import attrs
 import pytest
 
+from tests.integration.processes import free_port
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit
+from vpnsite_adapters.http.waitress_server import create_server
 from vpnsite_adapters.settings import SettingsError, load_settings
 
 
@@ -60,3 +63,19 @@ def test_rate_limit_rules_replace_only_their_own_defaults(tmp_path: Path) -> Non
 
 def test_rate_limits_can_be_switched_off(tmp_path: Path) -> None:
     assert load_settings({"VPNSITE_RATE_LIMITS": "off"}, env_file=None, data_dir=tmp_path).rate_limits == ()
+
+
+@pytest.mark.parametrize("limit, uses_poll", [("800", False), ("801", True), ("5000", True)])
+def test_select_watches_the_connections_while_their_descriptors_fit_in_it(
+    tmp_path: Path, limit: str, uses_poll: bool
+) -> None:
+    """select() cannot watch descriptors numbered 1,024 and above; below that it is the steadier."""
+    settings = attrs.evolve(load_settings({}, env_file=None, data_dir=tmp_path), port=free_port())
+    settings = attrs.evolve(settings, connection_limit=int(limit))
+    server = create_server(lambda environ, start_response: [], settings)
+    try:
+        assert server.adj.connection_limit == int(limit)
+        assert server.adj.asyncore_use_poll is uses_poll
+    finally:
+        server.close()
+

@@ -13,6 +13,13 @@ from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_B
 from vpnsite_adapters.settings import Settings
 
 
+# select() cannot watch a descriptor numbered 1,024 or above; poll() can, but waitress's poll loop
+# now and then spins for seconds, cutting throughput to a quarter (the bare "hello" app too: six
+# runs of eight, against none with select()). Up to this many connections select() is used, with room
+# left for the process's own descriptors: database connections, files, pipes.
+SELECT_CONNECTIONS = 800
+
+
 class _KeepAliveTask(WSGITask):  # type: ignore[misc]
     """waitress closes the connection after every answer without a body (304, 204) because it has
     no Content-Length, though HTTP/1.1 needs none there (RFC 9112, 6.3). Every open page polls
@@ -44,8 +51,7 @@ def create_server(app: Any, settings: Settings) -> Any:
         connection_limit=settings.connection_limit,
         channel_timeout=settings.channel_timeout,
         cleanup_interval=max(1, min(10, settings.channel_timeout // 2)),
-        # select() cannot watch more than 1,024 sockets.
-        asyncore_use_poll=True,
+        asyncore_use_poll=settings.connection_limit > SELECT_CONNECTIONS,
     )
     for listener in listeners.values():
         if isinstance(listener, BaseWSGIServer):
