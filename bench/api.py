@@ -112,6 +112,7 @@ def polling(report: Report, rounds: int, seconds: int) -> None:
             )
     report.ratio("polling /api/user-count (200)", median(ours), median(bare), 0.90, True, "req/s")
     report.ratio("polling /api/user-count (304)", median(conditional), median(bare), 1.0, True, "req/s")
+    print(f"  runs: bare {bare}  200 {ours}  304 {conditional}")
 
 
 def signups(report: Report, rounds: int, seconds: int) -> None:
@@ -123,6 +124,7 @@ def signups(report: Report, rounds: int, seconds: int) -> None:
             with database(kind) as url, vpnsite(url, THREADS, **BEHIND_PROXY) as site:
                 ours.append(_signup_rate(site, seconds))
         report.ratio(f"sign-ups/s {kind} vs durable inserts/s", median(ours), median(anchor), 0.8, True, "/s")
+        print(f"  runs: durable inserts {anchor}  sign-ups {ours}")
 
 
 def _signup_rate(site: str, seconds: int) -> float:
