@@ -78,4 +78,3 @@ def test_select_watches_the_connections_while_their_descriptors_fit_in_it(
         assert server.adj.asyncore_use_poll is uses_poll
     finally:
         server.close()
-

@@ -12,7 +12,6 @@ from waitress.task import WSGITask
 from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
 from vpnsite_adapters.settings import Settings
 
-
 # select() cannot watch a descriptor numbered 1,024 or above; poll() can, but waitress's poll loop
 # now and then spins for seconds, cutting throughput to a quarter (the bare "hello" app too: six
 # runs of eight, against none with select()). Up to this many connections select() is used, with room
