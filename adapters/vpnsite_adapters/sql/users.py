@@ -29,11 +29,14 @@ class UserTally:
     models: SimpleNamespace
 
     def count(self, now: datetime) -> int:
-        tally = self.models.UserTally
-        ends = self.models.UserEnd
-        counted = tally.select(peewee.fn.SUM(tally.users)).scalar() or 0
-        ended = ends.select(peewee.fn.COUNT(ends.email_key)).where(ends.ends_at <= to_db(now)).scalar() or 0
-        return int(counted) - int(ended)
+        # One statement, so the tally and the rows it subtracts are read from the same moment even
+        # while a sweep or a sign-up commits.
+        (users,) = self.db.execute_sql(
+            "SELECT (SELECT COALESCE(SUM(users), 0) FROM user_tally)"
+            f" - (SELECT COUNT(*) FROM user_end WHERE ends_at <= {self.db.param})",
+            (to_db(now),),
+        ).fetchone()
+        return int(users)
 
     def address_changed(self, key: str | None) -> None:
         """Bring the address's row up to date; call it in the transaction that changed the address's
