@@ -104,7 +104,7 @@ class PollingEndpoints:
 
     def _prepare(self, path: str, encoded: Encoded) -> _Prepared:
         """The answer's headers, built once per snapshot rather than once per request: every open
-        page polls, and this is most of what a poll costs."""
+        page polls, and a poll does little else."""
         prepared = self._prepared.get(path)
         if prepared is None or prepared.encoded is not encoded:
             prepared = _Prepared(
