@@ -21,14 +21,14 @@ _BY_ID = f"SELECT {_COLUMNS} FROM licence WHERE id = {{param}}"
 
 
 def licence_from_row(row: Any) -> Licence:
-    return Licence(
-        id=row.id,
-        email=row.email or "",
-        code_hash=row.code_hash,
-        starts_at=from_db(row.starts_at),
-        ends_at=from_db(row.ends_at),
-        language=row.language,
-    )
+    return _licence_from_columns(row.id, row.email, row.code_hash, row.starts_at, row.ends_at, row.language)
+
+
+def _licence_from_columns(
+    licence_id: str, email: str | None, code_hash: str, starts_at: int, ends_at: int, language: str
+) -> Licence:
+    """A licence from the columns of ``_COLUMNS``; an erased address reads as empty."""
+    return Licence(licence_id, email or "", code_hash, from_db(starts_at), from_db(ends_at), language)
 
 
 @frozen
@@ -47,10 +47,7 @@ class SqlLicenceStore:
 
     def _one(self, statement: str, value: str) -> Licence | None:
         row = self.db.execute_sql(statement.format(param=self.db.param), (value,)).fetchone()
-        if row is None:
-            return None
-        licence_id, email, code_hash, starts_at, ends_at, language = row
-        return Licence(licence_id, email or "", code_hash, from_db(starts_at), from_db(ends_at), language)
+        return None if row is None else _licence_from_columns(*row)
 
     def find_by_email_key(self, key: str) -> list[Licence]:
         licences = self.models.Licence
