@@ -68,8 +68,13 @@ class UserTally:
     def sweep(self, now: datetime) -> None:
         """Forget the addresses whose latest licence has ended."""
         ends = self.models.UserEnd
+        ended = ends.ends_at <= to_db(now)
+        # Every process sweeps every second; most seconds nothing has ended, and a read is all
+        # that costs (on SQLite a write transaction would take the database's one write lock).
+        if not ends.select(ends.email_key).where(ended).exists():
+            return
         with self.db.atomic():
-            gone = ends.delete().where(ends.ends_at <= to_db(now)).execute()
+            gone = ends.delete().where(ended).execute()
             if gone:
                 self._add(-gone)
 
