@@ -144,6 +144,7 @@ def seed(url: str, start: int, stop: int) -> None:
     from vpnsite_adapters.sql.store import SqlStore
 
     store = SqlStore.open(url)
+    before = store.licences.count_users(datetime.now(UTC))
     models = store.signups.models
     ends_at = to_db(datetime.now(UTC) + timedelta(days=90))
     starts_at = to_db(datetime.now(UTC))
