@@ -172,7 +172,11 @@ def seed(url: str, start: int, stop: int) -> None:
     # A production database has been analysed by autovacuum long since; a freshly filled one has
     # not, and its planner would skew the first measurements.
     store.db.execute_sql("ANALYZE")
+    # The seeding writes the user count's rows itself: the store must count what was seeded.
+    counted = store.licences.count_users(datetime.now(UTC)) - before
     store.close()
+    if counted != stop - start:
+        raise RuntimeError(f"seeded {stop - start:,} users, the store counts {counted:,} more")
 
 
 def _tally(store: object, users: int) -> None:
