@@ -107,7 +107,7 @@ class Metrics:
         """Counts the licence check run inside by its outcome; an unreachable database is none."""
         try:
             yield
-        except (LicenceNotFound, RateLimited, InvalidField) as error:
+        except tuple(_CHECK_OUTCOME_OF) as error:
             self.licence_checks.labels(_CHECK_OUTCOME_OF[type(error)]).inc()
             raise
         self.licence_checks.labels("ok").inc()
