@@ -32,6 +32,9 @@ from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
+from vpnsite_adapters.metrics.collectors import DatabaseCollector, SnapshotCollector
+from vpnsite_adapters.metrics.mailer import CountedMailer
+from vpnsite_adapters.metrics.registry import Metrics
 from vpnsite_adapters.services import Services, UseCases
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql.store import SqlStore
@@ -49,6 +52,7 @@ class Hub:
     store: SqlStore
     mail: MailQueue
     jobs: Jobs
+    metrics: Metrics
 
     def close(self) -> None:
         self.jobs.stop()
@@ -187,6 +191,8 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
     random = random or SystemRandom()
     store = open_store(settings, migrate=True)
     unit_of_work = store.unit_of_work
+    metrics = Metrics()
+    unit_of_work.on_unavailable = metrics.database_errors.inc
     if settings.seed_default_fleet:
         with unit_of_work.atomic():
             if store.fleet.is_empty():
@@ -199,7 +205,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
     )
     mail = MailQueue(
         store.mail_queue,
-        make_mailer(settings),
+        CountedMailer(make_mailer(settings), metrics.mail_failures),
         derive_key(settings.secret_key, "mail-queue"),
         clock,
         unit_of_work,
@@ -224,6 +230,11 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         ready=store.ping,
         snapshot=snapshot,
         vpn_keys=_vpn_keys(settings),
+        metrics=metrics,
+    )
+    metrics.registry.register(SnapshotCollector(snapshot))
+    metrics.registry.register(
+        DatabaseCollector(store.mail_queue, unit_of_work, clock, store.connections_in_use)
     )
     jobs = Jobs(
         snapshot=snapshot,
@@ -237,4 +248,4 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         clock=clock,
         unit_of_work=unit_of_work,
     )
-    return Hub(services, store, mail, jobs)
+    return Hub(services, store, mail, jobs, metrics)

@@ -16,6 +16,7 @@ from vpnsite.signups import Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
+from vpnsite_adapters.metrics.registry import Metrics
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn.keystore import VpnKeys
 
@@ -40,3 +41,4 @@ class Services(UseCases):
     """One round trip to the database; raises StoreUnavailable when it cannot be reached."""
     snapshot: StatusSnapshot
     vpn_keys: VpnKeys | None
+    metrics: Metrics

@@ -54,6 +54,8 @@ class Settings:
     demo: bool = False
     connection_limit: int = 800
     channel_timeout: int = 30
+    metrics_address: tuple[str, int] | None = None
+    metrics_token: str | None = None
 
     @property
     def origin(self) -> str:
@@ -103,6 +105,8 @@ def load_settings(
         demo=_boolean(get("DEMO", "false"), "DEMO"),
         connection_limit=_integer(get("CONNECTION_LIMIT", "800"), "CONNECTION_LIMIT", 10, 100_000),
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
+        metrics_address=_address(get("METRICS_ADDRESS"), "METRICS_ADDRESS"),
+        metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -111,13 +115,17 @@ def load_settings(
     return evolve(settings, **given)
 
 
+def _secret(given: str, name: str) -> str:
+    if given.strip().lower() in _PLACEHOLDER_SECRETS or len(given) < MIN_SECRET_LENGTH:
+        raise SettingsError(
+            f"VPNSITE_{name} must be a real secret of at least {MIN_SECRET_LENGTH} characters"
+        )
+    return given
+
+
 def _secret_key(given: str | None, data_dir: Path) -> bytes:
     if given is not None:
-        if given.strip().lower() in _PLACEHOLDER_SECRETS or len(given) < MIN_SECRET_LENGTH:
-            raise SettingsError(
-                f"VPNSITE_SECRET_KEY must be a real secret of at least {MIN_SECRET_LENGTH} characters"
-            )
-        return given.encode()
+        return _secret(given, "SECRET_KEY").encode()
     path = data_dir / "secret.key"
     if not path.exists():
         # O_EXCL: of two processes starting at once, one writes the key and both read the same.
@@ -146,6 +154,17 @@ def _integer(text: str | None, name: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise SettingsError(f"VPNSITE_{name} must be between {low} and {high}")
     return value
+
+
+def _address(text: str | None, name: str) -> tuple[str, int] | None:
+    """``host:port`` (``[::1]:9108`` for IPv6), or None when not set."""
+    if not text:
+        return None
+    host, colon, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise SettingsError(f"VPNSITE_{name} must be host:port (e.g. 127.0.0.1:9108), not {text!r}")
+    return host, int(port)
 
 
 def _boolean(text: str | None, name: str) -> bool:

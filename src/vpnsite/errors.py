@@ -55,12 +55,16 @@ class StoreUnavailable(DomainError):
 
 
 class RateLimited(DomainError):
+    """``action`` is the rate-limited action refused (``submit-email``, ...), for the operator's
+    counts; it is not part of the visitor's message."""
+
     code = "rate_limited"
 
-    def __init__(self, retry_after: timedelta) -> None:
+    def __init__(self, retry_after: timedelta, action: str = "") -> None:
         seconds = max(1, int(-(-retry_after.total_seconds() // 1)))
         super().__init__(seconds=seconds)
         self.retry_after_seconds = seconds
+        self.action = action
 
 
 class InvalidField(DomainError):

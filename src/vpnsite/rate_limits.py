@@ -151,7 +151,7 @@ class Limiter:
         """Count one call of ``action``; raise :class:`RateLimited` when a rule refuses it."""
         wait = self.store.admit(self._counters(action, subjects, failures_only=False), now)
         if wait is not None:
-            raise RateLimited(wait)
+            raise RateLimited(wait, action)
 
     def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
         counters = [
@@ -161,7 +161,7 @@ class Limiter:
         ]
         wait = self.store.wait(counters, now)
         if wait is not None:
-            raise RateLimited(wait)
+            raise RateLimited(wait, action)
 
     def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
         own = self._own_failures_key(action, subjects)

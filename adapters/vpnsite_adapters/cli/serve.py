@@ -32,6 +32,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app
     from vpnsite_adapters.http.waitress_server import create_server
+    from vpnsite_adapters.metrics.listener import MetricsListener
     from vpnsite_adapters.vpn.keystore import initialise
 
     # Where this process itself is reached: the demo's servers report here.
@@ -49,6 +50,18 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         settings = attrs.evolve(settings, public_url=local)
     initialise(settings.data_dir)
     hub = build_hub(settings)
+    metrics = None
+    if settings.metrics_address:
+        host, port = settings.metrics_address
+        try:
+            metrics = MetricsListener.start(hub.metrics, host, port)
+        except OSError as error:
+            hub.close()
+            print(
+                f"vpnsite: cannot serve metrics on {host}:{port}: {error.strerror or error}", file=sys.stderr
+            )
+            return 2
+        log.info("metrics on http://%s:%d/metrics", host, port)
     hub.jobs.start()
     server = create_server(create_app(hub.services), settings)
     log.info(
@@ -64,5 +77,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     try:
         server.run()
     finally:
+        if metrics is not None:
+            metrics.close()
         hub.close()
     return 0

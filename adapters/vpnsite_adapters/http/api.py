@@ -93,6 +93,7 @@ def create_user() -> Response:
         request_id=body.request_id,
     )
     activation = services().signups.create_user(SignedForm(form, body.sig), caller_ip())
+    services().metrics.signups.inc()
     licence = activation.licence
     return personal(
         jsonify(
@@ -126,7 +127,8 @@ def licence_json(licence: Licence, code: str | None, archive_token: str | None) 
 @api.post("/api/check-license")
 def check_license() -> Response:
     body: CheckLicense = json_body(CheckLicense)
-    checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
+    with services().metrics.counting_licence_check():
+        checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
     return personal(
         jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
     )
@@ -138,11 +140,13 @@ def renew() -> Response:
     renewals = services().renewals
     if body.token:
         licence = renewals.renew_with_link(body.token)
+        services().metrics.renewals.inc()
         return personal(jsonify(success=True, license=licence_json(licence, None, None)))
     missing = [name for name in ("email", "activation_code") if not getattr(body, name)]
     if missing:
         raise InvalidBody([FieldError(("body", name), "missing", {}) for name in missing])
     checked = renewals.renew_with_code(str(body.email), str(body.activation_code), caller_ip())
+    services().metrics.renewals.inc()
     return personal(
         jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
     )
@@ -154,6 +158,7 @@ def support() -> Response:
     ticket = services().support.open_ticket(
         body.email, body.activation_code, body.message, caller_ip(), g.language
     )
+    services().metrics.tickets.inc()
     return jsonify(success=True, ticket=ticket.number)
 
 

@@ -16,6 +16,7 @@ from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.languages import pick_language
+from vpnsite_adapters.http.metrics_api import register_metrics
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
@@ -67,6 +68,8 @@ def create_app(services: Services) -> Flask:
     site = Site.load(services.settings.origin)
     if site is not None:
         register_site(app, site)
+    if services.settings.metrics_token:
+        register_metrics(app, services.settings.metrics_token)
     register_error_handlers(app)
     CORS(
         app,
@@ -92,11 +95,13 @@ def create_app(services: Services) -> Flask:
             response.headers.setdefault("Content-Security-Policy", API_CSP)
         if request.is_secure:
             response.headers.setdefault(*HSTS)
+        elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+        rule = request.url_rule
+        services.metrics.observe_request(
+            rule.rule if rule else None, request.method, response.status_code, elapsed
+        )
         if services.settings.access_log:
-            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-            access_log.info(
-                "%s %s %s %.1fms", request.method, redact(request.path), response.status_code, elapsed
-            )
+            log_access(request.method, request.path, response.status_code, elapsed)
         return response
 
     app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
@@ -106,6 +111,7 @@ def create_app(services: Services) -> Flask:
             {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
             services.settings.cors_origins,
             log_access if services.settings.access_log else None,
+            services.metrics.request_counter,
         ),
         services.settings.trusted_proxies,
     )

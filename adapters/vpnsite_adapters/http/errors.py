@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, g, jsonify
+from flask import Flask, Response, current_app, g, jsonify
 from werkzeug.exceptions import HTTPException
 
 from vpnsite.errors import (
@@ -100,6 +100,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RateLimited)
     def rate_limited(error: RateLimited) -> Response:
+        current_app.extensions["vpnsite"].metrics.rate_limited.labels(error.action).inc()
         response = error_response(STATUS_OF[RateLimited], error.code, **error.params)
         response.headers["Retry-After"] = str(error.retry_after_seconds)
         return response

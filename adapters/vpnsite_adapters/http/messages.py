@@ -74,6 +74,13 @@ DETAILS: Mapping[str, Texts] = {
         "fr": "Un jeton de serveur valide est requis.",
         "pt": "É necessário um token de servidor válido.",
     },
+    "metrics_unauthorized": {
+        "en": "A valid metrics token is required.",
+        "ru": "Нужен действительный токен метрик.",
+        "es": "Se necesita un token de métricas válido.",
+        "fr": "Un jeton de métriques valide est requis.",
+        "pt": "É necessário um token de métricas válido.",
+    },
     "invalid_json": {
         "en": "The request body is not valid JSON.",
         "ru": "Тело запроса не является корректным JSON.",

@@ -43,10 +43,15 @@ def heartbeat() -> Response:
 def login() -> Response:
     """May this e-mail and activation code use the calling server? Admitted, the answer names the
     session the server reports as established and ended."""
-    token = bearer_token()
-    body: NodeLogin = json_body(NodeLogin)
     services: Services = current_app.extensions["vpnsite"]
-    admission = services.node_access.log_in(token, body.username, body.password or "")
+    try:
+        token = bearer_token()
+        body: NodeLogin = json_body(NodeLogin)
+        admission = services.node_access.log_in(token, body.username, body.password or "")
+    except NodeUnauthorized:
+        services.metrics.node_logins.labels("bad_token").inc()
+        raise
+    services.metrics.node_login(admission.refused)
     if admission.refused:
         response = jsonify(admitted=False, reason=admission.refused)
         response.status_code = 403

@@ -20,6 +20,8 @@ from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 AccessLog = Callable[[str, str, int, float], None]
+# The increment of one (route, method, status) in the request metrics, resolved once.
+RequestCounter = Callable[[str, str, int], Callable[[], None]]
 
 # Sent on every answer to a request that came over HTTPS (directly or from a trusted proxy).
 HSTS = ("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
@@ -34,11 +36,21 @@ class PollingEndpoints:
         headers: dict[str, str],
         cors_origins: tuple[str, ...],
         access_log: AccessLog | None,
+        counter: RequestCounter,
     ) -> None:
         self.app = app
         self.routes: dict[str, Callable[[], Encoded]] = {
             "/api/user-count": lambda: snapshot.user_count,
             "/api/server-status": lambda: snapshot.server_status,
+        }
+        self.counter = counter
+        # A poll's count is one call: the counters of the answers polls get are looked up here,
+        # once, per path and method (200 and 304).
+        self.counted = {
+            path: {
+                method: (counter(path, method, 200), counter(path, method, 304)) for method in ("GET", "HEAD")
+            }
+            for path in self.routes
         }
         self.security_headers = list(headers.items())
         self.cors_origins = frozenset(cors_origins)
@@ -60,6 +72,7 @@ class PollingEndpoints:
                 },
                 ensure_ascii=False,
             ).encode()
+            self.counter(environ["PATH_INFO"], method, 405)()
             start_response(
                 "405 Method Not Allowed",
                 [
@@ -79,6 +92,7 @@ class PollingEndpoints:
         )
         if method == "OPTIONS":
             preflight = [("Access-Control-Allow-Methods", "GET, HEAD")] if cors else []
+            self.counter(environ["PATH_INFO"], method, 204)()
             start_response(
                 "204 No Content",
                 [
@@ -93,10 +107,13 @@ class PollingEndpoints:
             return [b""]
         started = time.perf_counter()
         prepared = self._prepare(environ["PATH_INFO"], route())
+        ok, not_modified = self.counted[environ["PATH_INFO"]][method]
         if _matches(environ.get("HTTP_IF_NONE_MATCH"), prepared.encoded.etag):
             status, headers, body = "304 Not Modified", prepared.not_modified, b""
+            not_modified()
         else:
             status, headers, body = "200 OK", prepared.ok, prepared.encoded.body
+            ok()
         start_response(status, [*headers, *secure, *cors] if secure or cors else headers)
         if self.access_log is not None:
             self.access_log(method, environ["PATH_INFO"], int(status[:3]), time.perf_counter() - started)

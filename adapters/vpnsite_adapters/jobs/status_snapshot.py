@@ -78,6 +78,12 @@ class StatusSnapshot:
         "load": None,
     }
     demo: bool = False
+    # What the operator's metrics read: the fleet as of the last refresh, and when that was
+    # (``time.monotonic()``; None before the first refresh succeeds).
+    servers: int = 0
+    servers_online: int = 0
+    sessions: int = 0
+    refreshed_at: float | None = None
 
     def refresh(self) -> None:
         """Read the database once and replace both answers; on failure keep the last ones."""
@@ -118,6 +124,9 @@ class StatusSnapshot:
         ]
         vpn = [_vpn_server(view) for view in views]
         self.users = users
+        self.servers = len(vpn)
+        self.servers_online = sum(1 for view in views if view.online)
+        self.sessions = sum(view.server.sessions for view in views if view.online)
         self.user_count = Encoded.of({"success": True, "user_count": users})
         self.server_status = Encoded.of(
             {
@@ -125,7 +134,7 @@ class StatusSnapshot:
                 "system_servers": system,
                 "summary": {
                     "vpn_servers_count": len(vpn),
-                    "vpn_servers_online": sum(1 for view in views if view.online),
+                    "vpn_servers_online": self.servers_online,
                     "system_servers_count": len(system),
                     "user_count": users,
                     "demo": self.demo,
@@ -133,6 +142,7 @@ class StatusSnapshot:
                 },
             }
         )
+        self.refreshed_at = time.monotonic()
 
 
 def _vpn_server(view: ServerView) -> dict[str, Any]:

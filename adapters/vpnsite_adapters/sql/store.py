@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import peewee
 from attrs import frozen
+from playhouse.pool import PooledDatabase
 
 from vpnsite_adapters.sql.database import open_database
 from vpnsite_adapters.sql.fleet import SqlFleetStore
@@ -80,6 +81,12 @@ class SqlStore:
         """One round trip to the database; StoreUnavailable if it cannot be reached."""
         with self.unit_of_work.scope():
             self.db.execute_sql("SELECT 1").fetchone()
+
+    def connections_in_use(self) -> int | None:
+        """The pool's connections taken just now; None on SQLite, which keeps one per thread."""
+        if isinstance(self.db, PooledDatabase):
+            return len(self.db._in_use)
+        return None
 
     def close(self) -> None:
         if not self.db.is_closed():

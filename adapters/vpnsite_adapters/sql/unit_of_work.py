@@ -23,6 +23,8 @@ class SqlUnitOfWork:
     def __init__(self, db: peewee.Database) -> None:
         self.db = db
         self._local = threading.local()
+        # Told of every time the database could not be reached (the operator's metrics count them).
+        self.on_unavailable: Callable[[], None] = lambda: None
 
     @contextmanager
     def scope(self) -> Iterator[None]:
@@ -31,6 +33,7 @@ class SqlUnitOfWork:
         try:
             yield
         except _UNREACHABLE as error:
+            self.on_unavailable()
             raise StoreUnavailable() from error
         finally:
             self._local.depth = depth

@@ -1,0 +1,1 @@
+"""The hub's Prometheus metrics: counters the adapters update, gauges read when scraped."""
