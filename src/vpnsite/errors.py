@@ -60,7 +60,7 @@ class RateLimited(DomainError):
 
     code = "rate_limited"
 
-    def __init__(self, retry_after: timedelta, action: str = "") -> None:
+    def __init__(self, retry_after: timedelta, action: str) -> None:
         seconds = max(1, int(-(-retry_after.total_seconds() // 1)))
         super().__init__(seconds=seconds)
         self.retry_after_seconds = seconds
