@@ -74,14 +74,14 @@ def error_response(status: int, code: str, **params: object) -> Response:
     return response
 
 
+def field_message(error: FieldError, lang: str) -> str:
+    return field_text(error.kind, lang, **{**_FIELD_LIMITS.get(error.kind, {}), **error.params})
+
+
 def validation_response(errors: list[FieldError]) -> Response:
     lang = language()
     detail = [
-        {
-            "loc": list(error.loc),
-            "msg": field_text(error.kind, lang, **{**_FIELD_LIMITS.get(error.kind, {}), **error.params}),
-            "type": f"value_error.{error.kind}",
-        }
+        {"loc": list(error.loc), "msg": field_message(error, lang), "type": f"value_error.{error.kind}"}
         for error in errors
     ]
     response = jsonify(detail=detail, code="validation_error")

@@ -1,5 +1,9 @@
 """The website: prerendered pages for every route in every language, hashed assets, sitemap and
-robots, served with the right caching, compression and security headers."""
+robots, served with the right caching, compression and security headers.
+
+Pages carry markers (``__SLOT_NAME__``) where the server writes what it knows when it answers:
+the user count of the last status snapshot in every page, and a visitor's values in the answers
+to the forms (``http/forms.py``)."""
 
 from __future__ import annotations
 
@@ -7,11 +11,15 @@ import gzip
 import hashlib
 import logging
 import re
+from collections.abc import Callable, Mapping
+from html import escape
 from pathlib import Path
 
 from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
+
+from vpnsite_adapters.http.page_formats import PageFormats
 
 log = logging.getLogger("vpnsite.site")
 
@@ -24,6 +32,7 @@ HTML_CSP = (
     "object-src 'none'"
 )
 _SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]*$")
+_SLOT = re.compile(rb"__SLOT_([A-Z0-9_]+)__")
 _ORIGIN_BOUND = {".html", ".xml", ".txt"}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -42,37 +51,83 @@ class Variant:
     etag: str
 
 
+def _variant(body: bytes) -> Variant:
+    return Variant(
+        body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    )
+
+
+def fill(body: bytes, values: Mapping[str, str]) -> bytes:
+    """``body`` with each marker replaced by its value, HTML-escaped; a marker without a value is
+    a bug (a page would show it), so it raises."""
+
+    def value(match: re.Match[bytes]) -> bytes:
+        return escape(values[match.group(1).decode()], quote=True).encode()
+
+    return _SLOT.sub(value, body)
+
+
+def language_of(path: str) -> str:
+    first = path.strip("/").split("/")[0]
+    return first if first in LANGUAGE_PREFIXES else "en"
+
+
 class Site:
     """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph): the
-    public URL is written into each page once, when it is first asked for."""
+    public URL is written into each page once, when it is first asked for; the user count each
+    time the snapshot's count has changed, so between changes a page costs a dictionary look-up."""
 
-    def __init__(self, root: Path, public_url: str) -> None:
+    def __init__(self, root: Path, public_url: str, users: Callable[[], int] = lambda: 0) -> None:
         self.root = root
         self.public_url = public_url
+        self.users = users
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
             if path.is_file() and path.suffix in _TYPES
         }
-        self._variants: dict[str, Variant] = {}
+        self.formats = PageFormats.load(root / "forms" / "formats.json")
+        self._static: dict[str, Variant] = {}
+        # The pages as filled with one user count; replaced whole when the count changes, so a
+        # page filled with an older count never lands among the newer ones.
+        self._pages: tuple[int | None, dict[str, Variant]] = (None, {})
 
     @classmethod
-    def load(cls, public_url: str) -> Site | None:
+    def load(cls, public_url: str, users: Callable[[], int]) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url)
+        return cls(SITE_DIR, public_url, users)
+
+    def counts(self, language: str, users: int) -> dict[str, str]:
+        return {"USERS": self.formats[language].count(users), "USER_COUNT": str(users)}
+
+    def answer(self, language: str, screen: str, values: Mapping[str, str]) -> bytes:
+        """The answer to a form post: the screen prerendered for it, with the visitor's values."""
+        body = self.files[f"/forms/{language}/{screen}.html"].replace(
+            ORIGIN_PLACEHOLDER, self.public_url.encode()
+        )
+        return fill(body, {**self.counts(language, self.users()), **values})
 
     def variant(self, name: str) -> Variant:
-        found = self._variants.get(name)
+        if not name.endswith(".html"):
+            found = self._static.get(name)
+            if found is None:
+                body = self.files[name]
+                if Path(name).suffix in _ORIGIN_BOUND:
+                    body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+                found = self._static[name] = _variant(body)
+            return found
+        users = self.users()
+        filled_with, pages = self._pages
+        if filled_with != users:
+            pages = {}
+            self._pages = (users, pages)
+        found = pages.get(name)
         if found is None:
-            body = self.files[name]
-            if Path(name).suffix in _ORIGIN_BOUND:
-                body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
-            found = Variant(
-                body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-            )
-            self._variants[name] = found
+            body = self.files[name].replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            body = fill(body, self.counts(language_of(name.removeprefix("/pages")), users))
+            found = pages[name] = _variant(body)
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
@@ -90,6 +145,12 @@ class PagePath(PathConverter):
     """Any path but the API's, so a wrong method on an API call still gets its 405."""
 
     regex = r"(?!api(?:/|$))[^/].*?"
+
+
+def html_response(body: bytes, status: int) -> Response:
+    response = Response(body, status=status, content_type=_TYPES[".html"])
+    response.headers["Content-Security-Policy"] = HTML_CSP
+    return response
 
 
 def register_site(app: Flask, site: Site) -> None:

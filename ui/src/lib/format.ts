@@ -35,8 +35,10 @@ export function parseDay(day: string): Date {
 
 export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
+export const LOCALE_PLURALS = (language: Language) => new Intl.PluralRules(LOCALE[language]);
+
 export function plural(count: number, forms: PluralForms, language: Language): string {
-  const rule = new Intl.PluralRules(LOCALE[language]).select(count);
+  const rule = LOCALE_PLURALS(language).select(count);
   return (forms[rule] ?? forms.other).replace("{n}", formatCount(count, language, false));
 }
 
