@@ -87,6 +87,8 @@ async function buildSite(out) {
       `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
       // The server writes its last user count here (and into the page's __SLOT_USERS__): the script starts from it.
       `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__">` +
+      // The status page also carries the whole snapshot, so the script starts where the HTML is.
+      (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script>` : "") +
       `<link rel="stylesheet" href="/assets/${cssName}">${served ? "" : `<script type="module" src="${scripts[language]}"></script>`}` +
       `</head><body><div id="app">${body}</div></body></html>`;
   };
@@ -115,6 +117,7 @@ async function buildSite(out) {
     }
   }
   writeFileSync(join(out, "forms", "formats.json"), JSON.stringify(ssr.formats()));
+  writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;
     const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");

@@ -66,7 +66,7 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
-    site = Site.load(services.settings.origin, lambda: services.snapshot.users)
+    site = Site.load(services.settings.origin, services.snapshot)
     if site is not None:
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))

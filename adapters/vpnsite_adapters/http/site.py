@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import logging
 import re
-from collections.abc import Callable, Mapping
-from html import escape
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
 
 from vpnsite_adapters.http.page_formats import PageFormats
+from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.status_page import StatusPage
 
 log = logging.getLogger("vpnsite.site")
 
@@ -32,7 +35,6 @@ HTML_CSP = (
     "object-src 'none'"
 )
 _SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]*$")
-_SLOT = re.compile(rb"__SLOT_([A-Z0-9_]+)__")
 _ORIGIN_BOUND = {".html", ".xml", ".txt"}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -57,14 +59,22 @@ def _variant(body: bytes) -> Variant:
     )
 
 
-def fill(body: bytes, values: Mapping[str, str]) -> bytes:
-    """``body`` with each marker replaced by its value, HTML-escaped; a marker without a value is
-    a bug (a page would show it), so it raises."""
+class Snapshot(Protocol):
+    """What the pages carry of the status snapshot (``jobs/status_snapshot.py``)."""
 
-    def value(match: re.Match[bytes]) -> bytes:
-        return escape(values[match.group(1).decode()], quote=True).encode()
+    @property
+    def users(self) -> int: ...
 
-    return _SLOT.sub(value, body)
+    @property
+    def server_status(self) -> Encoded: ...
+
+
+class Encoded(Protocol):
+    @property
+    def body(self) -> bytes: ...
+
+    @property
+    def etag(self) -> str: ...
 
 
 def language_of(path: str) -> str:
@@ -74,30 +84,32 @@ def language_of(path: str) -> str:
 
 class Site:
     """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph): the
-    public URL is written into each page once, when it is first asked for; the user count each
-    time the snapshot's count has changed, so between changes a page costs a dictionary look-up."""
+    public URL is written into each page once, when it is first asked for; the user count (and on
+    the status page the whole snapshot) each time the snapshot has changed, so between changes a
+    page costs a dictionary look-up."""
 
-    def __init__(self, root: Path, public_url: str, users: Callable[[], int] = lambda: 0) -> None:
+    def __init__(self, root: Path, public_url: str, snapshot: Snapshot) -> None:
         self.root = root
         self.public_url = public_url
-        self.users = users
+        self.snapshot = snapshot
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
             if path.is_file() and path.suffix in _TYPES
         }
         self.formats = PageFormats.load(root / "forms" / "formats.json")
+        self.status_page = StatusPage.load(root / "forms" / "status.json")
         self._static: dict[str, Variant] = {}
-        # The pages as filled with one user count; replaced whole when the count changes, so a
-        # page filled with an older count never lands among the newer ones.
-        self._pages: tuple[int | None, dict[str, Variant]] = (None, {})
+        # Each page as last filled, with what it was filled from: the user count, and the status
+        # snapshot's ETag for the status page.
+        self._pages: dict[str, tuple[tuple[int, str], Variant]] = {}
 
     @classmethod
-    def load(cls, public_url: str, users: Callable[[], int]) -> Site | None:
+    def load(cls, public_url: str, snapshot: Snapshot) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, users)
+        return cls(SITE_DIR, public_url, snapshot)
 
     def counts(self, language: str, users: int) -> dict[str, str]:
         return {"USERS": self.formats[language].count(users), "USER_COUNT": str(users)}
@@ -107,7 +119,7 @@ class Site:
         body = self.files[f"/forms/{language}/{screen}.html"].replace(
             ORIGIN_PLACEHOLDER, self.public_url.encode()
         )
-        return fill(body, {**self.counts(language, self.users()), **values})
+        return fill(body, {**self.counts(language, self.snapshot.users), **values})
 
     def variant(self, name: str) -> Variant:
         if not name.endswith(".html"):
@@ -118,16 +130,26 @@ class Site:
                     body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
                 found = self._static[name] = _variant(body)
             return found
-        users = self.users()
-        filled_with, pages = self._pages
-        if filled_with != users:
-            pages = {}
-            self._pages = (users, pages)
-        found = pages.get(name)
-        if found is None:
-            body = self.files[name].replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
-            body = fill(body, self.counts(language_of(name.removeprefix("/pages")), users))
-            found = pages[name] = _variant(body)
+        users, status = self.snapshot.users, self.snapshot.server_status
+        body = self.files[name]
+        key = (users, status.etag if b"__SLOT_RAW_STATUS" in body else "")
+        held = self._pages.get(name)
+        if held is not None and held[0] == key:
+            return held[1]
+        language = language_of(name.removeprefix("/pages"))
+        body = fill(body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode()), self.counts(language, users))
+        if key[1]:
+            snapshot = json.loads(status.body)
+            body = fill_raw(
+                body,
+                {
+                    "STATUS": self.status_page.block(language, snapshot, self.formats[language]),
+                    # A data block for the script: nothing in it may close the element.
+                    "STATUS_JSON": status.body.replace(b"<", b"\\u003c"),
+                },
+            )
+        found = _variant(body)
+        self._pages[name] = (key, found)
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
