@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -227,3 +228,25 @@ def test_the_hz_id_cookie(page: Any) -> None:
     assert re.fullmatch(r"[0-9a-f]{32}", cookie["value"])
     assert cookie["path"] == "/" and cookie["sameSite"] == "Lax"
     assert 364 * 86400 < cookie["expires"] - __import__("time").time() <= 365 * 86400
+
+
+LAYOUT_SHIFT = """() => new Promise((done) => {
+  let total = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+  }).observe({ type: "layout-shift", buffered: true });
+  requestAnimationFrame(() => requestAnimationFrame(() => done(total)));
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_status_page_comes_laid_out_and_keeps_its_layout(browser: Any, server: Any, width: int) -> None:
+    """The snapshot is in the HTML: no skeleton is replaced, and the script's refreshes move nothing."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, base_url=server.base)
+    page = context.new_page()
+    page.goto("/server-status", wait_until="networkidle")
+    for _ in range(2):
+        with page.expect_response(lambda response: "/api/server-status" in response.url, timeout=10000):
+            pass
+    assert page.evaluate(LAYOUT_SHIFT) == 0
+    context.close()

@@ -1,6 +1,6 @@
-"""The status page's live block as the server puts it together from a snapshot equals, byte for
-byte, what the website's script renders for the same snapshot: the one thing the server builds
-beside the script (http/status_page.py) is tied to the script's markup, texts and formats."""
+"""What the server writes into pages equals, byte for byte, what the website's script renders:
+the status page's live block for a snapshot (http/status_page.py), and counts, dates and "{n}
+days" (http/page_formats.py), in the five languages."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,13 @@ from vpnsite_adapters.http.status_page import StatusPage
 
 PRERENDER = Path(__file__).parents[2] / "ui" / "dist-ssr" / "prerender.mjs"
 _RENDER = """
-const { renderStatusBlock } = await import(process.argv[1]);
-const cases = JSON.parse(await new Promise((done) => { let s = ""; process.stdin.on("data", (c) => (s += c)); process.stdin.on("end", () => done(s)); }));
-process.stdout.write(JSON.stringify(cases.map(([snapshot, language]) => renderStatusBlock(snapshot, language))));
+const { renderStatusBlock, formatSamples } = await import(process.argv[1]);
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const cases = JSON.parse(input);
+const blocks = cases.map(([data, language]) =>
+  typeof data === "number" ? formatSamples(data, "2027-02-13", language) : renderStatusBlock(data, language));
+process.stdout.write(JSON.stringify(blocks));
 """
 
 
@@ -73,25 +78,60 @@ def snapshot(users: int, demo: bool) -> dict[str, Any]:
     }
 
 
+LANGUAGES = ("en", "ru", "es", "fr", "pt")
+FORMATS = PageFormats.load(SITE_DIR / "forms" / "formats.json")
+
+
+def rendered_by_the_script(cases: list[tuple[Any, str]]) -> list[Any]:
+    answer = subprocess.run(
+        ["node", "--input-type=module", "-e", _RENDER, PRERENDER.as_uri()],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return list(json.loads(answer.stdout))
+
+
+def test_counts_dates_and_days_are_the_scripts() -> None:
+    counts = (
+        0,
+        1,
+        2,
+        4,
+        5,
+        11,
+        21,
+        22,
+        25,
+        90,
+        101,
+        111,
+        999,
+        1000,
+        1001,
+        1234,
+        12_345,
+        1_000_000,
+        1_234_567,
+    )
+    cases: list[tuple[Any, str]] = [(count, language) for count in counts for language in LANGUAGES]
+    for (count, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        formats = FORMATS[language]
+        found = [formats.count(count), formats.date(date(2027, 2, 13)), formats.days_text(count)]
+        assert found == expected, (count, language)
+
+
 def test_the_servers_block_is_the_scripts_block() -> None:
-    cases = [
+    cases: list[tuple[Any, str]] = [
         (snapshot(users, demo), language)
         for users, demo in ((0, True), (625, False), (1285, True), (10_000, False), (2_500_000, False))
-        for language in ("en", "ru", "es", "fr", "pt")
+        for language in LANGUAGES
     ]
-    rendered = json.loads(
-        subprocess.run(
-            ["node", "--input-type=module", "-e", _RENDER, PRERENDER.as_uri()],
-            input=json.dumps(cases),
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
-        ).stdout
-    )
     page = StatusPage.load(SITE_DIR / "forms" / "status.json")
-    formats = PageFormats.load(SITE_DIR / "forms" / "formats.json")
-    for (data, language), expected in zip(cases, rendered, strict=True):
+    formats = FORMATS
+    for (data, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         assert page.block(language, data, formats[language]).decode() == expected, (
             language,
             data["summary"],

@@ -14,7 +14,7 @@ import ru from "./i18n/ru";
 import type { Dictionary } from "./lib/i18n";
 import { LANGUAGES, LOCALE, localPath, type Language } from "./lib/language";
 import { ROUTES, pageOf } from "./lib/pages";
-import { formatCount, formatDate, FREE_TIER_USERS, LOCALE_PLURALS, loadLevel, rankColour } from "./lib/format";
+import { formatCount, formatDate, FREE_TIER_USERS, LOCALE_PLURALS, loadLevel, parseDay, plural, rankColour, type PluralForms } from "./lib/format";
 import { SERVED_SCREENS, slot, type ServedScreen } from "./lib/served";
 
 const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
@@ -89,6 +89,12 @@ export function statusParts(language: Language) {
     free_tier_users: FREE_TIER_USERS,
     decimal: new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".",
   };
+}
+
+/** A count, a date and "{n} days" as the script writes them: what the server's formats must equal. */
+export function formatSamples(count: number, day: string, language: Language): [string, string, string] {
+  const forms = DICTIONARIES[language].activation.days as PluralForms;
+  return [formatCount(count, language, false), formatDate(parseDay(day), language), plural(count, forms, language)];
 }
 
 /** The live block for a snapshot as the script draws it (on a wide screen): what the server's must equal. */
