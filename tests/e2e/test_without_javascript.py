@@ -141,3 +141,15 @@ def test_the_status_page_and_the_counts_are_in_the_html(page: Any, server: Any, 
     expect(page.locator("[data-testid=home-user-count]")).to_have_text(grouped(users_now(server), language))
     html = page.content()
     assert "1,285" not in html and "1,200" not in html and "__SLOT_" not in html
+
+
+def test_an_answer_pages_form_posts_again(page: Any, server: Any) -> None:
+    """A refused sign-up answers the home page with its form: corrected, it posts from there."""
+    page.goto("/ru")
+    page.fill("#signup-email", "dot.@example.org")
+    page.locator("#signup button[type=submit]").click()
+    expect(page.get_by_role("alert")).to_have_text("Введите корректный адрес e-mail.")
+    expect(page.locator("#signup-email")).to_have_value("dot.@example.org")
+    page.fill("#signup-email", "corrected@example.org")
+    page.locator("#signup button[type=submit]").click()
+    expect(page.get_by_role("heading", name=TEXTS["ru"]["activated"])).to_be_visible()

@@ -57,6 +57,7 @@ def test_sign_up_answers_the_activation_page_and_its_code_checks_on_the_licence_
     page = html(response)
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Referrer-Policy"] == "same-origin"
     assert '<html lang="ru">' in page and "VPN активирован" in page
     assert "anna@example.org" in page and code
     assert "90 дней" in page and "15 апреля 2026 г." in page

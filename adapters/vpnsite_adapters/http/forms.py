@@ -24,7 +24,6 @@ from vpnsite.licences import DAY
 from vpnsite_adapters.http.api import (
     caller_ip,
     licence_json,
-    personal,
     personal_archive_url,
     services,
     signed_form,
@@ -108,11 +107,16 @@ def forms_blueprint(site: Site) -> Blueprint:
     forms = Blueprint("forms", __name__)
 
     def answer(
-        screen: str, status: int, values: Mapping[str, str], headers: Mapping[str, str] = {}
+        screen: str, status: int, values: Mapping[str, str], headers: Mapping[str, str] | None = None
     ) -> Response:
         language = language_of(request.path)
-        response = personal(html_response(site.answer(language, screen, values), status))
-        response.headers.update(headers)
+        response = html_response(site.answer(language, screen, values), status)
+        # Personal, so never stored; and the answer's own forms must be able to post again, which
+        # a browser refuses to vouch for (Origin: null) under "no-referrer": "same-origin" names
+        # the page to the site only, and its address holds nothing personal.
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers.update(headers or {})
         return response
 
     def posted(
