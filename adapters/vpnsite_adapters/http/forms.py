@@ -10,7 +10,6 @@ the visitor's values filled in (``Site.answer``). A post must come from the site
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, date
 from typing import Any
@@ -19,7 +18,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed, StoreUnavailable
+from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed
 from vpnsite.licences import DAY
 from vpnsite_adapters.http.api import (
     caller_ip,
@@ -28,7 +27,7 @@ from vpnsite_adapters.http.api import (
     services,
     signed_form,
 )
-from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message
+from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.schemas import (
     CheckLicense,
@@ -40,8 +39,6 @@ from vpnsite_adapters.http.schemas import (
     structure,
 )
 from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, language_of
-
-log = logging.getLogger("vpnsite.http")
 
 # The fields of the signed request the activation screen's "Try again" posts back.
 SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
@@ -78,15 +75,8 @@ def refusal(error: Exception, language: str, join: str) -> Refused:
     assert isinstance(error, DomainError)
     if isinstance(error, InvalidField):
         return Refused(422, field_message(FieldError(("body", error.field), error.kind, {}), language))
-    status = STATUS_OF[type(error)]
-    headers: dict[str, str] = {}
-    if isinstance(error, RateLimited):
-        services().metrics.rate_limited.labels(error.action).inc()
-        headers["Retry-After"] = str(error.retry_after_seconds)
-    if isinstance(error, StoreUnavailable):
-        log.error("database unavailable: %s", type(error.__cause__).__name__)
-        headers["Retry-After"] = "5"
-    return Refused(status, detail_text(error.code, language, **error.params), headers)
+    text = detail_text(error.code, language, **error.params)
+    return Refused(STATUS_OF[type(error)], text, refusal_headers(error))
 
 
 def _form() -> dict[str, str]:
@@ -97,10 +87,6 @@ def _form() -> dict[str, str]:
 
 def _local(route: str) -> list[str]:
     return [route] + [f"/{prefix}{route}" for prefix in LANGUAGE_PREFIXES]
-
-
-def _day(iso: str) -> date:
-    return date.fromisoformat(iso)
 
 
 def forms_blueprint(site: Site) -> Blueprint:
@@ -202,10 +188,10 @@ def forms_blueprint(site: Site) -> Blueprint:
             {
                 "EMAIL": view["email"],
                 "CODE": view["code"] or body.activation_code,
-                "STARTED": formats.date(_day(view["start"])),
-                "ENDS": formats.date(_day(view["end"])),
+                "STARTED": formats.date(date.fromisoformat(view["start"])),
+                "ENDS": formats.date(date.fromisoformat(view["end"])),
                 "REMAINING": str(view["days"]),
-                "RENEW_FROM": formats.date(_day(view["renewable_from"])),
+                "RENEW_FROM": formats.date(date.fromisoformat(view["renewable_from"])),
                 "ARCHIVE_URL": view["configUrl"] or "",
             },
         )

@@ -99,6 +99,7 @@ class Site:
         }
         self.formats = PageFormats.load(root / "forms" / "formats.json")
         self.status_page = StatusPage.load(root / "forms" / "status.json")
+        self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self._static: dict[str, Variant] = {}
         # Each page as last filled, with what it was filled from: the user count, and the status
         # snapshot's ETag for the status page.
@@ -132,7 +133,7 @@ class Site:
             return found
         users, status = self.snapshot.users, self.snapshot.server_status
         body = self.files[name]
-        key = (users, status.etag if b"__SLOT_RAW_STATUS" in body else "")
+        key = (users, status.etag if name in self._with_status else "")
         held = self._pages.get(name)
         if held is not None and held[0] == key:
             return held[1]
