@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.status_page import StatusPage
+from vpnsite_adapters.jobs.status_snapshot import Encoded
 
 PRERENDER = Path(__file__).parents[2] / "ui" / "dist-ssr" / "prerender.mjs"
 _RENDER = """
@@ -136,3 +138,20 @@ def test_the_servers_block_is_the_scripts_block() -> None:
             language,
             data["summary"],
         )
+
+
+def test_the_status_page_is_sent_with_the_snapshot(make_hub: Any) -> None:
+    services = make_hub(public_url="https://vpn.example").services
+    client = create_app(services).test_client()
+    data = snapshot(1285, True)
+    data["vpn_servers"][3]["name"] = "</script><script>alert(1)</script>"
+    services.snapshot.server_status = Encoded.of(data)
+    services.snapshot.users = 1285
+    page = client.get("/fr/server-status").get_data(as_text=True)
+    assert "__SLOT_" not in page and "skeleton" not in page
+    assert page.count('<li class="server-row">') == 4 and page.count('<li class="server-row system">') == 3
+    assert "<strong>Pays-Bas</strong>" in page and "Démonstration : ces serveurs sont simulés." in page
+    assert "1\u202f285" in page
+    carried = page.split('<script type="application/json" id="vpnsite-status">')[1].split("</script>")[0]
+    assert json.loads(carried) == data
+    assert "<script>alert" not in page
