@@ -150,7 +150,7 @@ def test_the_status_page_is_sent_with_the_snapshot(make_hub: Any) -> None:
     page = client.get("/fr/server-status").get_data(as_text=True)
     assert "__SLOT_" not in page and "skeleton" not in page
     assert page.count('<li class="server-row">') == 4 and page.count('<li class="server-row system">') == 3
-    assert "<strong>Pays-Bas</strong>" in page and "Démonstration : ces serveurs sont simulés." in page
+    assert "<strong>Pays-Bas</strong>" in page and "ces serveurs sont simulés." in page
     assert "1\u202f285" in page
     carried = page.split('<script type="application/json" id="vpnsite-status">')[1].split("</script>")[0]
     assert json.loads(carried) == data
