@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.site_map import LANGUAGES, ROUTES, localised
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
 
@@ -197,3 +198,14 @@ def test_every_page_carries_the_snapshots_user_count_and_its_etag_follows_it(
     assert again.status_code == 200 and "1,234 users" in html(again)
     unchanged = client.get("/", headers={"If-None-Match": again.headers["ETag"]})
     assert unchanged.status_code == 304
+
+
+def test_no_page_shows_a_marker_or_a_made_up_count(site: tuple[Any, Any]) -> None:
+    client, services = site
+    services.snapshot.users = 7
+    for language in LANGUAGES:
+        for route in [*ROUTES, "/no-such-page"]:
+            response = client.get(localised(route, language))
+            page = html(response)
+            assert '<meta name="vpnsite-users" content="7">' in page, (language, route)
+            assert "1,285" not in page and "1,200" not in page and "Loading…" not in page
