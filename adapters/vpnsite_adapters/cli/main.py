@@ -17,13 +17,14 @@ from vpnsite_adapters.cli import (
     retention,
     serve,
     stats,
+    systemd_unit,
     tickets,
     vpn,
 )
 from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn, backup)
+COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn, backup, systemd_unit)
 
 
 def parser() -> argparse.ArgumentParser:
