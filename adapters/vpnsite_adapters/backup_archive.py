@@ -87,7 +87,9 @@ def read_archive(path: Path, into: Path) -> dict[str, Any]:
     if not isinstance(described, dict) or described.get("format") != FORMAT:
         raise unreadable
     if described.get("format_version") != FORMAT_VERSION:
-        raise UnreadableBackup(f"{path} is in a backup format this vpnsite does not know: use a newer vpnsite")
+        raise UnreadableBackup(
+            f"{path} is in a backup format this vpnsite does not know: use a newer vpnsite"
+        )
     tables = described.get("tables")
     if (
         described.get("database") not in ("sqlite", "postgresql")

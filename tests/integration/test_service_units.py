@@ -75,7 +75,9 @@ def test_the_hub_unit_runs_the_installed_vpnsite_as_a_dynamic_user_with_nothing_
     assert not (tmp_path / "vpnsite-data").exists(), "printing a unit creates no data directory"
 
 
-def test_the_hub_unit_for_a_given_user_writes_only_its_data_directory(verify: Callable[[str, str], None]) -> None:
+def test_the_hub_unit_for_a_given_user_writes_only_its_data_directory(
+    verify: Callable[[str, str], None],
+) -> None:
     text = _unit("hub", "--user", "vpnsite", "--data-dir", "/srv/vpnsite", env={**os.environ})
     verify(text, "vpnsite.service")
     settings = _settings(text)
@@ -85,13 +87,19 @@ def test_the_hub_unit_for_a_given_user_writes_only_its_data_directory(verify: Ca
 
 
 def test_a_unit_with_a_place_systemd_cannot_give_is_refused_with_a_message() -> None:
-    for args in (("hub", "--data-dir", "/srv/vpnsite"), ("hub", "--data-dir", "relative"), ("node", "--dir", "/a b")):
+    for args in (
+        ("hub", "--data-dir", "/srv/vpnsite"),
+        ("hub", "--data-dir", "relative"),
+        ("node", "--dir", "/a b"),
+    ):
         result = vpnsite("systemd-unit", *args, env={**os.environ})
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.startswith("vpnsite: ") and "Traceback" not in result.stderr
 
 
-def test_the_node_unit_keeps_only_what_openvpn_forwarding_and_nat_need(verify: Callable[[str, str], None]) -> None:
+def test_the_node_unit_keeps_only_what_openvpn_forwarding_and_nat_need(
+    verify: Callable[[str, str], None],
+) -> None:
     text = _unit("node", "--dir", "/etc/vpnsite-node", env={**os.environ})
     verify(text, "vpnsite-node.service")
     for line in (*SHARED_HARDENING, "ReadWritePaths=/etc/vpnsite-node", "DeviceAllow=/dev/net/tun rw"):

@@ -77,8 +77,10 @@ def run_backup(settings: Settings, args: argparse.Namespace) -> int:
         " keep it as you keep those secrets (it was created readable by its owner only)",
         file=sys.stderr,
     )
-    print(f"backed up the {copy.kind} database (schema version {copy.schema_version}) and "
-          f"{len(secrets)} secret file(s) to {out}")
+    print(
+        f"backed up the {copy.kind} database (schema version {copy.schema_version}) and "
+        f"{len(secrets)} secret file(s) to {out}"
+    )
     return 0
 
 

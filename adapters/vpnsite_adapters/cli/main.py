@@ -24,7 +24,20 @@ from vpnsite_adapters.cli import (
 from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn, backup, systemd_unit)
+COMMANDS = (
+    serve,
+    migrate,
+    retention,
+    privacy,
+    mail,
+    tickets,
+    licences,
+    stats,
+    node,
+    vpn,
+    backup,
+    systemd_unit,
+)
 
 
 def parser() -> argparse.ArgumentParser:

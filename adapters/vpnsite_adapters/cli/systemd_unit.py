@@ -10,7 +10,9 @@ from vpnsite_adapters.vpn.server_directory import INSTALL_DIR
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    unit = commands.add_parser("systemd-unit", help="print a hardened systemd unit for the hub or a VPN server")
+    unit = commands.add_parser(
+        "systemd-unit", help="print a hardened systemd unit for the hub or a VPN server"
+    )
     kinds = unit.add_subparsers(dest="unit_kind", required=True)
     hub = kinds.add_parser("hub", help="`vpnsite serve` (install as /etc/systemd/system/vpnsite.service)")
     hub.add_argument(
@@ -32,7 +34,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run_systemd_unit(args: argparse.Namespace) -> int:
     executable = args.executable or installed_executable()
     if executable is None:
-        print("vpnsite: cannot find the installed `vpnsite` script: give it with --executable", file=sys.stderr)
+        print(
+            "vpnsite: cannot find the installed `vpnsite` script: give it with --executable", file=sys.stderr
+        )
         return 2
     try:
         if args.unit_kind == "hub":

@@ -16,7 +16,7 @@ import peewee
 import psycopg2
 from attrs import frozen
 
-from vpnsite_adapters.sql.database import open_database, sqlite_path
+from vpnsite_adapters.sql.database import close_database, open_database, sqlite_path
 from vpnsite_adapters.sql.migrations import LATEST, migrate, tables_at
 
 SQLITE_FILE = "vpnsite.db"
@@ -78,12 +78,14 @@ def _copy_sqlite(path: Path, target: Path) -> DatabaseCopy:
     os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     # Opened read-write (a WAL reader needs the -shm file) but only read: the backup API copies
     # every page in one read transaction, so the copy is one moment whatever serve writes.
-    with contextlib.closing(sqlite3.connect(path, timeout=30)) as source:
-        with contextlib.closing(sqlite3.connect(target)) as copy:
-            source.backup(copy)
-            version = _version(copy)
-            # One self-contained file: no -wal beside it in the backup.
-            copy.execute("PRAGMA journal_mode=DELETE")
+    with (
+        contextlib.closing(sqlite3.connect(path, timeout=30)) as source,
+        contextlib.closing(sqlite3.connect(target)) as copy,
+    ):
+        source.backup(copy)
+        version = _version(copy)
+        # One self-contained file: no -wal beside it in the backup.
+        copy.execute("PRAGMA journal_mode=DELETE")
     return DatabaseCopy("sqlite", version, {})
 
 
@@ -162,7 +164,9 @@ def _restore_postgres(url: str, source: Path, copy: DatabaseCopy) -> None:
                 if cursor.fetchone()[0]:
                     cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {table})")
                     if cursor.fetchone()[0]:
-                        raise BackupError(f"the database already holds data ({table}): restore into an empty one")
+                        raise BackupError(
+                            f"the database already holds data ({table}): restore into an empty one"
+                        )
             migrate(db, up_to=copy.schema_version)
             # The migrations leave rows of their own (the user count's tally, their records).
             for table in reversed(tables):
@@ -176,8 +180,7 @@ def _restore_postgres(url: str, source: Path, copy: DatabaseCopy) -> None:
     except (peewee.DatabaseError, psycopg2.Error, FileNotFoundError) as error:
         raise BackupError(f"the backup's data does not load: {str(error).splitlines()[0]}") from None
     finally:
-        db.close()
-        db.close_all()
+        close_database(db)
 
 
 def _fix_sequences(cursor: psycopg2.extensions.cursor, tables: tuple[str, ...]) -> None:

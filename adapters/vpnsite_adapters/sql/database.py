@@ -89,3 +89,12 @@ def release(db: peewee.Database) -> None:
     """Hand a pooled connection back after a request; SQLite keeps one open connection per thread."""
     if isinstance(db, PooledDatabase) and not db.is_closed():
         db.close()
+
+
+def close_database(db: peewee.Database) -> None:
+    """Close this thread's connection and, for a pool, every connection it keeps."""
+    if not db.is_closed():
+        db.close()
+    close_all = getattr(db, "close_all", None)
+    if close_all is not None:
+        close_all()
