@@ -5,8 +5,10 @@ the old archive links with the same VPN keys. On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
+import tarfile
 import threading
 import time
 import uuid
@@ -250,3 +252,17 @@ def test_a_secret_key_from_the_environment_is_kept_in_the_backup(tmp_path: Path)
     assert (tmp_path / "new" / "secret.key").read_text() == secret
     assert (tmp_path / "new" / "secret.key").stat().st_mode & 0o777 == 0o600
     assert (tmp_path / "new").stat().st_mode & 0o777 == 0o700
+
+
+def test_restore_refuses_a_backup_of_a_newer_schema(backup: Path, tmp_path: Path) -> None:
+    newer = tmp_path / "newer.backup"
+    with tarfile.open(backup, "r:gz") as source, tarfile.open(newer, "w:gz") as target:
+        for member in source:
+            content = source.extractfile(member).read()  # type: ignore[union-attr]
+            if member.name == "manifest.json":
+                content = json.dumps({**json.loads(content), "schema_version": 999}).encode()
+                member.size = len(content)
+            target.addfile(member, io.BytesIO(content))
+    env = _environment(tmp_path / "new", None)
+    _refused(vpnsite("restore", str(newer), env=env, cwd=tmp_path), "schema version 999", "newer vpnsite")
+    assert list((tmp_path / "new").iterdir()) == []
