@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 import attrs
@@ -37,6 +38,8 @@ from vpnsite_adapters.metrics.mailer import CountedMailer
 from vpnsite_adapters.metrics.registry import Metrics
 from vpnsite_adapters.services import Services, UseCases
 from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.sql import backup as sql_backup
+from vpnsite_adapters.sql.database import sqlite_path
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
 
@@ -85,6 +88,28 @@ def open_console(settings: Settings, migrate: bool) -> Console:
         SystemClock(),
         SystemRandom(),
     )
+
+
+BackupError = sql_backup.BackupError
+DatabaseCopy = sql_backup.DatabaseCopy
+
+
+def copy_database(settings: Settings, into: Path) -> DatabaseCopy:
+    """A consistent copy of the database, taken while others write, in the directory ``into``."""
+    return sql_backup.copy_database(settings.database_url, into)
+
+
+def restore_database(settings: Settings, source: Path, copy: DatabaseCopy) -> None:
+    sql_backup.restore_database(settings.database_url, source, copy)
+
+
+def database_files(settings: Settings) -> set[Path]:
+    """The SQLite database's own files (empty for PostgreSQL): a backup copies them through the
+    database, never as files."""
+    path = sqlite_path(settings.database_url)
+    if path is None:
+        return set()
+    return {Path(f"{Path(path).resolve()}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")}
 
 
 def _vpn_keys(settings: Settings) -> VpnKeys | None:

@@ -56,6 +56,9 @@ class Settings:
     channel_timeout: int = 30
     metrics_address: tuple[str, int] | None = None
     metrics_token: str | None = None
+    # Where the master secret came from: "environment" (VPNSITE_SECRET_KEY), "file" (the data
+    # directory's secret.key) or "generated" (that file, created by this very call).
+    secret_key_source: str = "file"
 
     @property
     def origin(self) -> str:
@@ -81,10 +84,12 @@ def load_settings(
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     # It holds the secret key and the database: nobody else's business.
     data_dir.chmod(0o700)
+    secret_key, secret_key_source = _secret_key(get("SECRET_KEY"), data_dir)
     settings = Settings(
         data_dir=data_dir,
         database_url=get("DATABASE_URL") or sqlite_url(data_dir / "vpnsite.db"),
-        secret_key=_secret_key(get("SECRET_KEY"), data_dir),
+        secret_key=secret_key,
+        secret_key_source=secret_key_source,
         host=get("HOST", "127.0.0.1") or "127.0.0.1",
         port=_integer(get("PORT", "8000"), "PORT", 1, 65535),
         threads=_integer(get("THREADS", "8"), "THREADS", 1, 256),
@@ -123,10 +128,12 @@ def _secret(given: str, name: str) -> str:
     return given
 
 
-def _secret_key(given: str | None, data_dir: Path) -> bytes:
+def _secret_key(given: str | None, data_dir: Path) -> tuple[bytes, str]:
+    """The master secret and where it came from."""
     if given is not None:
-        return _secret(given, "SECRET_KEY").encode()
+        return _secret(given, "SECRET_KEY").encode(), "environment"
     path = data_dir / "secret.key"
+    source = "file"
     if not path.exists():
         # O_EXCL: of two processes starting at once, one writes the key and both read the same.
         try:
@@ -136,10 +143,11 @@ def _secret_key(given: str | None, data_dir: Path) -> bytes:
         else:
             with os.fdopen(fd, "w") as file:
                 file.write(secrets.token_hex(32))
+            source = "generated"
     key = path.read_text().strip()
     if len(key) < MIN_SECRET_LENGTH:
         raise SettingsError(f"{path} holds no usable secret key")
-    return key.encode()
+    return key.encode(), source
 
 
 def _words(text: str | None) -> list[str]:

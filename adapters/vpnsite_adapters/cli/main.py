@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
+    backup,
     licences,
     mail,
     migrate,
@@ -16,13 +17,27 @@ from vpnsite_adapters.cli import (
     retention,
     serve,
     stats,
+    systemd_unit,
     tickets,
     vpn,
 )
 from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn)
+COMMANDS = (
+    serve,
+    migrate,
+    retention,
+    privacy,
+    mail,
+    tickets,
+    licences,
+    stats,
+    node,
+    vpn,
+    backup,
+    systemd_unit,
+)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -4,12 +4,14 @@ service (``init``, ``add-server``, ``server-config``)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from vpnsite.fleet import Location, is_online, issue_server_token
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.node.config import IPV6_MODES
+from vpnsite_adapters.service_units import UnitError
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
@@ -63,6 +65,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=INSTALL_DIR,
         help="where the directory will live on the server (for the unit)",
     )
+    config.add_argument("--executable", help="the `vpnsite` script on the server (default: this one's path)")
     config.set_defaults(handler=run_server_config, store="write")
 
 
@@ -146,7 +149,11 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             dns=args.dns or DEFAULT_DNS,
             ipv6=args.ipv6,
             install_dir=args.install_dir,
+            executable=args.executable,
         )
+    except UnitError as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
+        return 2
     except FileNotFoundError as error:
         print(
             f"vpnsite: {error.filename} is missing: run `vpnsite vpn init` and `vpnsite vpn add-server` first"

@@ -6,7 +6,7 @@ import peewee
 from attrs import frozen
 from playhouse.pool import PooledDatabase
 
-from vpnsite_adapters.sql.database import open_database
+from vpnsite_adapters.sql.database import close_database, open_database
 from vpnsite_adapters.sql.fleet import SqlFleetStore
 from vpnsite_adapters.sql.licences import SqlLicenceStore
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
@@ -89,8 +89,4 @@ class SqlStore:
         return None
 
     def close(self) -> None:
-        if not self.db.is_closed():
-            self.db.close()
-        close_all = getattr(self.db, "close_all", None)
-        if close_all is not None:
-            close_all()
+        close_database(self.db)
