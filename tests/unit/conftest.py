@@ -67,7 +67,7 @@ class World:
         """A VPN server of the fleet that calls the hub with ``token`` and has just said it is up."""
         location = Location(server_id, server_id.title(), "nl", "Amsterdam")
         assert self.store.fleet.add_server(location, f"{server_id}.example.org", 1194, None)
-        assert self.store.fleet.set_token(server_id, self.keys.nodes.hash(token))
+        assert self.store.fleet.set_token(server_id, self.keys.read().nodes(token).current)
         if wireguard:
             self.store.fleet.set_wireguard(server_id, 51820, "c2VydmVyIGtleQ==")
         self.fleet.heartbeat(token, Heartbeat(5.0, 10.0, 0, True))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
+    keys,
     licences,
     mail,
     migrate,
@@ -19,10 +20,11 @@ from vpnsite_adapters.cli import (
     tickets,
     vpn,
 )
+from vpnsite_adapters.keyring_file import KeyRingFileError
 from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn)
+COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn, keys)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -59,6 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _with_console(settings, args)
     except StoreUnavailable:
         print("vpnsite: the database cannot be reached", file=sys.stderr)
+        return 2
+    except KeyRingFileError as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
         return 2
 
 
