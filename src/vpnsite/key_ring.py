@@ -45,8 +45,8 @@ class KeyUsage:
 
     def describe(self) -> str:
         return (
-            f"{self.codes} licence(s) would lose their code, {self.renewal_links} renewal link(s) "
-            f"and {self.server_tokens} VPN server token(s) would stop working"
+            f"the codes of {self.codes} licence(s), {self.renewal_links} unused renewal link(s) "
+            f"and {self.server_tokens} VPN server token(s)"
         )
 
 
@@ -111,5 +111,8 @@ def retire_refusal(key_id: int, usage: KeyUsage, force: bool) -> str | None:
     """Why retiring a key must wait, or None: a key is kept while anything still usable depends on
     it, unless the operator forces it."""
     if usage.total and not force:
-        return f"key {key_id} is still needed: {usage.describe()}; retire it with --force anyway"
+        return (
+            f"key {key_id} still holds {usage.describe()}: {usage.codes} licence(s) would lose their code; "
+            "retire it anyway with --force"
+        )
     return None

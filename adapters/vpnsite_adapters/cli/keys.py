@@ -94,7 +94,7 @@ def run_retire(console: Console, args: argparse.Namespace) -> int:
         print(f"vpnsite: {refusal}", file=sys.stderr)
         return 1
     save_ring(ring_path(console.settings.data_dir), retired)
-    print(f"retired key {args.key_id}: {usage.describe()}")
+    print(f"retired key {args.key_id}: {usage.codes} licence(s) lost their code; it held {usage.describe()}")
     return 0
 
 
