@@ -19,8 +19,9 @@ import requests
 from tests.integration.processes import vpnsite
 from tests.support.api import sign_up
 from tests.support.serve import serve, signed_form, stop
+from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.keyring_file import file_keyring
+from vpnsite_adapters.keyring_file import RingFileReader, file_keyring
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 
@@ -110,6 +111,7 @@ def test_rotating_and_retiring_the_master_key_on_a_running_server(
         before_check = key_counts(env)[1]["codes"]
         assert check(base, "anna@example.org", anna["user_code"]).status_code == 200
         assert key_counts(env)[1]["codes"] == before_check - 1, "a code checked is stored under the new key"
+        assert key_counts(env)[1]["server_tokens"] == 1, "the server was added before the rotation"
         assert heartbeat(base, server_token) == 200
         assert key_counts(env)[1]["server_tokens"] == 0, "the server's token moved to the new key"
         carol = create(base, "carol@example.org")
@@ -169,3 +171,29 @@ def test_a_message_sealed_before_a_rotation_is_delivered_after_it(make_hub: Any,
     assert rotated.deliver_due() == (1, 0)
     [mail] = list(outbox.glob("*.eml"))
     assert code in mail.read_text()
+
+
+def test_a_staged_key_verifies_before_it_signs_and_bad_requests_get_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data"), "VPNSITE_SECRET_KEY": SECRET}
+    assert "verify-only" in run(env, "keys", "rotate", "--stage").stdout
+    seconds = [0.0]
+    reader = RingFileReader(tmp_path / "data" / "keyring.json", SECRET.encode(), lambda: seconds[0])
+    ring = Keyring(reader)
+    assert ring.current.id == 1 and [keys.id for keys in ring.read().sets] == [1, 2]
+    run(env, "migrate")
+    for args, says in (
+        (("keys", "use", "7"), "key 7 is not in the ring"),
+        (("keys", "retire", "1"), "key 1 is current: rotate to a new key first"),
+        (("keys", "retire", "9"), "key 9 is not in the ring"),
+    ):
+        assert run(env, *args, code=2).stderr == f"vpnsite: {says}\n"
+    assert run(env, "keys", "use", "2").stdout.strip() == "key 2 is current"
+    ring_file = tmp_path / "data" / "keyring.json"
+    assert ring.current.id == 1, "the reader looks at the file at most every two seconds"
+    seconds[0] += 2
+    assert ring.current.id == 2
+    ring_file.write_text("{ not json")
+    seconds[0] += 2
+    broken = run(env, "keys", "rotate", code=2)
+    assert len(broken.stderr.strip().splitlines()) == 1 and "keyring.json" in broken.stderr
+    assert ring.current.id == 2, "a broken ring file leaves a running process on the ring it had"
