@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
     backup,
+    keys,
     licences,
     mail,
     migrate,
@@ -21,6 +22,7 @@ from vpnsite_adapters.cli import (
     tickets,
     vpn,
 )
+from vpnsite_adapters.keyring_file import KeyRingFileError
 from vpnsite_adapters.log_lines import configure_logging
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
@@ -35,6 +37,7 @@ COMMANDS = (
     stats,
     node,
     vpn,
+    keys,
     backup,
     systemd_unit,
 )
@@ -74,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _with_console(settings, args)
     except StoreUnavailable:
         print("vpnsite: the database cannot be reached", file=sys.stderr)
+        return 2
+    except KeyRingFileError as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
         return 2
 
 

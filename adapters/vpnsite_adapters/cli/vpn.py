@@ -110,7 +110,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
         if not fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
             print(f"vpnsite: a server named {args.name} exists")
             return 1
-        token = issue_server_token(fleet, args.name, console.keys.nodes, console.random)
+        token = issue_server_token(fleet, args.name, console.keys, console.random)
         if args.wg_port:
             private, public = wireguard.new_server_key()
             write_secret(folder / f"{args.name}.wg", private.encode())
@@ -123,7 +123,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_server_config(console: Console, args: argparse.Namespace) -> int:
-    settings, store, hasher = console.settings, console.store, console.keys.nodes
+    settings, store, keys = console.settings, console.store, console.keys
     hub = args.hub or settings.public_url
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
@@ -135,8 +135,8 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             return 1
         token = args.token
         if token is None:
-            token = issue_server_token(store.fleet, args.name, hasher, console.random)
-        elif store.sessions.server_for_token(hasher.hash(token)) != args.name:
+            token = issue_server_token(store.fleet, args.name, keys, console.random)
+        elif store.sessions.server_for_token(keys.read().nodes(token).values) != args.name:
             print(f"vpnsite: that is not the token of {args.name}")
             return 1
     try:

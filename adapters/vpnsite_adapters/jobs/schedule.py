@@ -9,7 +9,7 @@ from datetime import timedelta
 import attrs
 from attrs import define, field
 
-from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.renewals import Renewals
 from vpnsite.retention import RetentionReport, RetentionStore, run_retention
@@ -34,7 +34,7 @@ class Jobs:
     retention: RetentionStore
     longest_rate_window: timedelta
     demo_servers: DemoServers
-    server_tokens: KeyedHasher
+    server_tokens: Keyring
     clock: Clock
     unit_of_work: UnitOfWork
     demo: DemoFleet | None = None

@@ -189,6 +189,18 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        7,
+        "which master key of the ring made each stored keyed hash; every earlier one was key 1",
+        (
+            "ALTER TABLE licence ADD COLUMN code_key INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE renewal_link ADD COLUMN token_key INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE vpn_server ADD COLUMN token_key INTEGER NOT NULL DEFAULT 1",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
