@@ -266,3 +266,36 @@ def test_restore_refuses_a_backup_of_a_newer_schema(backup: Path, tmp_path: Path
     env = _environment(tmp_path / "new", None)
     _refused(vpnsite("restore", str(newer), env=env, cwd=tmp_path), "schema version 999", "newer vpnsite")
     assert list((tmp_path / "new").iterdir()) == []
+
+
+def test_a_backup_after_a_rotation_keeps_the_ring_and_the_codes_of_every_key(tmp_path: Path) -> None:
+    old = _environment(tmp_path / "old", None)
+    served = serve(old, tmp_path / "old.log")
+    try:
+        before = _sign_up(served.base, "before@example.org")
+        _run("keys", "rotate", env=old, cwd=tmp_path)
+        # The running server reads the ring again within seconds: a code issued then is key 2's.
+        deadline = time.monotonic() + 15
+        while True:
+            after = _sign_up(served.base, f"after-{time.monotonic_ns()}@example.org")
+            keys = json.loads(_run("keys", "list", "--json", env=old, cwd=tmp_path).stdout)
+            if next(key for key in keys if key["id"] == 2)["codes"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        _run("backup", "--out", str(tmp_path / "site.backup"), env=old, cwd=tmp_path)
+    finally:
+        stop(served.process)
+
+    new = _environment(tmp_path / "new", None)
+    _run("restore", str(tmp_path / "site.backup"), env=new, cwd=tmp_path)
+    assert (tmp_path / "new" / "keyring.json").stat().st_mode & 0o777 == 0o600
+    listing = json.loads(_run("keys", "list", "--json", env=new, cwd=tmp_path).stdout)
+    restored_keys = {key["id"]: key for key in listing}
+    assert restored_keys[2]["state"] == "current"
+    assert restored_keys[1]["codes"] >= 1 and restored_keys[2]["codes"] >= 1
+    restored = serve(new, tmp_path / "new.log")
+    try:
+        assert _check(restored.base, before).status_code == 200, "key 1's code"
+        assert _check(restored.base, after).status_code == 200, "key 2's code"
+    finally:
+        stop(restored.process)
