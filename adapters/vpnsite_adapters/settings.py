@@ -14,6 +14,7 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite_adapters.log_lines import LOG_FORMATS
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
@@ -54,6 +55,8 @@ class Settings:
     demo: bool = False
     connection_limit: int = 800
     channel_timeout: int = 30
+    log_format: str = "text"
+    shutdown_timeout: int = 10
 
     @property
     def origin(self) -> str:
@@ -103,6 +106,8 @@ def load_settings(
         demo=_boolean(get("DEMO", "false"), "DEMO"),
         connection_limit=_integer(get("CONNECTION_LIMIT", "800"), "CONNECTION_LIMIT", 10, 100_000),
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
+        log_format=_log_format(get("LOG_FORMAT", "text")),
+        shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", "10"), "SHUTDOWN_TIMEOUT", 1, 600),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -155,6 +160,13 @@ def _boolean(text: str | None, name: str) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     raise SettingsError(f"VPNSITE_{name} must be true or false, not {text!r}")
+
+
+def _log_format(text: str | None) -> str:
+    value = (text or "text").strip().lower()
+    if value not in LOG_FORMATS:
+        raise SettingsError(f"VPNSITE_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {text!r}")
+    return value
 
 
 def _networks(text: str | None) -> tuple[Network, ...]:

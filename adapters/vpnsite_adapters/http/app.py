@@ -19,6 +19,7 @@ from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
+from vpnsite_adapters.http.request_ids import HEADER, RequestIds
 from vpnsite_adapters.http.site import Site, register_site
 from vpnsite_adapters.services import Services
 
@@ -38,9 +39,18 @@ def redact(path: str) -> str:
     return _PERSONAL_PATH.sub(r"\1[redacted]", path)
 
 
-def log_access(method: str, path: str, status: int, seconds: float) -> None:
-    """One line per request: no address, no query string, no personal link."""
-    access_log.info("%s %s %s %.1fms", method, redact(path), status, seconds * 1000)
+def log_access(method: str, path: str, status: int, seconds: float, route: str | None = None) -> None:
+    """One line per request: no address, no query string, no personal link. ``route`` is the
+    path's template (``/api/config/<token>``); the polling paths are their own."""
+    duration_ms = round(seconds * 1000, 1)
+    access_log.info(
+        "%s %s %s %.1fms",
+        method,
+        redact(path),
+        status,
+        duration_ms,
+        extra={"method": method, "route": route or path, "status": status, "duration_ms": duration_ms},
+    )
 
 
 class _App(Flask):
@@ -71,7 +81,7 @@ def create_app(services: Services) -> Flask:
     CORS(
         app,
         resources={r"/api/*": {"origins": list(services.settings.cors_origins)}},
-        expose_headers=["Retry-After", "ETag"],
+        expose_headers=["Retry-After", "ETag", HEADER],
     )
     document = openapi_document()
 
@@ -93,19 +103,26 @@ def create_app(services: Services) -> Flask:
         if request.is_secure:
             response.headers.setdefault(*HSTS)
         if services.settings.access_log:
-            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-            access_log.info(
-                "%s %s %s %.1fms", request.method, redact(request.path), response.status_code, elapsed
+            rule = request.url_rule
+            log_access(
+                request.method,
+                request.path,
+                response.status_code,
+                time.perf_counter() - g.get("started", time.perf_counter()),
+                # A path no rule matched is no template: the line says so rather than echo it.
+                rule.rule if rule is not None else "(unmatched)",
             )
         return response
 
     app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
-        PollingEndpoints(
-            app.wsgi_app,
-            services.snapshot,
-            {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
-            services.settings.cors_origins,
-            log_access if services.settings.access_log else None,
+        RequestIds(
+            PollingEndpoints(
+                app.wsgi_app,
+                services.snapshot,
+                {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
+                services.settings.cors_origins,
+                log_access if services.settings.access_log else None,
+            )
         ),
         services.settings.trusted_proxies,
     )
