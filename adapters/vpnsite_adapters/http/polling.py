@@ -50,6 +50,7 @@ class PollingEndpoints:
         route = self.routes.get(environ.get("PATH_INFO", ""))
         if route is None:
             return self.app(environ, start_response)
+        started = time.perf_counter()
         if method not in ("GET", "HEAD", "OPTIONS"):
             body = json.dumps(
                 {
@@ -69,6 +70,7 @@ class PollingEndpoints:
                     ("Content-Length", str(len(body))),
                 ],
             )
+            self._log(method, environ, 405, started)
             return [body]
         secure = [HSTS] if environ.get("wsgi.url_scheme") == "https" else []
         origin = environ.get("HTTP_ORIGIN")
@@ -90,8 +92,8 @@ class PollingEndpoints:
                     ("Content-Length", "0"),
                 ],
             )
+            self._log(method, environ, 204, started)
             return [b""]
-        started = time.perf_counter()
         prepared = self._prepare(environ["PATH_INFO"], route())
         if _matches(environ.get("HTTP_IF_NONE_MATCH"), prepared.encoded.etag):
             status, headers, body = "304 Not Modified", prepared.not_modified, b""
@@ -101,6 +103,10 @@ class PollingEndpoints:
         if self.access_log is not None:
             self.access_log(method, environ["PATH_INFO"], int(status[:3]), time.perf_counter() - started)
         return [b""] if method == "HEAD" else [body]
+
+    def _log(self, method: str, environ: dict[str, Any], status: int, started: float) -> None:
+        if self.access_log is not None:
+            self.access_log(method, environ["PATH_INFO"], status, time.perf_counter() - started)
 
     def _prepare(self, path: str, encoded: Encoded) -> _Prepared:
         """The answer's headers, built once per snapshot rather than once per request: every open
