@@ -4,7 +4,9 @@ same id; a proxy's id is kept only from a trusted proxy and only if it is sane."
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
 import signal
 import socket
@@ -21,6 +23,7 @@ import requests
 from tests.integration.processes import free_port, vpnsite
 from tests.support.serve import Served, stop
 from tests.support.serve import serve as start_serve
+from vpnsite_adapters.log_lines import JsonFormatter, RequestIdFilter, request_id
 
 Serve = Callable[..., Served]
 EMAIL = "private.person@example.org"
@@ -181,3 +184,30 @@ def test_an_unknown_log_format_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert finished.returncode == 2
     assert finished.stderr.strip() == "vpnsite: VPNSITE_LOG_FORMAT must be one of text, json, not 'xml'"
+
+
+def test_an_exception_is_one_field_of_its_records_line() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    handler.addFilter(RequestIdFilter())
+    logger = logging.getLogger("vpnsite.test-json-lines")
+    logger.addHandler(handler)
+    logger.propagate = False
+    token = request_id.set("req-1")
+    try:
+        try:
+            raise ValueError("first line\nsecond line")
+        except ValueError:
+            logger.exception("it failed\u2028here")
+    finally:
+        request_id.reset(token)
+        logger.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1, "a traceback or a Unicode line separator makes no line of its own"
+    record = json.loads(lines[0])
+    assert record["message"] == "it failed\u2028here" and record["request_id"] == "req-1"
+    assert (
+        record["exception"].startswith("Traceback")
+        and "ValueError: first line\nsecond line" in record["exception"]
+    )

@@ -50,8 +50,8 @@ class GracefulServer:
         while not self.stop_requested:
             self._poll(loop_timeout, self.sockets)
         deadline = time.monotonic() + self.timeout
-        log.info("stopping: no new connections; finishing the requests in flight")
         on_stop()
+        log.info("stopping: no new connections; finishing the requests in flight")
         self._stop_listening()
         drained = self._drain(deadline)
         dispatcher = self.server.task_dispatcher
