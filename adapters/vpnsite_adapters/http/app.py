@@ -39,18 +39,18 @@ def redact(path: str) -> str:
     return _PERSONAL_PATH.sub(r"\1[redacted]", path)
 
 
-def log_access(method: str, path: str, status: int, seconds: float, route: str | None = None) -> None:
+def log_access(
+    method: str, path: str, status: int, seconds: float, route: str | None = None, request: str | None = None
+) -> None:
     """One line per request: no address, no query string, no personal link. ``route`` is the
-    path's template (``/api/config/<token>``); the polling paths are their own."""
+    path's template (``/api/config/<token>``); the polling paths are their own, and name their
+    ``request`` id (Flask's requests have theirs from the log filter)."""
     duration_ms = round(seconds * 1000, 1)
-    access_log.info(
-        "%s %s %s %.1fms",
-        method,
-        redact(path),
-        status,
-        duration_ms,
-        extra={"method": method, "route": route or path, "status": status, "duration_ms": duration_ms},
-    )
+    fields: dict[str, object] = {"method": method, "route": route or path, "status": status}
+    fields["duration_ms"] = duration_ms
+    if request is not None:
+        fields["request_id"] = request
+    access_log.info("%s %s %s %.1fms", method, redact(path), status, duration_ms, extra=fields)
 
 
 class _App(Flask):
@@ -115,14 +115,12 @@ def create_app(services: Services) -> Flask:
         return response
 
     app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
-        RequestIds(
-            PollingEndpoints(
-                app.wsgi_app,
-                services.snapshot,
-                {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
-                services.settings.cors_origins,
-                log_access if services.settings.access_log else None,
-            )
+        PollingEndpoints(
+            RequestIds(app.wsgi_app),
+            services.snapshot,
+            {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
+            services.settings.cors_origins,
+            log_access if services.settings.access_log else None,
         ),
         services.settings.trusted_proxies,
     )

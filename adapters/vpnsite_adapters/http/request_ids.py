@@ -4,7 +4,7 @@ log holding anything about the visitor."""
 
 from __future__ import annotations
 
-import os
+import random
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -21,19 +21,21 @@ _SANE = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
 def new_request_id() -> str:
-    return os.urandom(12).hex()
+    # Unique, not secret: nothing is granted by knowing one, and every poll pays for it.
+    return f"{random.getrandbits(96):024x}"
 
 
 def choose_request_id(environ: dict[str, Any]) -> str:
     given = environ.get("HTTP_X_REQUEST_ID")
-    if given and environ.get(FROM_TRUSTED_PROXY) and _SANE.fullmatch(given):
+    if given and FROM_TRUSTED_PROXY in environ and _SANE.fullmatch(given):
         return str(given)
     return new_request_id()
 
 
 @frozen
 class RequestIds:
-    """WSGI middleware, inside TrustedProxyHeaders and outside everything that answers."""
+    """WSGI middleware around the Flask app, inside TrustedProxyHeaders (the polling paths,
+    answered before Flask, name their requests themselves)."""
 
     app: Any
 
@@ -41,7 +43,6 @@ class RequestIds:
         identifier = choose_request_id(environ)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            # A new list: the polling answers pass header lists they share between requests.
             return start_response(status, [*headers, (HEADER, identifier)], exc_info)
 
         token = request_id.set(identifier)
