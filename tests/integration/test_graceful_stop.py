@@ -80,22 +80,26 @@ def test_sigterm_mid_burst_answers_every_request_it_took(serve: Serve, database_
     failures: list[str] = []
     signalled = threading.Event()
 
+    def request(path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        sent_before_signal = not signalled.is_set()
+        try:
+            return post(served.base, path, body)
+        except (ConnectionResetError, BrokenPipeError):
+            # Connected in the instant the listener closed, before the server took it on.
+            if sent_before_signal:
+                failures.append(f"{path}: reset, though sent before the signal")
+            raise Refused from None
+
     def visitor(worker: int) -> None:
         for n in range(100_000):
             email = f"w{worker}-{n}@example.org"
-            before_signal = not signalled.is_set()
             try:
-                status, body = post(served.base, "/api/submit-email", {"email": email})
+                status, body = request("/api/submit-email", {"email": email})
                 assert status == 200, body
                 form = body["form_data"]
                 form.pop("user_email")
-                status, body = post(served.base, "/api/create-user", {"email": email, **form})
+                status, body = request("/api/create-user", {"email": email, **form})
             except Refused:
-                return
-            except (ConnectionResetError, BrokenPipeError):
-                # Connected in the instant the listener closed, before the server took it on.
-                if before_signal:
-                    failures.append(f"{email}: reset, though sent before the signal")
                 return
             except (OSError, http.client.HTTPException, ValueError) as error:
                 failures.append(f"{email}: {error!r}")
@@ -132,14 +136,15 @@ def test_sigterm_mid_burst_answers_every_request_it_took(serve: Serve, database_
         store.close()
 
 
-def test_idle_keep_alive_connections_are_closed_not_waited_for(serve: Serve) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_idle_keep_alive_connections_are_closed_not_waited_for(serve: Serve, signum: int) -> None:
     # Neither the idle timeout nor the shutdown timeout would end this connection in the deadline.
     served = serve(channel_timeout="3600", shutdown_timeout="600")
     host, port = served.base.removeprefix("http://").split(":")
     idle = http.client.HTTPConnection(host, int(port), timeout=STOP_DEADLINE)
     idle.request("GET", "/api/user-count")
     assert idle.getresponse().read()
-    served.process.send_signal(signal.SIGTERM)
+    served.process.send_signal(signum)
     assert served.process.wait(timeout=STOP_DEADLINE) == 0
     assert idle.sock is not None and idle.sock.recv(1) == b"", "the server closed the idle connection"
     idle.close()

@@ -41,9 +41,9 @@ class GracefulServer:
     def request_stop(self, _signum: int = 0, _frame: FrameType | None = None) -> None:
         self.stop_requested = True
 
-    def serve(self, on_stop: Callable[[], None]) -> bool:
+    def serve(self, on_stop: Callable[[], None]) -> None:
         """Serve until a signal, then drain; ``on_stop`` runs as soon as the signal is seen (work
-        that should not start anew). True if everything taken on was answered in time."""
+        that should not start anew)."""
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, self.request_stop)
         loop_timeout = self.server.adj.asyncore_loop_timeout
@@ -53,12 +53,11 @@ class GracefulServer:
         on_stop()
         log.info("stopping: no new connections; finishing the requests in flight")
         self._stop_listening()
-        drained = self._drain(deadline)
+        self._drain(deadline)
         dispatcher = self.server.task_dispatcher
         # Nothing is queued unless the deadline passed: then what waits is dropped, not served.
         dispatcher.shutdown(cancel_pending=True, timeout=max(0.0, deadline - time.monotonic()))
         wasyncore.close_all(self.sockets)
-        return drained
 
     def _stop_listening(self) -> None:
         """Take every connection the kernel already completed, then close the listening socket:
@@ -66,19 +65,22 @@ class GracefulServer:
         for listener in self.listeners:
             listener.draining = True
             listener.accepting = False
-            while select.select([listener.socket], [], [], 0)[0]:
+            # Bounded by what the kernel can hold: an accept that keeps failing (out of file
+            # descriptors) leaves the socket readable.
+            for _ in range(listener.adj.backlog):
+                if not select.select([listener.socket], [], [], 0)[0]:
+                    break
                 listener.handle_accept()
             # Not listener.close(): that closes the trigger that wakes the loop for answers.
             wasyncore.dispatcher.close(listener)
 
-    def _drain(self, deadline: float) -> bool:
+    def _drain(self, deadline: float) -> None:
         while time.monotonic() < deadline:
             self._poll(0, self.sockets)
             if not self._close_idle_channels():
-                return True
+                return
             self._poll(DRAIN_POLL_SECONDS, self.sockets)
         log.warning("shutdown timeout reached with requests still in flight")
-        return False
 
     def _close_idle_channels(self) -> bool:
         """Close the connections with nothing to read, answer or send; False once none is open."""
