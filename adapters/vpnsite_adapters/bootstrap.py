@@ -58,8 +58,9 @@ class Hub:
     jobs: Jobs
     metrics: Metrics
 
-    def close(self) -> None:
-        self.jobs.stop()
+    def close(self, timeout: float = 15) -> None:
+        """Stops the background jobs (waiting ``timeout`` seconds at most), then the store."""
+        self.jobs.stop(timeout)
         self.store.close()
 
 

@@ -8,11 +8,13 @@ import shutil
 import sys
 from pathlib import Path, PurePosixPath
 
+from vpnsite_adapters.settings import SHUTDOWN_SECONDS
+
 ENVIRONMENT_FILE = "/etc/vpnsite/vpnsite.env"
 STATE_ROOT = PurePosixPath("/var/lib")
-# Longer than the hub's graceful shutdown (VPNSITE_SHUTDOWN_TIMEOUT, 10 s by default), so
-# systemd never kills a hub that is still finishing its requests.
-HUB_STOP_SECONDS = 20
+# The hub's graceful stop gives its requests up to VPNSITE_SHUTDOWN_TIMEOUT, then its background
+# jobs as long again: systemd waits for both, and a margin, before it kills.
+HUB_STOP_SECONDS = 2 * SHUTDOWN_SECONDS + 10
 # A node waits up to 10 s for each OpenVPN instance, then sends the hub its last report.
 NODE_STOP_SECONDS = 40
 

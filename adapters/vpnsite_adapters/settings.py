@@ -14,10 +14,13 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite_adapters.log_lines import LOG_FORMATS
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
 MIN_SECRET_LENGTH = 32
+# Seconds `serve` gives requests in flight after SIGTERM, and again its background jobs.
+SHUTDOWN_SECONDS = 10
 
 
 def sqlite_url(path: Path) -> str:
@@ -59,6 +62,8 @@ class Settings:
     # Where the master secret came from: "environment" (VPNSITE_SECRET_KEY), "file" (the data
     # directory's secret.key) or "generated" (that file, created by this very call).
     secret_key_source: str = "file"
+    log_format: str = "text"
+    shutdown_timeout: int = SHUTDOWN_SECONDS
 
     @property
     def origin(self) -> str:
@@ -112,6 +117,8 @@ def load_settings(
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
         metrics_address=_address(get("METRICS_ADDRESS"), "METRICS_ADDRESS"),
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
+        log_format=_log_format(get("LOG_FORMAT", "text")),
+        shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -182,6 +189,13 @@ def _boolean(text: str | None, name: str) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     raise SettingsError(f"VPNSITE_{name} must be true or false, not {text!r}")
+
+
+def _log_format(text: str | None) -> str:
+    value = (text or "text").strip().lower()
+    if value not in LOG_FORMATS:
+        raise SettingsError(f"VPNSITE_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {text!r}")
+    return value
 
 
 def _networks(text: str | None) -> tuple[Network, ...]:

@@ -23,7 +23,7 @@ from vpnsite_adapters.cli import (
     vpn,
 )
 from vpnsite_adapters.keyring_file import KeyRingFileError
-from vpnsite_adapters.log_lines import configure_logging
+from vpnsite_adapters.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
 COMMANDS = (
@@ -71,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
+    use_log_format(settings.log_format)
     try:
         if args.store == "none":
             return int(args.handler(settings, args))

@@ -81,7 +81,13 @@ class MailQueue:
 
     def _deliver(self, limit: int) -> tuple[int, int]:
         sent = failed = 0
-        for queued in self.store.claim_due(self.clock.now(), limit, LEASE):
+        claimed = self.store.claim_due(self.clock.now(), limit, LEASE)
+        for position, queued in enumerate(claimed):
+            if self.sender.stopping:
+                # The process is stopping: what it has not begun goes back at once, for the next
+                # process to send, rather than waiting out the lease.
+                self.store.release([left.id for left in claimed[position:]])
+                break
             try:
                 self.mailer.send(self.sealer.open(queued.payload))
             except (MailFailed, InvalidTag, ValueError) as error:
