@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
@@ -56,6 +57,7 @@ class Settings:
     channel_timeout: int = 30
     metrics_address: tuple[str, int] | None = None
     metrics_token: str | None = None
+    operator: Operator | None = None
 
     @property
     def origin(self) -> str:
@@ -107,12 +109,20 @@ def load_settings(
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
         metrics_address=_address(get("METRICS_ADDRESS"), "METRICS_ADDRESS"),
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
+        operator=_operator(get),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
     given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     return evolve(settings, **given)
+
+
+def _operator(get: Callable[[str], str | None]) -> Operator | None:
+    try:
+        return read_operator(get)
+    except OperatorError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _secret(given: str, name: str) -> str:
