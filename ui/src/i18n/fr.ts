@@ -44,7 +44,7 @@ const fr: Dictionary = {
   },
   cta: { floating: "Obtenir le VPN gratuit" },
   home: {
-    badge: "Gratuit pour les 1 000 000 premiers utilisateurs",
+    badge: "Gratuit pour les 1 000 000 premiers utilisateurs",
     title: "Un VPN privé, rapide et gratuit",
     lead: "Saisissez votre e-mail et recevez en quelques secondes un code d’activation à 20 chiffres et une licence de 90 jours. Sans carte bancaire, sans limite de débit, sans journal d’activité.",
     emailLabel: "Votre e-mail",

@@ -2,7 +2,7 @@ import type { PageText } from "../types";
 
 const fr: PageText = {
   faq: {
-    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit pour les 1 000 000 premiers utilisateurs, sans limite de débit et sans carte bancaire. Une offre payante avec une démo de 7 jours pourra venir plus tard ; nous vous préviendrons avant tout changement." },
+    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit pour les 1 000 000 premiers utilisateurs, sans limite de débit et sans carte bancaire. Une offre payante avec une démo de 7 jours pourra venir plus tard ; nous vous préviendrons avant tout changement." },
     code: { question: "Qu’est-ce que le code d’activation ?", answer: "Un nombre à 20 chiffres reçu à l’inscription. C’est le mot de passe de votre compte VPN ; son dernier chiffre est un chiffre de contrôle, si bien qu’une faute de frappe se voit tout de suite." },
     connect: { question: "Comment me connecter ?", answer: "Installez une application compatible OpenVPN, importez un profil de votre archive et identifiez-vous : l’identifiant est votre e-mail, le mot de passe votre code d’activation." },
     archive: { question: "Que contient l’archive de configuration ?", answer: "Une archive ZIP personnelle avec un profil OpenVPN par serveur et par protocole (UDP et TCP) et les étapes de configuration. Gardez-la pour vous : son lien n’appartient qu’à vous. Un lien est valable 7 jours ; vérifiez votre licence pour en obtenir un nouveau à tout moment." },
@@ -18,7 +18,7 @@ const fr: PageText = {
   },
   terms: [
     { id: "operator", title: "Qui sommes-nous", paragraphs: ["vpnsite est exploité par {operatorName}, société indépendante immatriculée au Royaume-Uni (numéro d’immatriculation {operatorNumber}), dont le siège est situé {operatorAddress}. Contact : {operatorEmail}."] },
-    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit pour les 1 000 000 premiers utilisateurs ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
+    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit pour les 1 000 000 premiers utilisateurs ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
     { id: "eligibility", title: "Qui peut l’utiliser", paragraphs: ["Vous devez avoir au moins 18 ans. Le service est réservé à un usage personnel et non commercial."] },
     { id: "licences", title: "Licences et codes d’activation", paragraphs: ["Une licence dure 90 jours et peut être renouvelée. Chaque licence a un code d’activation à 20 chiffres ; vous pouvez détenir autant de licences que vous le souhaitez par adresse e-mail.", "Une licence peut servir sur jusqu’à 10 appareils à la fois, à condition que chaque appareil utilise un serveur différent."] },
     { id: "renewal", title: "Abonnements et renouvellement", paragraphs: ["Les abonnements payants, lorsqu’ils seront proposés, se renouvelleront automatiquement, sauf résiliation au moins 7 jours avant la date de renouvellement."] },
@@ -49,7 +49,7 @@ const fr: PageText = {
     },
     { id: "no-logs", title: "Aucun journal de trafic", paragraphs: ["Nous ne conservons aucun journal de votre trafic, des sites que vous visitez ni de l’adresse d’où vous vous connectez au VPN. Nos journaux de requêtes contiennent la méthode, le chemin (sans les liens personnels), le statut et l’heure : jamais une adresse, un e-mail ni un code."] },
     { id: "processors", title: "Nos sous-traitants", paragraphs: ["Nos hébergeurs exploitent les serveurs où sont conservées ces données. Notre prestataire d’envoi d’e-mails achemine les messages que nous vous envoyons. Tous deux n’agissent que sur nos instructions, dans le cadre de contrats qui les obligent à protéger les données. Nous n’utilisons aucun service d’analyse, de publicité ou de pistage."] },
-    { id: "rights", title: "Vos droits", paragraphs: ["En vertu du RGPD britannique (UK GDPR), vous disposez d’un droit d’accès (une copie de vos données), de rectification, d’effacement, de limitation du traitement, de portabilité (vos données dans un format lisible par machine) et d’opposition au traitement fondé sur l’intérêt légitime. Faites votre demande via le formulaire d’assistance ou à {operatorEmail} ; nous répondons dans un délai d’un mois.", "Vous pouvez aussi adresser une réclamation à l’Information Commissioner’s Office (ICO), l’autorité britannique de protection des données : ico.org.uk, +44 303 123 1113."] },
+    { id: "rights", title: "Vos droits", paragraphs: ["En vertu du RGPD britannique (UK GDPR), vous disposez d’un droit d’accès (une copie de vos données), de rectification, d’effacement, de limitation du traitement, de portabilité (vos données dans un format lisible par machine) et d’opposition au traitement fondé sur l’intérêt légitime. Faites votre demande via le formulaire d’assistance ou à {operatorEmail} ; nous répondons dans un délai d’un mois.", "Vous pouvez aussi adresser une réclamation à l’Information Commissioner’s Office (ICO), l’autorité britannique de protection des données : ico.org.uk, +44 303 123 1113."] },
   ],
   cookie: [
     { id: "what", title: "Qu’est-ce qu’un cookie ?", paragraphs: ["Un cookie est un petit fichier qu’un site enregistre dans votre navigateur."] },
@@ -69,12 +69,12 @@ const fr: PageText = {
       "Des e-mails en cinq langues, la conservation et l’effacement des données, et une console d’exploitation.",
     ],
     technologies: "OpenVPN en UDP et en TCP avec AES-256 et ChaCha20, WireGuard (expérimental), Python, PostgreSQL et un site léger aux pages pré-rendues.",
-    investment: "Micro-investissement à partir de {micro}. Démarrage minimal de {minimum} : applications pour cinq plateformes {apps}, première publicité {advertising}, 100 serveurs pendant un an {servers}. Investissement optimal de {optimal} : applications {apps}, publicité {optimalAdvertising}, 1 000 serveurs pendant trois ans {optimalServers}.",
+    investment: "Micro-investissement à partir de {micro}. Démarrage minimal de {minimum} : applications pour cinq plateformes {apps}, première publicité {advertising}, 100 serveurs pendant un an {servers}. Investissement optimal de {optimal} : applications {apps}, publicité {optimalAdvertising}, 1 000 serveurs pendant trois ans {optimalServers}.",
     costCaption: "Coût de développement par plateforme",
     platform: "Plateforme",
     cost: "Coût",
     total: "Total",
-    serverCosts: "Serveurs : {hundred} par mois pour 100, {thousand} par mois pour 1 000.",
+    serverCosts: "Serveurs : {hundred} par mois pour 100, {thousand} par mois pour 1 000.",
     phase: "Phase {n} : {title}",
     costLabels: { done: "Réalisé", included: "Compris dans le budget des applications", internal: "En interne", revenue: "Sur les revenus", perMonth: "{money} par mois" },
     phases: [
@@ -84,8 +84,8 @@ const fr: PageText = {
       { title: "100 serveurs", items: ["Des serveurs dans toute l’Europe et en Amérique du Nord", "Choix du serveur selon la charge"], duration: "1 an" },
       { title: "WireGuard pour tous", items: ["WireGuard sort du mode expérimental", "Prise en charge sur mobile"], duration: "3 mois" },
       { title: "Offres payantes", items: ["Démo de 7 jours", "Abonnements"], duration: "3 mois" },
-      { title: "Deuxième campagne publicitaire", items: ["Des campagnes plus larges sur tous les marchés", "Programme d’affiliation : jusqu’à 50 % des paiements des clients"], duration: "6 mois" },
-      { title: "1 000 serveurs", items: ["Des serveurs sur tous les continents", "Des emplacements dédiés au streaming"], duration: "3 ans" },
+      { title: "Deuxième campagne publicitaire", items: ["Des campagnes plus larges sur tous les marchés", "Programme d’affiliation : jusqu’à 50 % des paiements des clients"], duration: "6 mois" },
+      { title: "1 000 serveurs", items: ["Des serveurs sur tous les continents", "Des emplacements dédiés au streaming"], duration: "3 ans" },
       { title: "Un million d’utilisateurs", items: ["Offre gratuite complète", "Un service payant autonome"], duration: "En continu" },
     ],
   },
