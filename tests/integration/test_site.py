@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.site_map import LANGUAGES, ROUTES, localised
+from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised
 from vpnsite.archives import LINK_LIFETIME
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
@@ -36,12 +36,12 @@ def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
             response = site.get(path)
             assert response.status_code == 200, path
             html = response.get_data(as_text=True)
-            assert f'<html lang="{language}">' in html, path
+            assert f'<html lang="{HTML_LANG[language]}">' in html, path
             title = re.search(r"<title>(.*?)</title>", html).group(1)
             titles[language][route] = title
             assert f'<link rel="canonical" href="https://vpn.example{path}">' in html
             for other in LANGUAGES:
-                assert f'hreflang="{other}" href="https://vpn.example{localised(route, other)}"' in html
+                assert f'hreflang="{HTML_LANG[other]}" href="https://vpn.example{localised(route, other)}"' in html
             assert 'hreflang="x-default"' in html
             for tag in (
                 'property="og:title"',
@@ -63,7 +63,7 @@ def test_pages_are_readable_without_javascript(site: Any) -> None:
     support = site.get("/support").get_data(as_text=True)
     assert "How many devices can I use?" in support
     terms = site.get("/fr/terms").get_data(as_text=True)
-    assert "tribunaux d’Angleterre" in terms
+    assert "tribunaux d’Angleterre et du pays de Galles" in terms
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_pages_are_readable_without_javascript(site: Any) -> None:
 def test_an_unknown_path_gets_the_localized_404(site: Any, path: str, language: str) -> None:
     response = site.get(path)
     assert response.status_code == 404
-    assert f'<html lang="{language}">' in response.get_data(as_text=True)
+    assert f'<html lang="{HTML_LANG[language]}">' in response.get_data(as_text=True)
     assert response.mimetype == "text/html"
 
 
@@ -133,7 +133,7 @@ def test_sitemap_and_robots(site: Any) -> None:
     sitemap = site.get("/sitemap.xml").get_data(as_text=True)
     assert sitemap.count("<url>") == (len(ROUTES) - 1) * len(LANGUAGES)
     assert "<loc>https://vpn.example/ru/server-status</loc>" in sitemap
-    assert 'hreflang="pt" href="https://vpn.example/pt/support"' in sitemap
+    assert 'hreflang="pt-BR" href="https://vpn.example/pt/support"' in sitemap
     robots = site.get("/robots.txt").get_data(as_text=True)
     assert "Sitemap: https://vpn.example/sitemap.xml" in robots
 

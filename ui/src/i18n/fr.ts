@@ -37,7 +37,7 @@ const fr: Dictionary = {
     operational: "Tous les systèmes fonctionnent",
     unavailable: "Service momentanément indisponible",
     rights: "© {{year}} {{name}}. Tous droits réservés.",
-    company: "vpnsite est exploité par {{name}}, société immatriculée au Royaume-Uni sous le numéro {{number}}. Siège : {{address}}. Contact :",
+    company: "vpnsite est exploité par {{name}}, société immatriculée au Royaume-Uni sous le numéro {{number}}. Siège : {{address}}. Contact :",
     x: "vpnsite sur X",
     telegram: "vpnsite sur Telegram",
     mail: "Écrire à l’assistance",
