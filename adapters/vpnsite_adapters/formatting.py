@@ -11,7 +11,13 @@ NBSP = "\u00a0"
 NNBSP = "\u202f"
 
 # (group separator, smallest number that is grouped): Spanish groups from five digits on.
-_GROUPING = {"en": (",", 1000), "ru": (NBSP, 1000), "es": (".", 10000), "fr": (NNBSP, 1000), "pt": (".", 1000)}
+_GROUPING = {
+    "en": (",", 1000),
+    "ru": (NBSP, 1000),
+    "es": (".", 10000),
+    "fr": (NNBSP, 1000),
+    "pt": (".", 1000),
+}
 
 MONTHS = {
     "en": "January February March April May June July August September October November December",

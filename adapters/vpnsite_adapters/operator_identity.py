@@ -29,7 +29,10 @@ class Operator:
 
     def placeholders(self) -> dict[bytes, str]:
         """Each prerendered placeholder and the value that replaces it."""
-        return {f"__OPERATOR_{field.name.upper()}__".encode(): value for field, value in zip(fields(Operator), astuple(self), strict=True)}
+        return {
+            f"__OPERATOR_{field.name.upper()}__".encode(): value
+            for field, value in zip(fields(Operator), astuple(self), strict=True)
+        }
 
 
 DEMO_OPERATOR = Operator(
@@ -63,10 +66,13 @@ def read_operator(get: Callable[[str], str | None]) -> Operator | None:
     number = given["number"].upper().replace(" ", "")
     if not _COMPANY_NUMBER.match(number):
         raise OperatorError(
-            f"VPNSITE_OPERATOR_NUMBER must be a UK company number (8 digits, or 2 letters and 6 digits), not {given['number']!r}"
+            "VPNSITE_OPERATOR_NUMBER must be a UK company number (8 digits, or 2 letters and 6 digits),"
+            f" not {given['number']!r}"
         )
     try:
         email = normalise_email(given["email"])
     except InvalidField:
-        raise OperatorError(f"VPNSITE_OPERATOR_EMAIL must be an e-mail address, not {given['email']!r}") from None
+        raise OperatorError(
+            f"VPNSITE_OPERATOR_EMAIL must be an e-mail address, not {given['email']!r}"
+        ) from None
     return Operator(given["name"], number, given["address"], email, given["founder"])

@@ -94,10 +94,10 @@ def test_switching_language_keeps_the_route(page: Any) -> None:
             continue
         page.goto(route)
         page.get_by_role("button", name=re.compile("Language")).click()
-        page.get_by_role("menuitem", name="Português").click()
+        page.get_by_role("menuitem", name="Português (Brasil)").click()
         expected = "/pt" if route == "/" else f"/pt{route}"
         page.wait_for_url(re.compile(re.escape(expected) + "$"))
-        assert page.evaluate("document.documentElement.lang") == "pt"
+        assert page.evaluate("document.documentElement.lang") == "pt-BR"
         page.get_by_role("button", name=re.compile("Idioma")).click()
         page.get_by_role("menuitem", name="English").click()
         page.wait_for_url(re.compile(re.escape(route if route != "/" else "/") + "$"))

@@ -51,7 +51,9 @@ def test_the_policy_names_every_table_holding_personal_data_in_every_language(ma
         assert set(kinds) == stored, (language, set(kinds) ^ stored)
 
 
-def test_the_policy_names_everything_privacy_export_returns(make_hub: Any, environment: dict[str, str]) -> None:
+def test_the_policy_names_everything_privacy_export_returns(
+    make_hub: Any, environment: dict[str, str]
+) -> None:
     hub = make_hub()
     client = create_app(hub.services).test_client()
     activation = client.post("/api/create-user", json=sign_up(client, "lee@example.org")).get_json()

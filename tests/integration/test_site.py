@@ -41,7 +41,10 @@ def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
             titles[language][route] = title
             assert f'<link rel="canonical" href="https://vpn.example{path}">' in html
             for other in LANGUAGES:
-                assert f'hreflang="{HTML_LANG[other]}" href="https://vpn.example{localised(route, other)}"' in html
+                assert (
+                    f'hreflang="{HTML_LANG[other]}" href="https://vpn.example{localised(route, other)}"'
+                    in html
+                )
             assert 'hreflang="x-default"' in html
             for tag in (
                 'property="og:title"',

@@ -14,7 +14,6 @@ import requests
 
 from tests.integration.processes import free_port
 
-
 # The operator's identity `serve` requires outside the demo.
 OPERATOR_ENV = {
     "VPNSITE_OPERATOR_NAME": "Test Operator Ltd",
@@ -35,8 +34,8 @@ def serve(
     env: Mapping[str, str], log: Path, port: int | None = None, host: str | None = None, wait: float = 30
 ) -> Served:
     """Start `vpnsite serve` with ``env`` (``VPNSITE_PUBLIC_URL`` defaults to the process's own
-    address, the operator to :data:`OPERATOR_ENV`), its output appended to ``log``; return once /readyz answers at all (a 503 while
-    the database is away counts: the process is up)."""
+    address, the operator to :data:`OPERATOR_ENV`), its output appended to ``log``; return once
+    /readyz answers at all (a 503 while the database is away counts: the process is up)."""
     port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)]
@@ -44,7 +43,10 @@ def serve(
         command += ["--host", host]
     with log.open("ab") as output:
         process = subprocess.Popen(
-            command, env={"VPNSITE_PUBLIC_URL": base, **OPERATOR_ENV, **env}, stdout=output, stderr=subprocess.STDOUT
+            command,
+            env={"VPNSITE_PUBLIC_URL": base, **OPERATOR_ENV, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + wait
     while True:

@@ -40,7 +40,9 @@ def test_the_e_mails_count_days_as_the_website_does(vector: dict[str, Any]) -> N
 
 
 def test_api_details_write_numbers_and_dates_in_the_language() -> None:
-    assert detail_text("free_tier_full", "ru", cap=1_000_000).startswith("Все 1\u00a0000\u00a0000 бесплатных мест")
+    assert detail_text("free_tier_full", "ru", cap=1_000_000).startswith(
+        "Все 1\u00a0000\u00a0000 бесплатных мест"
+    )
     assert "Les 1\u202f000\u202f000 places" in detail_text("free_tier_full", "fr", cap=1_000_000)
     assert "All 1,000,000 free places" in detail_text("free_tier_full", "en", cap=1_000_000)
     opens = date(2027, 2, 13)
@@ -78,8 +80,14 @@ def test_the_licence_e_mail_puts_no_colon_after_a_preposition() -> None:
 
 @pytest.mark.parametrize(
     "language, days, button",
-    [("en", 1, "Renew for 1 day"), ("en", 90, "Renew for 90 days"), ("ru", 1, "Продлить на 1 день"),
-     ("ru", 3, "Продлить на 3 дня"), ("ru", 90, "Продлить на 90 дней"), ("fr", 1, "Renouveler pour 1 jour")],
+    [
+        ("en", 1, "Renew for 1 day"),
+        ("en", 90, "Renew for 90 days"),
+        ("ru", 1, "Продлить на 1 день"),
+        ("ru", 3, "Продлить на 3 дня"),
+        ("ru", 90, "Продлить на 90 дней"),
+        ("fr", 1, "Renouveler pour 1 jour"),
+    ],
 )
 def test_the_renewal_reminder_counts_days_by_the_plural_rules(language: str, days: int, button: str) -> None:
     message = renewal_reminder("a@example.org", date(2027, 2, 13), days, "https://x/r", language)

@@ -181,7 +181,9 @@ def test_any_text_parses_into_sound_rules_or_is_refused(text: str) -> None:
 def test_retry_after_is_whole_seconds_rounded_up_and_at_least_one(wait: timedelta) -> None:
     seconds = RateLimited(wait, "check-license").retry_after_seconds
     assert seconds == max(1, math.ceil(wait.total_seconds()))
-    assert timedelta(seconds=seconds) >= wait and RateLimited(wait, "check-license").params == {"seconds": seconds}
+    assert timedelta(seconds=seconds) >= wait and RateLimited(wait, "check-license").params == {
+        "seconds": seconds
+    }
 
 
 # The limiter: rules of one action and subject, applied per subject value.

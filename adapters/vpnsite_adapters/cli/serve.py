@@ -53,7 +53,8 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         if not settings.demo:
             print(
                 f"vpnsite: set {', '.join(SETTING_NAMES)}: the footer, About page, terms and privacy"
-                " policy name the company that runs the service (`vpnsite serve --demo` uses a fictitious one)",
+                " policy name the company that runs the service"
+                " (`vpnsite serve --demo` uses a fictitious one)",
                 file=sys.stderr,
             )
             return 2
