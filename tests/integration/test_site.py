@@ -158,3 +158,17 @@ def test_the_faq_and_the_licence_e_mail_say_how_long_an_archive_link_works(site:
     page = site.get(localised("/support", language)).get_data(as_text=True)
     assert words in page
     assert words in LICENCE[language].archive
+
+
+OG_LOCALE = {"en": "en_GB", "ru": "ru_RU", "es": "es_ES", "fr": "fr_FR", "pt": "pt_BR"}
+UPTIME = {"en": "99.9%", "ru": "99,9\u00a0%", "es": "99,9\u00a0%", "fr": "99,9\u00a0%", "pt": "99,9%"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_home_page_declares_its_locale_and_writes_numbers_its_way(site: Any, language: str) -> None:
+    home = site.get(localised("/", language)).get_data(as_text=True)
+    assert f'<meta property="og:locale" content="{OG_LOCALE[language]}">' in home
+    assert f"<dd>{UPTIME[language]}</dd>" in home
+    if language in ("ru", "fr"):
+        text = re.sub(r"<[^>]+>", " ", home.split("<body>", 1)[1])
+        assert not re.search(r"\d [\d%]", text), "numbers keep together with no-break spaces"

@@ -37,7 +37,7 @@ DETAILS: Mapping[str, Texts] = {
         "pt": "Todas as {cap} vagas gratuitas estão ocupadas. Novos cadastros abrirão em breve.",
     },
     "licence_not_found": {
-        "en": "Activation code or email not found.",
+        "en": "Activation code or e-mail not found.",
         "ru": "Код активации или e-mail не найден.",
         "es": "No se encontró el código de activación o el correo electrónico.",
         "fr": "Code d’activation ou e-mail introuvable.",
