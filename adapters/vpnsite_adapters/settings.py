@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from dotenv import dotenv_values
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite_adapters.log_lines import LOG_FORMATS
+from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
@@ -64,6 +65,7 @@ class Settings:
     secret_key_source: str = "file"
     log_format: str = "text"
     shutdown_timeout: int = SHUTDOWN_SECONDS
+    operator: Operator | None = None
 
     @property
     def origin(self) -> str:
@@ -119,12 +121,20 @@ def load_settings(
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
         log_format=_log_format(get("LOG_FORMAT", "text")),
         shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),
+        operator=_operator(get),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
     given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     return evolve(settings, **given)
+
+
+def _operator(get: Callable[[str], str | None]) -> Operator | None:
+    try:
+        return read_operator(get)
+    except OperatorError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _secret(given: str, name: str) -> str:

@@ -116,7 +116,7 @@ class Renewals:
     def _renew(self, licence: Licence) -> Licence:
         now = self.clock.now()
         if now < renewal_opens(licence.ends_at):
-            raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date().isoformat())
+            raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date())
         if not can_renew(licence, now):
             raise RenewalClosed()
         if not licence.is_live(now) and not self.free_tier.admits(self.user_count()):

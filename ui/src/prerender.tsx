@@ -7,12 +7,13 @@ import fr from "./i18n/fr";
 import pt from "./i18n/pt";
 import ru from "./i18n/ru";
 import type { Dictionary } from "./lib/i18n";
-import { LANGUAGES, localPath, type Language } from "./lib/language";
+import { HTML_LANG, LANGUAGES, OG_LOCALE, localPath, type Language } from "./lib/language";
+import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
 
 const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 
-export { DICTIONARIES, LANGUAGES, ROUTES, localPath, pageOf };
+export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, localPath, operatorMeta, pageOf };
 
 export function render(path: string, language: Language): Promise<string> {
   // preact/compat's useSyncExternalStore reads the client snapshot even on the server, so wouter

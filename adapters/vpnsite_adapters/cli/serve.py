@@ -8,6 +8,7 @@ import sys
 
 import attrs
 
+from vpnsite_adapters.operator_identity import DEMO_OPERATOR, SETTING_NAMES
 from vpnsite_adapters.settings import Settings
 
 log = logging.getLogger("vpnsite")
@@ -48,6 +49,16 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
             )
             return 2
         settings = attrs.evolve(settings, public_url=local)
+    if settings.operator is None:
+        if not settings.demo:
+            print(
+                f"vpnsite: set {', '.join(SETTING_NAMES)}: the footer, About page, terms and privacy"
+                " policy name the company that runs the service"
+                " (`vpnsite serve --demo` uses a fictitious one)",
+                file=sys.stderr,
+            )
+            return 2
+        settings = attrs.evolve(settings, operator=DEMO_OPERATOR)
     initialise(settings.data_dir)
     hub = build_hub(settings)
     metrics = None

@@ -75,7 +75,7 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
-    site = Site.load(services.settings.origin)
+    site = Site.load(services.settings.origin, services.settings.operator)
     if site is not None:
         register_site(app, site)
     if services.settings.metrics_token:

@@ -7,11 +7,14 @@ import gzip
 import hashlib
 import logging
 import re
+from html import escape
 from pathlib import Path
 
 from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
+
+from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 log = logging.getLogger("vpnsite.site")
 
@@ -43,12 +46,18 @@ class Variant:
 
 
 class Site:
-    """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph): the
-    public URL is written into each page once, when it is first asked for."""
+    """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph) and the
+    operator (footer, About, terms, privacy): the public URL and the operator's identity, escaped,
+    are written into each page once, when it is first asked for. Without an operator (only the
+    demo and tests build a site without one: `serve` refuses) the fictitious demo one is shown."""
 
-    def __init__(self, root: Path, public_url: str) -> None:
+    def __init__(self, root: Path, public_url: str, operator: Operator | None = None) -> None:
         self.root = root
         self.public_url = public_url
+        self.page_values = {
+            placeholder: escape(value, quote=True).encode()
+            for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
+        }
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
@@ -57,11 +66,11 @@ class Site:
         self._variants: dict[str, Variant] = {}
 
     @classmethod
-    def load(cls, public_url: str) -> Site | None:
+    def load(cls, public_url: str, operator: Operator | None = None) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url)
+        return cls(SITE_DIR, public_url, operator)
 
     def variant(self, name: str) -> Variant:
         found = self._variants.get(name)
@@ -69,6 +78,9 @@ class Site:
             body = self.files[name]
             if Path(name).suffix in _ORIGIN_BOUND:
                 body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            if Path(name).suffix == ".html":
+                for placeholder, value in self.page_values.items():
+                    body = body.replace(placeholder, value)
             found = Variant(
                 body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
             )

@@ -2,13 +2,14 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
-import { LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
-import { formatCount, PHONE_MAX_WIDTH } from "../lib/format";
+import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
+import { formatCount, PHONE_MAX_WIDTH, plural } from "../lib/format";
 import { useNarrow, usePolling } from "../lib/poll";
 import { FOOTER_DEFAULT_COUNT, FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
+import { operator } from "../lib/operator";
 import { Icon } from "./icons";
 
-const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português" };
+const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português (Brasil)" };
 const NAV: [string, string][] = [
   ["/", "nav.home"],
   ["/server-status", "nav.status"],
@@ -49,7 +50,7 @@ function LanguageMenu() {
         <ul class="language-list" role="menu">
           {LANGUAGES.map((option) => (
             <li role="none" key={option}>
-              <a role="menuitem" lang={option} hrefLang={option} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
+              <a role="menuitem" lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
                 {LANGUAGE_NAMES[option]}
               </a>
             </li>
@@ -109,11 +110,12 @@ function Header() {
 }
 
 function Footer() {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data, loaded } = usePolling(fetchUserCount, FOOTER_POLL_MS);
   const count = data?.user_count ?? FOOTER_DEFAULT_COUNT;
   const healthy = !loaded || data !== null;
+  const who = operator();
   return (
     <footer class="site-footer">
       <div class="container footer-grid">
@@ -122,7 +124,7 @@ function Footer() {
           <p class="muted">{t("footer.tagline")}</p>
           <Link href={localPath("/server-status", language)} class="user-badge">
             <span class="dot online" aria-hidden="true" />
-            {loaded ? t("footer.users", { count: formatCount(count, language, phone) }) : t("footer.loading")}
+            {loaded ? plural(count, dictionary.footer.users, language, formatCount(count, language, phone)) : t("footer.loading")}
           </Link>
           <p class={healthy ? "operational" : "operational down"}>
             <span class={healthy ? "dot online" : "dot offline"} aria-hidden="true" /> {healthy ? t("footer.operational") : t("footer.unavailable")}
@@ -155,7 +157,13 @@ function Footer() {
           </div>
         </div>
       </div>
-      <div class="container copyright">{t("footer.rights", { year: new Date().getFullYear() })}</div>
+      <div class="container copyright">
+        <p>{t("footer.rights", { year: new Date().getFullYear(), name: who.name })}</p>
+        <p class="operator">
+          {t("footer.company", { name: who.name, number: who.number, address: who.address })}{" "}
+          <a href={`mailto:${who.email}`}>{who.email}</a>
+        </p>
+      </div>
     </footer>
   );
 }

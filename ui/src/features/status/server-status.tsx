@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import { conditionalGetter, type SystemServer, type VpnServer } from "../../lib/api";
-import { formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, progressWidth, rankColour } from "../../lib/format";
+import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, plural, progressWidth, rankColour } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
 import { localPath, type Language } from "../../lib/language";
 import { useNarrow, usePolling } from "../../lib/poll";
@@ -82,7 +82,7 @@ function Skeleton() {
 }
 
 export function ServerStatusScreen() {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data, loaded } = usePolling(fetchStatus, STATUS_POLL_MS);
   const users = data?.summary.user_count ?? 0;
@@ -98,10 +98,10 @@ export function ServerStatusScreen() {
           <div class="card users-card">
             <span class="muted">{t("status.users")}</span>
             <strong class="big-number" data-testid="user-count">{formatCount(users, language, phone)}</strong>
-            <div class="progress" role="progressbar" aria-label={t("status.progress", { percent: freeTierProgress(users, language) })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progressWidth(users)}>
+            <div class="progress" role="progressbar" aria-label={t("status.progress", { percent: freeTierProgress(users, language), cap: formatCount(FREE_TIER_USERS, language, false) })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progressWidth(users)}>
               <div class="progress-bar" style={{ width: `${Math.max(progressWidth(users), 0.5)}%` }} />
             </div>
-            <span class="small muted">{t("status.progress", { percent: freeTierProgress(users, language) })}</span>
+            <span class="small muted">{t("status.progress", { percent: freeTierProgress(users, language), cap: formatCount(FREE_TIER_USERS, language, false) })}</span>
           </div>
           <h2>{t("status.vpnTitle")}</h2>
           <ul class="server-list" data-testid="vpn-servers">
@@ -125,7 +125,7 @@ export function ServerStatusScreen() {
         </div>
       </div>
       <div class="closing">
-        <h2>{t("status.ctaTitle", { count: formatCount(users, language, phone) })}</h2>
+        <h2>{plural(users, dictionary.status.ctaTitle, language, formatCount(users, language, phone))}</h2>
         <Link href={`${localPath("/", language)}#signup`} class="button button-large">{t("status.ctaButton")}</Link>
       </div>
     </section>
