@@ -68,6 +68,11 @@ def vpnsite(
         **os.environ,
         "VPNSITE_DATA_DIR": str(data_dir),
         "VPNSITE_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "VPNSITE_OPERATOR_NAME": "Bench Operator Ltd",
+        "VPNSITE_OPERATOR_NUMBER": "00000000",
+        "VPNSITE_OPERATOR_ADDRESS": "1 Bench Street, London",
+        "VPNSITE_OPERATOR_EMAIL": "operator@example.org",
+        "VPNSITE_OPERATOR_FOUNDER": "Bench Founder",
         **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()},
     }
     if database_url:

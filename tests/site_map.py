@@ -15,6 +15,8 @@ ROUTES = [
     "/server-status",
 ]
 LANGUAGES = ["en", "ru", "es", "fr", "pt"]
+# As HTML's lang and hreflang name them: the Portuguese is Brazilian (its prefix stays /pt).
+HTML_LANG = {"en": "en", "ru": "ru", "es": "es", "fr": "fr", "pt": "pt-BR"}
 
 
 def localised(route: str, language: str) -> str:

@@ -68,7 +68,7 @@ async function buildSite(out) {
   const ssr = await import(`${pathToFileURL(ssrFile).href}?${Date.now()}`);
 
   const alternates = (route) =>
-    ssr.LANGUAGES.map((l) => `<link rel="alternate" hreflang="${l}" href="${ORIGIN}${ssr.localPath(route, l)}">`).join("") +
+    ssr.LANGUAGES.map((l) => `<link rel="alternate" hreflang="${ssr.HTML_LANG[l]}" href="${ORIGIN}${ssr.localPath(route, l)}">`).join("") +
     `<link rel="alternate" hreflang="x-default" href="${ORIGIN}${route}">`;
 
   // `served`: an answer to a form post, filled by the server; it ships no script (it is a result
@@ -78,13 +78,13 @@ async function buildSite(out) {
     const robots = served || ["/activation", "/license"].includes(route) || meta === "404" ? '<meta name="robots" content="noindex">' : "";
     const info = ssr.DICTIONARIES[language].meta[meta === "404" ? "notFound" : ssr.pageOf(route)];
     const escape = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-    return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    return `<!doctype html><html lang="${ssr.HTML_LANG[language]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
       `<title>${escape(info.title)}</title><meta name="description" content="${escape(info.description)}">${robots}` +
       (meta === "404" ? "" : `<link rel="canonical" href="${url}">${alternates(route)}`) +
       `<meta property="og:type" content="website"><meta property="og:site_name" content="vpnsite"><meta property="og:title" content="${escape(info.title)}">` +
-      `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${language}">` +
+      `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${ssr.OG_LOCALE[language]}">` +
       `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${escape(info.title)}"><meta name="twitter:description" content="${escape(info.description)}">` +
-      `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
+      ssr.operatorMeta() + `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
       // The server writes its last user count here (and into the page's __SLOT_USERS__): the script starts from it.
       `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
@@ -120,7 +120,7 @@ async function buildSite(out) {
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;
-    const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");
+    const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${ssr.HTML_LANG[l]}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");
     for (const language of ssr.LANGUAGES) sitemap.push(`<url><loc>${ORIGIN}${ssr.localPath(route, language)}</loc>${links}</url>`);
   }
   writeFileSync(join(out, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${sitemap.join("")}</urlset>`);

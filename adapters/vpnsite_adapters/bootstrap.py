@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 import attrs
@@ -13,8 +14,8 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
-from vpnsite.keyed_hashes import Keyring, derive_key
-from vpnsite.licence_checks import LicenceChecks, LicenceStore
+from vpnsite.keyed_hashes import Keyring
+from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
@@ -28,6 +29,7 @@ from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
 from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
+from vpnsite_adapters.keyring_file import file_keyring
 from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
@@ -37,6 +39,8 @@ from vpnsite_adapters.metrics.mailer import CountedMailer
 from vpnsite_adapters.metrics.registry import Metrics
 from vpnsite_adapters.services import Services, UseCases
 from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.sql import backup as sql_backup
+from vpnsite_adapters.sql.database import sqlite_path
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
 
@@ -54,8 +58,9 @@ class Hub:
     jobs: Jobs
     metrics: Metrics
 
-    def close(self) -> None:
-        self.jobs.stop()
+    def close(self, timeout: float = 15) -> None:
+        """Stops the background jobs (waiting ``timeout`` seconds at most), then the store."""
+        self.jobs.stop(timeout)
         self.store.close()
 
 
@@ -81,10 +86,32 @@ def open_console(settings: Settings, migrate: bool) -> Console:
     return Console(
         settings,
         open_store(settings, migrate),
-        Keyring.from_master(settings.secret_key),
+        file_keyring(settings.data_dir, settings.secret_key),
         SystemClock(),
         SystemRandom(),
     )
+
+
+BackupError = sql_backup.BackupError
+DatabaseCopy = sql_backup.DatabaseCopy
+
+
+def copy_database(settings: Settings, into: Path) -> DatabaseCopy:
+    """A consistent copy of the database, taken while others write, in the directory ``into``."""
+    return sql_backup.copy_database(settings.database_url, into)
+
+
+def restore_database(settings: Settings, source: Path, copy: DatabaseCopy) -> None:
+    sql_backup.restore_database(settings.database_url, source, copy)
+
+
+def database_files(settings: Settings) -> set[Path]:
+    """The SQLite database's own files (empty for PostgreSQL): a backup copies them through the
+    database, never as files."""
+    path = sqlite_path(settings.database_url)
+    if path is None:
+        return set()
+    return {Path(f"{Path(path).resolve()}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")}
 
 
 def _vpn_keys(settings: Settings) -> VpnKeys | None:
@@ -129,7 +156,7 @@ class UseCaseStores(Protocol):
     def unit_of_work(self) -> UnitOfWork: ...
 
 
-class Licences(LicenceStore, LicenceById, NodeLicences, Protocol):
+class Licences(NodeLicences, LicenceById, Protocol):
     pass
 
 
@@ -149,7 +176,7 @@ def wire_use_cases(
     term_days: int,
 ) -> UseCases:
     """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores."""
-    links = ArchiveLinks(keys.archive_links)
+    links = ArchiveLinks(keys)
     unit_of_work = stores.unit_of_work
     checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random)
     return UseCases(
@@ -181,7 +208,7 @@ def wire_use_cases(
             notifications=notifications,
             unit_of_work=unit_of_work,
         ),
-        fleet=Fleet(stores.fleet, keys.nodes, clock),
+        fleet=Fleet(stores.fleet, keys, clock),
         node_access=NodeAccess(stores.sessions, stores.licences, stores.wireguard, keys, clock, random),
     )
 
@@ -197,7 +224,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         with unit_of_work.atomic():
             if store.fleet.is_empty():
                 store.fleet.add_locations(SPEC_LOCATIONS)
-    keys = Keyring.from_master(settings.secret_key)
+    keys = file_keyring(settings.data_dir, settings.secret_key)
     limiter = Limiter(settings.rate_limits, keys.subjects, store.rate_limits)
     probe = FleetProbe(store.fleet, unit_of_work, settings.billing_health_url)
     snapshot = StatusSnapshot(
@@ -206,7 +233,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
     mail = MailQueue(
         store.mail_queue,
         CountedMailer(make_mailer(settings), metrics.mail_failures),
-        derive_key(settings.secret_key, "mail-queue"),
+        keys,
         clock,
         unit_of_work,
     )
@@ -244,7 +271,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         retention=store.retention,
         longest_rate_window=longest_window(settings.rate_limits),
         demo_servers=store.fleet,
-        server_tokens=keys.nodes,
+        server_tokens=keys,
         clock=clock,
         unit_of_work=unit_of_work,
     )

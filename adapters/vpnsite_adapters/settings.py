@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,14 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite_adapters.log_lines import LOG_FORMATS
+from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
 MIN_SECRET_LENGTH = 32
+# Seconds `serve` gives requests in flight after SIGTERM, and again its background jobs.
+SHUTDOWN_SECONDS = 10
 
 
 def sqlite_url(path: Path) -> str:
@@ -56,6 +60,12 @@ class Settings:
     channel_timeout: int = 30
     metrics_address: tuple[str, int] | None = None
     metrics_token: str | None = None
+    # Where the master secret came from: "environment" (VPNSITE_SECRET_KEY), "file" (the data
+    # directory's secret.key) or "generated" (that file, created by this very call).
+    secret_key_source: str = "file"
+    log_format: str = "text"
+    shutdown_timeout: int = SHUTDOWN_SECONDS
+    operator: Operator | None = None
 
     @property
     def origin(self) -> str:
@@ -81,10 +91,12 @@ def load_settings(
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     # It holds the secret key and the database: nobody else's business.
     data_dir.chmod(0o700)
+    secret_key, secret_key_source = _secret_key(get("SECRET_KEY"), data_dir)
     settings = Settings(
         data_dir=data_dir,
         database_url=get("DATABASE_URL") or sqlite_url(data_dir / "vpnsite.db"),
-        secret_key=_secret_key(get("SECRET_KEY"), data_dir),
+        secret_key=secret_key,
+        secret_key_source=secret_key_source,
         host=get("HOST", "127.0.0.1") or "127.0.0.1",
         port=_integer(get("PORT", "8000"), "PORT", 1, 65535),
         threads=_integer(get("THREADS", "8"), "THREADS", 1, 256),
@@ -107,12 +119,22 @@ def load_settings(
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
         metrics_address=_address(get("METRICS_ADDRESS"), "METRICS_ADDRESS"),
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
+        log_format=_log_format(get("LOG_FORMAT", "text")),
+        shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),
+        operator=_operator(get),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
     given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     return evolve(settings, **given)
+
+
+def _operator(get: Callable[[str], str | None]) -> Operator | None:
+    try:
+        return read_operator(get)
+    except OperatorError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _secret(given: str, name: str) -> str:
@@ -123,10 +145,12 @@ def _secret(given: str, name: str) -> str:
     return given
 
 
-def _secret_key(given: str | None, data_dir: Path) -> bytes:
+def _secret_key(given: str | None, data_dir: Path) -> tuple[bytes, str]:
+    """The master secret and where it came from."""
     if given is not None:
-        return _secret(given, "SECRET_KEY").encode()
+        return _secret(given, "SECRET_KEY").encode(), "environment"
     path = data_dir / "secret.key"
+    source = "file"
     if not path.exists():
         # O_EXCL: of two processes starting at once, one writes the key and both read the same.
         try:
@@ -136,10 +160,11 @@ def _secret_key(given: str | None, data_dir: Path) -> bytes:
         else:
             with os.fdopen(fd, "w") as file:
                 file.write(secrets.token_hex(32))
+            source = "generated"
     key = path.read_text().strip()
     if len(key) < MIN_SECRET_LENGTH:
         raise SettingsError(f"{path} holds no usable secret key")
-    return key.encode()
+    return key.encode(), source
 
 
 def _words(text: str | None) -> list[str]:
@@ -174,6 +199,13 @@ def _boolean(text: str | None, name: str) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     raise SettingsError(f"VPNSITE_{name} must be true or false, not {text!r}")
+
+
+def _log_format(text: str | None) -> str:
+    value = (text or "text").strip().lower()
+    if value not in LOG_FORMATS:
+        raise SettingsError(f"VPNSITE_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {text!r}")
+    return value
 
 
 def _networks(text: str | None) -> tuple[Network, ...]:

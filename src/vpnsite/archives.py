@@ -15,6 +15,7 @@ from attrs import frozen
 
 from vpnsite.errors import LicenceNotFound
 from vpnsite.fleet import VpnServer
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock
 from vpnsite.rate_limits import ARCHIVE, Limiter
@@ -29,13 +30,17 @@ _MAC_BYTES = 16
 
 @frozen
 class ArchiveLinks:
-    key: bytes
+    """Signed by the ring's current key; a link signed by any key of the ring opens."""
+
+    keys: Keyring
 
     def mint(self, licence_id: str, now: datetime) -> str:
         """A link token for ``licence_id`` that stops working ``LINK_LIFETIME`` from ``now``."""
         expires = int((now + LINK_LIFETIME).timestamp())
         body = bytes.fromhex(licence_id) + expires.to_bytes(_EXPIRY_BYTES, "big")
-        return base64.urlsafe_b64encode(body + self._mac(body)).decode().rstrip("=")
+        return (
+            base64.urlsafe_b64encode(body + _mac(self.keys.current.archive_links, body)).decode().rstrip("=")
+        )
 
     def read(self, token: str, now: datetime) -> str | None:
         """The licence id of a genuine token that has not expired; None for anything else."""
@@ -46,13 +51,16 @@ class ArchiveLinks:
         if len(raw) != _ID_BYTES + _EXPIRY_BYTES + _MAC_BYTES:
             return None
         body, mac = raw[:-_MAC_BYTES], raw[-_MAC_BYTES:]
-        if not hmac.compare_digest(mac, self._mac(body)):
+        if not any(
+            hmac.compare_digest(mac, _mac(keys.archive_links, body)) for keys in self.keys.read().sets
+        ):
             return None
         expires = datetime.fromtimestamp(int.from_bytes(body[_ID_BYTES:], "big"), UTC)
         return body[:_ID_BYTES].hex() if now < expires else None
 
-    def _mac(self, body: bytes) -> bytes:
-        return hmac.new(self.key, body, hashlib.sha256).digest()[:_MAC_BYTES]
+
+def _mac(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).digest()[:_MAC_BYTES]
 
 
 class LicenceById(Protocol):

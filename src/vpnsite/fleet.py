@@ -13,7 +13,7 @@ from attrs import frozen
 
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.identifiers import new_token
-from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import Clock, RandomSource
 
 HEARTBEAT_PERIOD = timedelta(seconds=10)
@@ -137,43 +137,53 @@ def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
 
 
 class FleetStore(Protocol):
-    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
-        """The id of the server holding this token and when it last reported; None if nobody does."""
+    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
+        """The id of the server holding a token whose hash is any of these (one per ring key), when
+        it last reported, and the hash it holds; None if nobody does."""
         ...
 
     def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
         """Store the beat; with ``end_sessions``, the server's sessions are dropped in the same write."""
         ...
 
+    def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
+        """Store the server's token hash under another key, unless its token changed meanwhile."""
+        ...
+
 
 class ServerTokens(Protocol):
-    def set_token(self, server_id: str, token_hash: str) -> bool:
+    def set_token(self, server_id: str, token: KeyedHash) -> bool:
         """Replace the server's token hash; False for an unknown server."""
         ...
 
 
 def issue_server_token(
-    store: ServerTokens, server_id: str, hasher: KeyedHasher, random: RandomSource
+    store: ServerTokens, server_id: str, keys: Keyring, random: RandomSource
 ) -> str | None:
     """A new secret for a VPN server to call the hub with, replacing its old one; only its keyed
     hash is kept, so it is shown once. None for an unknown server."""
     token = new_token(random)
-    return token if store.set_token(server_id, hasher.hash(token)) else None
+    current = keys.current
+    return token if store.set_token(server_id, KeyedHash(current.id, current.nodes.hash(token))) else None
 
 
 @frozen
 class Fleet:
     store: FleetStore
-    hasher: KeyedHasher
+    keys: Keyring
     clock: Clock
 
     def heartbeat(self, token: str, beat: Heartbeat) -> str:
         if not token:
             raise NodeUnauthorized()
-        heard = self.store.last_heard(self.hasher.hash(token))
+        candidates = self.keys.read().nodes(token)
+        heard = self.store.last_heard(candidates.values)
         if heard is None:
             raise NodeUnauthorized()
-        server, last_seen = heard
+        server, last_seen, held = heard
+        if candidates.is_stale(held):
+            # The server keeps its token; the hub keeps it under the current key from now on.
+            self.store.rekey_token(server, held, candidates.current)
         now = self.clock.now()
         self.store.record_heartbeat(server, beat, now, end_sessions=back_from_silence(last_seen, now))
         return server

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 from typing import Protocol
 
+import attrs
 from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import clean_typed_code, code_problem
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, LicenceNotFound
-from vpnsite.keyed_hashes import Keyring
+from vpnsite.keyed_hashes import Candidates, KeyedHash, Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource
 from vpnsite.rate_limits import CHECK_LICENSE, Limiter, Subject
@@ -21,7 +23,28 @@ _NOBODY = "\x00nobody"
 
 
 class LicenceStore(Protocol):
-    def find_by_code_hash(self, code_hash: str) -> Licence | None: ...
+    def find_by_code_hashes(self, code_hashes: Sequence[str]) -> Licence | None:
+        """The licence whose code hash is any of these (a code's hash under each ring key)."""
+        ...
+
+    def rekey_code(self, licence_id: str, old_hash: str, new: KeyedHash) -> None:
+        """Store the code's hash under another key, unless someone already did."""
+        ...
+
+
+def find_by_code(store: LicenceStore, keys: Keyring, code: str) -> tuple[Licence | None, Candidates]:
+    """The licence of a code hashed under any key of the ring, in one look-up."""
+    candidates = keys.read().codes(code)
+    return store.find_by_code_hashes(candidates.values), candidates
+
+
+def rekey_if_stale(store: LicenceStore, licence: Licence, candidates: Candidates) -> Licence:
+    """Once a code has been used successfully, a hash of it made by an older key is stored again
+    under the current one, so the older key is needed by fewer codes each day."""
+    if not candidates.is_stale(licence.code_hash):
+        return licence
+    store.rekey_code(licence.id, licence.code_hash, candidates.current)
+    return attrs.evolve(licence, code_hash=candidates.current.value, code_key=candidates.current.key_id)
 
 
 @frozen
@@ -52,11 +75,12 @@ class LicenceChecks:
         subjects: dict[Subject, str | None] = {"ip": ip, "email": email_key(address)}
         self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
-        licence = self.store.find_by_code_hash(self.keys.codes.hash(code))
+        licence, candidates = find_by_code(self.store, self.keys, code)
         held_by = email_key(licence.email) if licence is not None and licence.email else _NOBODY
         if not hmac.compare_digest(held_by.encode(), email_key(address).encode()) or licence is None:
             self.limiter.count_failure(CHECK_LICENSE, subjects, now)
             raise LicenceNotFound()
+        licence = rekey_if_stale(self.store, licence, candidates)
         if not licence.is_live(now):
             return CheckedLicence(licence, code, None)
         return CheckedLicence(licence, code, self.new_archive_link(licence.id))

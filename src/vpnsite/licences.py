@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 
 from attrs import frozen
 
+from vpnsite.keyed_hashes import ORIGINAL_KEY
+
 DEFAULT_TERM_DAYS = 90
 DAY = timedelta(days=1)
 
@@ -19,6 +21,8 @@ class Licence:
     starts_at: datetime
     ends_at: datetime
     language: str = "en"
+    code_key: int = ORIGINAL_KEY
+    """The master key that made ``code_hash``."""
 
     def days_remaining(self, now: datetime) -> int:
         return days_remaining(self.ends_at, now)

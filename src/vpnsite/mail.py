@@ -50,6 +50,10 @@ class MailQueueStore(Protocol):
 
     def mark_failed(self, mail_id: str, attempts: int, error: str, retry_at: datetime | None) -> None: ...
 
+    def release(self, mail_ids: list[str]) -> None:
+        """End this sender's lease on messages it claimed and will not send: due again at once."""
+        ...
+
 
 class MailFailed(Exception):
     """The message could not be handed over; the reason must not contain the address."""

@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 from attrs import frozen
 
 from vpnsite.errors import RateLimited
-from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.keyed_hashes import Hasher
 
 Subject = Literal["ip", "visitor", "email", "email_ip"]
 SUBJECTS: tuple[Subject, ...] = ("ip", "visitor", "email", "email_ip")
@@ -144,7 +144,7 @@ class RateLimitStore(Protocol):
 @frozen
 class Limiter:
     rules: tuple[RateLimit, ...]
-    hasher: KeyedHasher
+    hasher: Hasher
     store: RateLimitStore
 
     def admit(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:

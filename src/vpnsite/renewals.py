@@ -4,15 +4,16 @@ reconfiguring. It opens seven days before the licence ends and stays open thirty
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+import attrs
 from attrs import frozen
 
 from vpnsite.errors import FreeTierFull, LicenceNotFound, NotRenewableYet, RenewalClosed, RequestAlreadyUsed
 from vpnsite.identifiers import new_token
-from vpnsite.keyed_hashes import Keyring
+from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.licence_checks import CheckedLicence, LicenceChecks
 from vpnsite.licences import DAY, Licence
 from vpnsite.notifications import Notifications
@@ -45,10 +46,12 @@ class RenewalStore(Protocol):
         """Move the end if it is still ``ends_at``; False if another renewal came first."""
         ...
 
-    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None: ...
+    def add_renewal_link(self, link: KeyedHash, licence_id: str, now: datetime) -> None: ...
 
-    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
-        """The licence of an unused link, marking the link used; None for unknown links.
+    def take_renewal_link(self, link_hashes: Sequence[str], now: datetime) -> Licence | None:
+        """The licence of an unused link whose hash is any of these (one per ring key), marking
+        the link used (so a link made under an older key needs no re-keying: it is spent); None
+        for unknown links.
         Raises :class:`RequestAlreadyUsed` for a used one."""
         ...
 
@@ -88,7 +91,7 @@ class Renewals:
         """The link is used up only by a renewal that happens: one refused (not yet, too late, the
         free tier full) leaves it for another try."""
         with self.unit_of_work.atomic():
-            licence = self.store.take_renewal_link(self.keys.tokens.hash(token), self.clock.now())
+            licence = self.store.take_renewal_link(self.keys.read().tokens(token).values, self.clock.now())
             if licence is None or not licence.email:
                 raise LicenceNotFound()
             return self._renew(licence)
@@ -103,7 +106,8 @@ class Renewals:
                 continue
             token = new_token(self.random)
             with self.unit_of_work.atomic():
-                self.store.add_renewal_link(self.keys.tokens.hash(token), licence.id, now)
+                keys = self.keys.current
+                self.store.add_renewal_link(KeyedHash(keys.id, keys.tokens.hash(token)), licence.id, now)
                 self.store.mark_reminded(licence.id, licence.ends_at)
                 self.notifications.renewal_due(Reminder(licence, token))
             sent += 1
@@ -112,7 +116,7 @@ class Renewals:
     def _renew(self, licence: Licence) -> Licence:
         now = self.clock.now()
         if now < renewal_opens(licence.ends_at):
-            raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date().isoformat())
+            raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date())
         if not can_renew(licence, now):
             raise RenewalClosed()
         if not licence.is_live(now) and not self.free_tier.admits(self.user_count()):
@@ -120,6 +124,4 @@ class Renewals:
         new_end = renewed_end(licence, now, self.term_days)
         if not self.store.extend(licence.id, licence.ends_at, new_end):
             raise RequestAlreadyUsed()
-        return Licence(
-            licence.id, licence.email, licence.code_hash, licence.starts_at, new_end, licence.language
-        )
+        return attrs.evolve(licence, ends_at=new_end)

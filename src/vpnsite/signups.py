@@ -94,12 +94,12 @@ class Signups:
             user_comment="",
             request_id=request.id,
         )
-        return SignedForm(form, sign(form, self.keys.signup))
+        return SignedForm(form, sign(form, self.keys.current.signup))
 
     def create_user(self, signed: SignedForm, ip: str | None) -> Activation:
         now = self.clock.now()
         self.limiter.admit(CREATE_USER, {"ip": ip}, now)
-        if not signature_matches(signed.form, signed.sig, self.keys.signup):
+        if not any(signature_matches(signed.form, signed.sig, keys.signup) for keys in self.keys.read().sets):
             raise InvalidSignature()
         request = SignupRequest.parse(signed.form.request_id)
         if request is None:
@@ -111,13 +111,15 @@ class Signups:
         starts_at, ends_at = licence_term(now, signed.form.user_days)
         while True:
             code = new_activation_code(self.random)
+            keys = self.keys.current
             licence = Licence(
                 id=new_id(self.random),
                 email=signed.form.user_email,
-                code_hash=self.keys.codes.hash(code),
+                code_hash=keys.codes.hash(code),
                 starts_at=starts_at,
                 ends_at=ends_at,
                 language=request.language,
+                code_key=keys.id,
             )
             with self.unit_of_work.atomic():
                 outcome = self.store.redeem(request.id, licence, ip)

@@ -68,7 +68,7 @@ class Support:
                 email=address,
                 message=text,
                 created_at=now,
-                code_hash=self.keys.codes.hash(code) if code else None,
+                code_hash=self.keys.current.codes.hash(code) if code else None,
                 language=language,
             )
             with self.unit_of_work.atomic():

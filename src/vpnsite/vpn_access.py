@@ -18,6 +18,7 @@ from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import silent_since
 from vpnsite.keyed_hashes import Keyring
+from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource
 from vpnsite.tunnel_addresses import TunnelAddressStore
@@ -108,7 +109,9 @@ def settle(
 
 
 class SessionStore(Protocol):
-    def server_for_token(self, token_hash: str) -> str | None: ...
+    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
+        """The server holding a token whose hash is any of these."""
+        ...
 
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
@@ -136,9 +139,7 @@ class SessionStore(Protocol):
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]: ...
 
 
-class NodeLicences(Protocol):
-    def find_by_code_hash(self, code_hash: str) -> Licence | None: ...
-
+class NodeLicences(LicenceStore, Protocol):
     def ended_ids(self, now: datetime) -> list[str]:
         """Every licence that has ended (or was ended by an erasure) by ``now``."""
         ...
@@ -165,7 +166,7 @@ class NodeAccess:
     random: RandomSource
 
     def server(self, token: str) -> str:
-        server = self.sessions.server_for_token(self.keys.nodes.hash(token)) if token else None
+        server = self.sessions.server_for_token(self.keys.read().nodes(token).values) if token else None
         if server is None:
             raise NodeUnauthorized()
         return server
@@ -226,11 +227,11 @@ class NodeAccess:
         key = _key(username)
         if not key or not is_well_formed(code):
             return None
-        licence = self.licences.find_by_code_hash(self.keys.codes.hash(code))
+        licence, candidates = find_by_code(self.licences, self.keys, code)
         held_by = email_key(licence.email) if licence is not None and licence.email else "\x00nobody"
         if licence is None or not hmac.compare_digest(held_by.encode(), key.encode()):
             return None
-        return licence
+        return rekey_if_stale(self.licences, licence, candidates)
 
 
 def _key(username: str) -> str:

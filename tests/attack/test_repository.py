@@ -18,7 +18,9 @@ def test_no_secret_key_or_database_is_tracked() -> None:
     leaks = [
         name
         for name in tracked.splitlines()
-        if name.endswith(("secret.key", ".db", ".db-wal", ".db-shm", ".pem", ".env"))
+        if name.endswith(
+            ("secret.key", "keyring.json", "client-secrets.hex", ".db", ".db-wal", ".db-shm", ".pem", ".env")
+        )
         or "/.fuzz-data/" in name
     ]
     assert leaks == []

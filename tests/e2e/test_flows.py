@@ -42,7 +42,7 @@ def test_sign_up_copy_and_check_the_licence(page: Any, server: Any) -> None:
     page.get_by_role("button", name="Check licence").click()
     expect(page.get_by_role("heading", name="Your licence")).to_be_visible()
     expect(page.locator(".big-number")).to_have_text("90")
-    page.get_by_role("button", name="Check another license").click()
+    page.get_by_role("button", name="Check another licence").click()
     expect(page.get_by_role("heading", name="Check your licence")).to_be_visible()
 
 
@@ -97,10 +97,10 @@ def test_switching_language_keeps_the_route(page: Any) -> None:
             continue
         page.goto(route)
         page.locator("summary.language-button").click()
-        page.get_by_role("link", name="Português").click()
+        page.get_by_role("link", name="Português (Brasil)").click()
         expected = "/pt" if route == "/" else f"/pt{route}"
         page.wait_for_url(re.compile(re.escape(expected) + "$"))
-        assert page.evaluate("document.documentElement.lang") == "pt"
+        assert page.evaluate("document.documentElement.lang") == "pt-BR"
         page.locator("summary.language-button").click()
         page.get_by_role("link", name="English").click()
         page.wait_for_url(re.compile(re.escape(route if route != "/" else "/") + "$"))
@@ -170,7 +170,7 @@ def test_a_rate_limited_activation_shows_request_denied(browser: Any, make_serve
     sign_up(page, "second@example.org")
     expect(page.get_by_role("heading", name="Request denied")).to_be_visible(timeout=15000)
     expect(page.get_by_text("Too many requests from your device. Please try again later.")).to_be_visible()
-    expect(page.get_by_role("link", name="Check My License")).to_be_visible()
+    expect(page.get_by_role("link", name="Check My Licence")).to_be_visible()
     context.close()
 
 

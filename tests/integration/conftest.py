@@ -14,7 +14,7 @@ import psycopg2
 import pytest
 
 from tests.support.clock import ManualClock
-from tests.support.serve import serve, stop
+from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.bootstrap import Hub, build_hub
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.services import Services
@@ -118,7 +118,12 @@ def client(services: Services):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def environment(tmp_path: Path, database_url: str) -> dict[str, str]:
-    return {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data"), "VPNSITE_DATABASE_URL": database_url}
+    return {
+        **os.environ,
+        **OPERATOR_ENV,
+        "VPNSITE_DATA_DIR": str(tmp_path / "data"),
+        "VPNSITE_DATABASE_URL": database_url,
+    }
 
 
 @pytest.fixture

@@ -102,7 +102,7 @@ def test_wrong_code_and_wrong_email_are_indistinguishable(client: Any) -> None:
     )
     assert wrong_code.status_code == wrong_email.status_code == 404
     assert wrong_code.get_json() == wrong_email.get_json()
-    assert wrong_code.get_json()["detail"] == "Activation code or email not found."
+    assert wrong_code.get_json()["detail"] == "Activation code or e-mail not found."
 
 
 def test_a_mistyped_code_is_caught_by_its_check_digit(client: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -28,7 +29,7 @@ BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up":
 
 def token_for(hub: Any, server_id: str) -> str:
     token = f"token-of-{server_id}"
-    assert hub.store.fleet.set_token(server_id, hub.services.fleet.hasher.hash(token))
+    assert hub.store.fleet.set_token(server_id, hub.services.fleet.keys.read().nodes(token).current)
     return token
 
 
@@ -209,7 +210,13 @@ def test_serve_demo_labels_itself_and_hands_out_profiles_of_every_server(
     tmp_path: Any, database_url: str
 ) -> None:
     port = free_port()
-    env = {"VPNSITE_DATA_DIR": str(tmp_path / "d"), "VPNSITE_DATABASE_URL": database_url, "PATH": "/usr/bin"}
+    env = {
+        "VPNSITE_DATA_DIR": str(tmp_path / "d"),
+        "VPNSITE_DATABASE_URL": database_url,
+        "PATH": "/usr/bin",
+        # The tree under test, when the tests run from it rather than from an installed package.
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--demo", "--port", str(port)],
         env=env,
@@ -230,6 +237,10 @@ def test_serve_demo_labels_itself_and_hands_out_profiles_of_every_server(
             time.sleep(0.2)
         assert fleet["summary"]["demo"] is True
         base = f"http://127.0.0.1:{port}"
+        about = requests.get(base + "/about", timeout=5).text
+        assert "Example VPN Ltd (demo)" in about, (
+            "without VPNSITE_OPERATOR_* the demo names a fictitious operator"
+        )
         form = requests.post(base + "/api/submit-email", json={"email": "demo@example.org"}).json()[
             "form_data"
         ]

@@ -31,7 +31,11 @@ def test_renewal_opens_seven_days_before_the_end(make_hub: Any, clock: Any) -> N
     early = renew(client, credentials)
     assert early.status_code == 409
     assert early.get_json()["code"] == "not_renewable_yet"
-    assert "2026-04-08" in early.get_json()["detail"]
+    assert "8 April 2026" in early.get_json()["detail"]
+    french = client.post("/api/renew", json=credentials, headers={"Accept-Language": "fr"}).get_json()[
+        "detail"
+    ]
+    assert "à partir du 8 avril 2026" in french
     checked = client.post("/api/check-license", json=credentials).get_json()["license"]
     assert checked["renewable"] is False and checked["renewable_from"] == "2026-04-08"
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.site_map import LANGUAGES, ROUTES, localised
+from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised
 from vpnsite.archives import LINK_LIFETIME
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
@@ -36,12 +36,15 @@ def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
             response = site.get(path)
             assert response.status_code == 200, path
             html = response.get_data(as_text=True)
-            assert f'<html lang="{language}">' in html, path
+            assert f'<html lang="{HTML_LANG[language]}">' in html, path
             title = re.search(r"<title>(.*?)</title>", html).group(1)
             titles[language][route] = title
             assert f'<link rel="canonical" href="https://vpn.example{path}">' in html
             for other in LANGUAGES:
-                assert f'hreflang="{other}" href="https://vpn.example{localised(route, other)}"' in html
+                assert (
+                    f'hreflang="{HTML_LANG[other]}" href="https://vpn.example{localised(route, other)}"'
+                    in html
+                )
             assert 'hreflang="x-default"' in html
             for tag in (
                 'property="og:title"',
@@ -63,7 +66,7 @@ def test_pages_are_readable_without_javascript(site: Any) -> None:
     support = site.get("/support").get_data(as_text=True)
     assert "How many devices can I use?" in support
     terms = site.get("/fr/terms").get_data(as_text=True)
-    assert "tribunaux d’Angleterre" in terms
+    assert "tribunaux d’Angleterre et du pays de Galles" in terms
 
 
 @pytest.mark.parametrize(
@@ -72,7 +75,7 @@ def test_pages_are_readable_without_javascript(site: Any) -> None:
 def test_an_unknown_path_gets_the_localized_404(site: Any, path: str, language: str) -> None:
     response = site.get(path)
     assert response.status_code == 404
-    assert f'<html lang="{language}">' in response.get_data(as_text=True)
+    assert f'<html lang="{HTML_LANG[language]}">' in response.get_data(as_text=True)
     assert response.mimetype == "text/html"
 
 
@@ -133,7 +136,7 @@ def test_sitemap_and_robots(site: Any) -> None:
     sitemap = site.get("/sitemap.xml").get_data(as_text=True)
     assert sitemap.count("<url>") == (len(ROUTES) - 1) * len(LANGUAGES)
     assert "<loc>https://vpn.example/ru/server-status</loc>" in sitemap
-    assert 'hreflang="pt" href="https://vpn.example/pt/support"' in sitemap
+    assert 'hreflang="pt-BR" href="https://vpn.example/pt/support"' in sitemap
     robots = site.get("/robots.txt").get_data(as_text=True)
     assert "Sitemap: https://vpn.example/sitemap.xml" in robots
 
@@ -155,3 +158,17 @@ def test_the_faq_and_the_licence_e_mail_say_how_long_an_archive_link_works(site:
     page = site.get(localised("/support", language)).get_data(as_text=True)
     assert words in page
     assert words in LICENCE[language].archive
+
+
+OG_LOCALE = {"en": "en_GB", "ru": "ru_RU", "es": "es_ES", "fr": "fr_FR", "pt": "pt_BR"}
+UPTIME = {"en": "99.9%", "ru": "99,9\u00a0%", "es": "99,9\u00a0%", "fr": "99,9\u00a0%", "pt": "99,9%"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_home_page_declares_its_locale_and_writes_numbers_its_way(site: Any, language: str) -> None:
+    home = site.get(localised("/", language)).get_data(as_text=True)
+    assert f'<meta property="og:locale" content="{OG_LOCALE[language]}">' in home
+    assert f"<dd>{UPTIME[language]}</dd>" in home
+    if language in ("ru", "fr"):
+        text = re.sub(r"<[^>]+>", " ", home.split("<body>", 1)[1])
+        assert not re.search(r"\d [\d%]", text), "numbers keep together with no-break spaces"

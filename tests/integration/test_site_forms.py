@@ -38,7 +38,7 @@ def site(make_hub: Any) -> tuple[Any, Any]:
 
 def html(response: Any) -> str:
     text: str = response.get_data(as_text=True)
-    assert "__SLOT_" not in text, "a marker reached the visitor"
+    assert "__SLOT_" not in text and "__OPERATOR_" not in text, "a marker reached the visitor"
     assert response.headers["Content-Type"].startswith("text/html")
     assert "form-action 'self'" in response.headers["Content-Security-Policy"]
     return text
@@ -158,7 +158,7 @@ def test_a_failed_licence_check_shows_the_servers_message(site: tuple[Any, Any])
     )
     page = html(other)
     assert other.status_code == 404
-    assert '<p role="alert" class="alert">Activation code or email not found.</p>' in page
+    assert '<p role="alert" class="alert">Activation code or e-mail not found.</p>' in page
     assert 'value="someone@example.org"' in page
 
 
@@ -209,3 +209,27 @@ def test_no_page_shows_a_marker_or_a_made_up_count(site: tuple[Any, Any]) -> Non
             page = html(response)
             assert '<meta name="vpnsite-users" content="7">' in page, (language, route)
             assert "1,285" not in page and "1,200" not in page and "Loading…" not in page
+
+
+def test_the_form_answers_name_the_operator_escaped(make_hub: Any) -> None:
+    client, _ = make_site(
+        make_hub,
+        operator_name='Smith & <Sons> "VPN" Ltd',
+        operator_number="SC123456",
+        operator_address="2 Bold Lane, Edinburgh EH1 1AA",
+        operator_email="legal@smith-sons.example",
+        operator_founder="Ann O'Neill",
+    )
+    answers = [
+        sign_up(client, "anna@example.org", "/fr")[0],
+        client.post(
+            "/license", data={"email": "x@example.org", "activation_code": "1" * 20}, headers=SAME_SITE
+        ),
+        client.post("/ru/support", data={"email": "x@example.org", "message": ""}, headers=SAME_SITE),
+    ]
+    for answer in answers:
+        page = html(answer)
+        assert '<meta name="operator:name" content="Smith &amp; &lt;Sons&gt; &quot;VPN&quot; Ltd">' in page
+        footer = page.split('<p class="operator">', 1)[1]
+        assert footer.count("Smith &amp; &lt;Sons&gt; &quot;VPN&quot; Ltd") == 1 and "SC123456" in footer
+        assert '<a href="mailto:legal@smith-sons.example">legal@smith-sons.example</a>' in footer

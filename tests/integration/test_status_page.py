@@ -1,6 +1,7 @@
 """What the server writes into pages equals, byte for byte, what the website's script renders:
-the status page's live block for a snapshot (http/status_page.py), and counts, dates and "{n}
-days" (http/page_formats.py), in the five languages."""
+the status page's live block for a snapshot (http/status_page.py); counts, dates, "{n} days" and
+the texts counting users (http/page_formats.py), with the plural rules Intl applies; in the five
+languages."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import os
 import shutil
 import subprocess
 from datetime import date
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from vpnsite_adapters.formatting import plural_category
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.site import SITE_DIR
@@ -21,14 +24,13 @@ from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.jobs.status_snapshot import Encoded
 
 PRERENDER = Path(__file__).parents[2] / "ui" / "dist-ssr" / "prerender.mjs"
+# Each case names an export of the prerender module and its arguments; the answer is its result.
 _RENDER = """
-const { renderStatusBlock, formatSamples } = await import(process.argv[1]);
+const module = await import(process.argv[1]);
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const cases = JSON.parse(input);
-const blocks = cases.map(([data, language]) =>
-  typeof data === "number" ? formatSamples(data, "2027-02-13", language) : renderStatusBlock(data, language));
-process.stdout.write(JSON.stringify(blocks));
+process.stdout.write(JSON.stringify(cases.map(([name, ...args]) => module[name](...args))));
 """
 
 
@@ -84,7 +86,7 @@ LANGUAGES = ("en", "ru", "es", "fr", "pt")
 FORMATS = PageFormats.load(SITE_DIR / "forms" / "formats.json")
 
 
-def rendered_by_the_script(cases: list[tuple[Any, str]]) -> list[Any]:
+def rendered_by_the_script(cases: list[tuple[Any, ...]]) -> list[Any]:
     answer = subprocess.run(
         ["node", "--input-type=module", "-e", _RENDER, PRERENDER.as_uri()],
         input=json.dumps(cases),
@@ -118,22 +120,64 @@ def test_counts_dates_and_days_are_the_scripts() -> None:
         1_000_000,
         1_234_567,
     )
-    cases: list[tuple[Any, str]] = [(count, language) for count in counts for language in LANGUAGES]
-    for (count, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+    cases = [("formatSamples", count, "2027-02-13", language) for count in counts for language in LANGUAGES]
+    for (_, count, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         formats = FORMATS[language]
         found = [formats.count(count), formats.date(date(2027, 2, 13)), formats.days_text(count)]
-        assert found == expected, (count, language)
+        assert found == expected[:3], (count, language)
+        assert formats.counted(count) == {"USERS": expected[0], **expected[3]}, (count, language)
+
+
+def test_the_servers_plural_rules_pick_what_intl_picks() -> None:
+    counts = [
+        *range(0, 2_001),
+        *(
+            base * 10**power + extra
+            for base in (1, 2, 5, 11, 21)
+            for power in range(3, 10)
+            for extra in (0, 1)
+        ),
+    ]
+    cases = [("pluralCategories", counts, language) for language in LANGUAGES]
+    for (_, _, language), categories in zip(cases, rendered_by_the_script(cases), strict=True):
+        found = [plural_category(count, language) for count in counts]
+        wrong = [
+            (n, ours, intl) for n, ours, intl in zip(counts, found, categories, strict=True) if ours != intl
+        ]
+        assert not wrong, (language, wrong[:5])
+
+
+def _text(page: str, start: str, end: str) -> str:
+    return unescape(page.split(start, 1)[1].split(end, 1)[0])
+
+
+@pytest.mark.parametrize("users", [0, 1, 2, 5, 21, 1_000_000])
+def test_served_pages_count_users_as_the_script_does(make_hub: Any, users: int) -> None:
+    services = make_hub(public_url="https://vpn.example").services
+    client = create_app(services).test_client()
+    services.snapshot.users = users
+    cases = [("formatSamples", users, "2027-02-13", language) for language in LANGUAGES]
+    for (_, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        prefix = "" if language == "en" else f"/{language}"
+        home = client.get(prefix or "/").get_data(as_text=True)
+        status = client.get(f"{prefix}/server-status").get_data(as_text=True)
+        footer, join = expected[3]["FOOTER_USERS"], expected[3]["JOIN_USERS"]
+        for page in (home, status):
+            badge = _text(page, 'class="user-badge">', "</a>")
+            assert badge == f'<span aria-hidden="true" class="dot online"></span>{footer}', language
+        assert _text(home, '<dd data-testid="home-user-count">', "</dd>") == expected[0]
+        assert _text(status, '<div class="closing"><h2>', "</h2>") == join, language
 
 
 def test_the_servers_block_is_the_scripts_block() -> None:
-    cases: list[tuple[Any, str]] = [
-        (snapshot(users, demo), language)
+    cases = [
+        ("renderStatusBlock", snapshot(users, demo), language)
         for users, demo in ((0, True), (625, False), (1285, True), (10_000, False), (2_500_000, False))
         for language in LANGUAGES
     ]
     page = StatusPage.load(SITE_DIR / "forms" / "status.json")
     formats = FORMATS
-    for (data, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+    for (_, data, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         assert page.block(language, data, formats[language]).decode() == expected, (
             language,
             data["summary"],

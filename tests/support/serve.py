@@ -14,6 +14,15 @@ import requests
 
 from tests.integration.processes import free_port
 
+# The operator's identity `serve` requires outside the demo.
+OPERATOR_ENV = {
+    "VPNSITE_OPERATOR_NAME": "Test Operator Ltd",
+    "VPNSITE_OPERATOR_NUMBER": "12345678",
+    "VPNSITE_OPERATOR_ADDRESS": "1 Test Street, London, EC1A 1AA",
+    "VPNSITE_OPERATOR_EMAIL": "operator@example.org",
+    "VPNSITE_OPERATOR_FOUNDER": "Test Founder",
+}
+
 
 class Served(NamedTuple):
     base: str
@@ -25,8 +34,8 @@ def serve(
     env: Mapping[str, str], log: Path, port: int | None = None, host: str | None = None, wait: float = 30
 ) -> Served:
     """Start `vpnsite serve` with ``env`` (``VPNSITE_PUBLIC_URL`` defaults to the process's own
-    address), its output appended to ``log``; return once /readyz answers at all (a 503 while
-    the database is away counts: the process is up)."""
+    address, the operator to :data:`OPERATOR_ENV`), its output appended to ``log``; return once
+    /readyz answers at all (a 503 while the database is away counts: the process is up)."""
     port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)]
@@ -34,7 +43,10 @@ def serve(
         command += ["--host", host]
     with log.open("ab") as output:
         process = subprocess.Popen(
-            command, env={"VPNSITE_PUBLIC_URL": base, **env}, stdout=output, stderr=subprocess.STDOUT
+            command,
+            env={"VPNSITE_PUBLIC_URL": base, **OPERATOR_ENV, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + wait
     while True:

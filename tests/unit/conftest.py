@@ -8,6 +8,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import attrs
@@ -20,7 +21,8 @@ from tests.unit.fakes import RecordingNotifications, ScriptedRandom
 from tests.unit.memory import MemoryStore
 from vpnsite.archives import Archives
 from vpnsite.fleet import Fleet, Heartbeat, Location
-from vpnsite.keyed_hashes import Keyring
+from vpnsite.key_ring import KeyRing
+from vpnsite.keyed_hashes import Keyring, RingKeys
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
 from vpnsite.renewals import Renewals
@@ -36,6 +38,26 @@ TERM_DAYS = 90
 store_property = settings(max_examples=20, deadline=None)
 
 
+ORIGINAL_SECRET = b"x" * 32
+
+
+@define
+class RingHolder:
+    """The ring the world's use cases read, as an operator's `vpnsite keys` would change it."""
+
+    ring: KeyRing
+
+    def __call__(self) -> RingKeys:
+        return self.ring.keys(ORIGINAL_SECRET)
+
+    def rotate(self, seed: int = 1) -> int:
+        self.ring = self.ring.rotate(bytes([seed % 256]) * 32, datetime(2026, 1, 1, tzinfo=UTC))
+        return self.ring.current
+
+    def retire(self, key_id: int) -> None:
+        self.ring = self.ring.retire(key_id)
+
+
 @define
 class World:
     backend: str
@@ -44,6 +66,7 @@ class World:
     clock: ManualClock
     random: ScriptedRandom
     keys: Keyring
+    ring: RingHolder
     limiter: Limiter
     signups: Signups
     checks: LicenceChecks
@@ -67,7 +90,7 @@ class World:
         """A VPN server of the fleet that calls the hub with ``token`` and has just said it is up."""
         location = Location(server_id, server_id.title(), "nl", "Amsterdam")
         assert self.store.fleet.add_server(location, f"{server_id}.example.org", 1194, None)
-        assert self.store.fleet.set_token(server_id, self.keys.nodes.hash(token))
+        assert self.store.fleet.set_token(server_id, self.keys.read().nodes(token).current)
         if wireguard:
             self.store.fleet.set_wireguard(server_id, 51820, "c2VydmVyIGtleQ==")
         self.fleet.heartbeat(token, Heartbeat(5.0, 10.0, 0, True))
@@ -82,7 +105,8 @@ def build_world(backend: str, path: Path | None) -> World:
     store = MemoryStore() if backend == "memory" else SqlStore.open("sqlite:///" + str(path))
     clock = ManualClock()
     random = ScriptedRandom(seed=7)
-    keys = Keyring.from_master(b"x" * 32)
+    ring = RingHolder(KeyRing())
+    keys = Keyring(ring)
     limiter = Limiter(DEFAULT_RULES, keys.subjects, store.rate_limits)
     notifications = RecordingNotifications(store.unit_of_work.after_commit)
 
@@ -99,6 +123,7 @@ def build_world(backend: str, path: Path | None) -> World:
         clock=clock,
         random=random,
         keys=keys,
+        ring=ring,
         limiter=limiter,
         signups=uses.signups,
         checks=uses.licence_checks,

@@ -17,6 +17,7 @@ from attrs import Factory, define, frozen
 from vpnsite.emails import email_key
 from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter
 from vpnsite.retention import RetentionPlan, RetentionReport
@@ -41,13 +42,22 @@ class LicenceRow:
     language: str = "en"
     anonymised_at: datetime | None = None
     reminded_for_end: datetime | None = None
+    code_key: int = ORIGINAL_KEY
 
     @property
     def email_key(self) -> str | None:
         return None if self.email is None else email_key(self.email)
 
     def licence(self) -> Licence:
-        return Licence(self.id, self.email or "", self.code_hash, self.starts_at, self.ends_at, self.language)
+        return Licence(
+            self.id,
+            self.email or "",
+            self.code_hash,
+            self.starts_at,
+            self.ends_at,
+            self.language,
+            self.code_key,
+        )
 
 
 @define
@@ -55,6 +65,7 @@ class RenewalLinkRow:
     licence_id: str
     created_at: datetime
     used_at: datetime | None = None
+    token_key: int = ORIGINAL_KEY
 
 
 @define
@@ -79,6 +90,7 @@ class ServerRow:
     server: VpnServer
     position: int
     token_hash: str | None = None
+    token_key: int = ORIGINAL_KEY
 
 
 @define
@@ -160,6 +172,7 @@ class MemorySignupStore:
             licence.starts_at,
             licence.ends_at,
             licence.language,
+            code_key=licence.code_key,
         )
         return "redeemed"
 
@@ -171,8 +184,14 @@ class MemorySignupStore:
 class MemoryLicenceStore:
     db: MemoryDatabase
 
-    def find_by_code_hash(self, code_hash: str) -> Licence | None:
-        return next((row.licence() for row in self.db.licences.values() if row.code_hash == code_hash), None)
+    def find_by_code_hashes(self, code_hashes: Sequence[str]) -> Licence | None:
+        rows = self.db.licences.values()
+        return next((row.licence() for row in rows if row.code_hash in code_hashes), None)
+
+    def rekey_code(self, licence_id: str, old_hash: str, new: KeyedHash) -> None:
+        row = self.db.licences.get(licence_id)
+        if row is not None and row.code_hash == old_hash:
+            row.code_hash, row.code_key = new.value, new.key_id
 
     def find_by_id(self, licence_id: str) -> Licence | None:
         row = self.db.licences.get(licence_id)
@@ -204,13 +223,15 @@ class MemoryRenewalStore:
         row.ends_at = new_end
         return True
 
-    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
-        if link_hash in self.db.renewal_links or licence_id not in self.db.licences:
+    def add_renewal_link(self, link: KeyedHash, licence_id: str, now: datetime) -> None:
+        if link.value in self.db.renewal_links or licence_id not in self.db.licences:
             raise IntegrityError("renewal_link")
-        self.db.renewal_links[link_hash] = RenewalLinkRow(licence_id, now)
+        self.db.renewal_links[link.value] = RenewalLinkRow(licence_id, now, token_key=link.key_id)
 
-    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
-        link = self.db.renewal_links.get(link_hash)
+    def take_renewal_link(self, link_hashes: Sequence[str], now: datetime) -> Licence | None:
+        link = next(
+            (self.db.renewal_links[value] for value in link_hashes if value in self.db.renewal_links), None
+        )
         if link is None:
             return None
         if link.used_at is not None:
@@ -326,21 +347,28 @@ class MemoryFleetStore:
         row = self.db.servers.get(server_id)
         return None if row is None else row.server
 
-    def set_token(self, server_id: str, token_hash: str) -> bool:
+    def set_token(self, server_id: str, token: KeyedHash) -> bool:
         row = self.db.servers.get(server_id)
         if row is None:
             return False
-        if any(other.token_hash == token_hash for key, other in self.db.servers.items() if key != server_id):
+        if any(other.token_hash == token.value for key, other in self.db.servers.items() if key != server_id):
             raise IntegrityError("vpn_server.token_hash")
-        row.token_hash = token_hash
+        row.token_hash, row.token_key = token.value, token.key_id
         return True
+
+    def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
+        row = self.db.servers.get(server_id)
+        if row is not None and row.token_hash == old_hash:
+            row.token_hash, row.token_key = new.value, new.key_id
 
     def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
         self._update(server_id, wg_port=port, wg_public_key=public_key)
 
-    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
-        row = next((row for row in self.db.servers.values() if row.token_hash == token_hash), None)
-        return None if row is None else (row.server.location.id, row.server.last_seen)
+    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
+        row = next((row for row in self.db.servers.values() if row.token_hash in token_hashes), None)
+        if row is None or row.token_hash is None:
+            return None
+        return row.server.location.id, row.server.last_seen, row.token_hash
 
     def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
         if end_sessions:
@@ -364,8 +392,8 @@ class MemoryFleetStore:
 class MemorySessionStore:
     db: MemoryDatabase
 
-    def server_for_token(self, token_hash: str) -> str | None:
-        return next((key for key, row in self.db.servers.items() if row.token_hash == token_hash), None)
+    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
+        return next((key for key, row in self.db.servers.items() if row.token_hash in token_hashes), None)
 
     def _counts(self, session: Session, unconfirmed_since: datetime, heard_since: datetime) -> bool:
         server = self.db.servers.get(session.server_id)

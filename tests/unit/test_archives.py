@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.archives import LINK_LIFETIME, ArchiveLinks
 from vpnsite.errors import LicenceNotFound, RateLimited
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.privacy import erase_address
 from vpnsite.tunnel_addresses import NETWORK, SERVER_ADDRESS
 
-links = ArchiveLinks(b"k" * 32)
+links = ArchiveLinks(Keyring.from_master(b"k" * 32))
 licence_ids = st.binary(min_size=16, max_size=16).map(bytes.hex)
 moments = st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC))
 
@@ -48,7 +49,10 @@ def test_made_up_links_open_nothing(token: str, now: datetime) -> None:
 @given(licence_ids, moments)
 def test_a_link_is_bound_to_the_server_key(licence_id: str, minted: datetime) -> None:
     assert (
-        ArchiveLinks(b"other key, 32 bytes long ......").read(links.mint(licence_id, minted), minted) is None
+        ArchiveLinks(Keyring.from_master(b"other key, 32 bytes long ......")).read(
+            links.mint(licence_id, minted), minted
+        )
+        is None
     )
 
 

@@ -179,11 +179,10 @@ def test_any_text_parses_into_sound_rules_or_is_refused(text: str) -> None:
 
 @given(st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=2)))
 def test_retry_after_is_whole_seconds_rounded_up_and_at_least_one(wait: timedelta) -> None:
-    seconds = RateLimited(wait, "check-license").retry_after_seconds
+    refusal = RateLimited(wait, "check-license")
+    seconds = refusal.retry_after_seconds
     assert seconds == max(1, math.ceil(wait.total_seconds()))
-    assert timedelta(seconds=seconds) >= wait and RateLimited(wait, "check-license").params == {
-        "seconds": seconds
-    }
+    assert timedelta(seconds=seconds) >= wait and refusal.params == {"seconds": seconds}
 
 
 # The limiter: rules of one action and subject, applied per subject value.

@@ -43,7 +43,7 @@ def test_submit_create_check_walks_the_whole_flow(world: World) -> None:
     assert licence.email == "Anna@example.org" and licence.language == "fr"
     assert licence.starts_at == world.clock.now()
     assert licence.ends_at - licence.starts_at == timedelta(days=90)
-    assert licence.code_hash == world.keys.codes.hash(activation.code) != activation.code
+    assert licence.code_hash == world.keys.current.codes.hash(activation.code) != activation.code
     assert len(activation.archive_token) >= 32
     assert world.archives.open(activation.archive_token, ip=None).licence == licence
     assert world.users() == 1
@@ -98,7 +98,7 @@ def test_a_tampered_form_is_refused_and_the_genuine_one_still_works(world: World
 def test_a_form_signed_for_a_request_the_server_never_made_is_expired(world: World) -> None:
     made_up = FormData("eve@example.org", 90, "free", "", "f" * 32)
     with pytest.raises(RequestExpired):
-        world.signups.create_user(SignedForm(made_up, sign(made_up, world.keys.signup)), ip=None)
+        world.signups.create_user(SignedForm(made_up, sign(made_up, world.keys.current.signup)), ip=None)
 
 
 @pytest.mark.parametrize(

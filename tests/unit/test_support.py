@@ -21,7 +21,7 @@ def test_a_ticket_is_stored_with_a_readable_number(world: World) -> None:
     )
     assert re.fullmatch(r"T-[0-9]{8}", ticket.number)
     assert ticket.email == "A@example.org" and ticket.message == "It does not connect."
-    assert ticket.code_hash == world.keys.codes.hash(activation.code) == activation.licence.code_hash
+    assert ticket.code_hash == world.keys.current.codes.hash(activation.code) == activation.licence.code_hash
     assert ticket.created_at == world.clock.now() and ticket.closed_at is None
     assert world.store.tickets.find_ticket(ticket.number) == ticket
 

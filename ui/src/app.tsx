@@ -3,7 +3,7 @@ import { useEffect, useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
 import { I18nContext, makeTranslator, type Dictionary } from "./lib/i18n";
-import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
+import { HTML_LANG, languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { pageOf } from "./lib/pages";
 import { ServedContext, type ServedScreen } from "./lib/served";
 import { lazy, Suspense } from "preact/compat";
@@ -44,7 +44,7 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
     }
     const meta = dictionary.meta[pageOf(stripLanguage(path))];
     document.title = meta.title;
-    document.documentElement.lang = language;
+    document.documentElement.lang = HTML_LANG[language];
     for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
       document.querySelector(selector)?.setAttribute("content", meta.description);
     }

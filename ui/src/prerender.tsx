@@ -12,14 +12,15 @@ import fr from "./i18n/fr";
 import pt from "./i18n/pt";
 import ru from "./i18n/ru";
 import type { Dictionary } from "./lib/i18n";
-import { LANGUAGES, LOCALE, localPath, type Language } from "./lib/language";
+import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
+import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
-import { formatCount, formatDate, FREE_TIER_USERS, LOCALE_PLURALS, loadLevel, parseDay, plural, rankColour, type PluralForms } from "./lib/format";
-import { SERVED_SCREENS, slot, type ServedScreen } from "./lib/served";
+import { formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, type PluralForms } from "./lib/format";
+import { COUNTED_USERS, SERVED_SCREENS, countedUsersText, slot, type CountedUsers, type ServedScreen } from "./lib/served";
 
 const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 
-export { DICTIONARIES, LANGUAGES, ROUTES, SERVED_SCREENS, localPath, pageOf };
+export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
 
 export function render(path: string, language: Language, served: ServedScreen | null = null): Promise<string> {
   // preact/compat's useSyncExternalStore reads the client snapshot even on the server, so wouter
@@ -28,27 +29,18 @@ export function render(path: string, language: Language, served: ServedScreen | 
   return renderToStringAsync(<App language={language} dictionary={DICTIONARIES[language]} ssrPath={path} served={served} />) as Promise<string>;
 }
 
-/** What the server needs to format values as the script does, taken from the same Intl and
- * dictionaries: per language, digit grouping, one date pattern per month, and the plural category
- * of 0…999 with the dictionary's forms of "{n} days". */
+/** What the server needs to write counted texts as the script does, per language: the plural
+ * forms of "{n} days" and of every text that counts users (by its marker). Numbers, dates and the
+ * plural rules are the server's own, held to Intl by tests/locale_vectors.json. */
 export function formats() {
   return Object.fromEntries(
-    LANGUAGES.map((language) => {
-      const grouped = formatCount(1234567, language, false);
-      const months = Array.from({ length: 12 }, (_, month) =>
-        formatDate(new Date(Date.UTC(2001, month, 22)), language).replaceAll("{", "{{").replaceAll("}", "}}").replace("22", "{day}").replace("2001", "{year}"),
-      );
-      return [
-        language,
-        {
-          group: grouped.slice(1, -7),
-          group_four_digits: formatCount(1234, language, false) !== "1234",
-          months,
-          plurals: Array.from({ length: 1000 }, (_, n) => LOCALE_PLURALS(language).select(n)),
-          days: DICTIONARIES[language].activation.days,
-        },
-      ];
-    }),
+    LANGUAGES.map((language) => [
+      language,
+      {
+        days: DICTIONARIES[language].activation.days,
+        counted_users: Object.fromEntries(Object.entries(COUNTED_USERS).map(([name, forms]) => [name, forms(DICTIONARIES[language])])),
+      },
+    ]),
   );
 }
 
@@ -88,13 +80,25 @@ export function statusParts(language: Language) {
     rank_colours: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankColour(rank)])), other: rankColour("") },
     free_tier_users: FREE_TIER_USERS,
     decimal: new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".",
+    // A percentage with {n} for its number ("{n}%", "{n} %").
+    percent: formatPercent(0.5, language, 1).replace(new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: 1 }).format(50), "{n}"),
   };
 }
 
-/** A count, a date and "{n} days" as the script writes them: what the server's formats must equal. */
-export function formatSamples(count: number, day: string, language: Language): [string, string, string] {
+/** A count, a date, "{n} days" and every text counting users (by marker, on a wide screen) as the
+ * script writes them: what the server's formats must equal. */
+export function formatSamples(count: number, day: string, language: Language): [string, string, string, Record<string, string>] {
   const forms = DICTIONARIES[language].activation.days as PluralForms;
-  return [formatCount(count, language, false), formatDate(parseDay(day), language), plural(count, forms, language)];
+  const counted = Object.fromEntries(
+    (Object.keys(COUNTED_USERS) as CountedUsers[]).map((name) => [name, countedUsersText(name, count, language, DICTIONARIES[language], false)]),
+  );
+  return [formatCount(count, language, false), formatDate(parseDay(day), language), plural(count, forms, language), counted];
+}
+
+/** The plural category Intl picks for each count: what the server's plural rules must pick. */
+export function pluralCategories(counts: number[], language: Language): string[] {
+  const rules = new Intl.PluralRules(LOCALE[language]);
+  return counts.map((count) => rules.select(count));
 }
 
 /** The live block for a snapshot as the script draws it (on a wide screen): what the server's must equal. */

@@ -24,11 +24,11 @@ test("the support form joins validation messages with '. ' and falls back", () =
 });
 
 test("the licence check reads strings and lists and falls back on anything else", () => {
-  const licence = (body: ReceivedErrorBody) => errorText(body, ERROR_DISPLAYS.licence("Activation code or email not found."));
+  const licence = (body: ReceivedErrorBody) => errorText(body, ERROR_DISPLAYS.licence("Activation code or e-mail not found."));
   assert.equal(licence({ detail: "Not renewable yet.", code: "not_renewable_yet" }), "Not renewable yet.");
   assert.equal(licence({ detail: [{ msg: "a" }, { msg: "b" }], code: "validation_error" }), "a\nb");
-  assert.equal(licence({ detail: { message: "m" } }), "Activation code or email not found.");
-  assert.equal(licence(null), "Activation code or email not found.");
+  assert.equal(licence({ detail: { message: "m" } }), "Activation code or e-mail not found.");
+  assert.equal(licence(null), "Activation code or e-mail not found.");
 });
 
 test("the activation error card shows only a string detail", () => {

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
+    backup,
+    keys,
     licences,
     mail,
     migrate,
@@ -16,13 +18,29 @@ from vpnsite_adapters.cli import (
     retention,
     serve,
     stats,
+    systemd_unit,
     tickets,
     vpn,
 )
-from vpnsite_adapters.log_lines import configure_logging
+from vpnsite_adapters.keyring_file import KeyRingFileError
+from vpnsite_adapters.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
 
-COMMANDS = (serve, migrate, retention, privacy, mail, tickets, licences, stats, node, vpn)
+COMMANDS = (
+    serve,
+    migrate,
+    retention,
+    privacy,
+    mail,
+    tickets,
+    licences,
+    stats,
+    node,
+    vpn,
+    keys,
+    backup,
+    systemd_unit,
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,12 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
+    use_log_format(settings.log_format)
     try:
         if args.store == "none":
             return int(args.handler(settings, args))
         return _with_console(settings, args)
     except StoreUnavailable:
         print("vpnsite: the database cannot be reached", file=sys.stderr)
+        return 2
+    except KeyRingFileError as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
         return 2
 
 

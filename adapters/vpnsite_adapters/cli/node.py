@@ -50,7 +50,7 @@ def run_node(args: argparse.Namespace) -> int:
 def run_token(console: Console, args: argparse.Namespace) -> int:
     fleet = console.store.fleet
     with console.store.unit_of_work.atomic():
-        token = issue_server_token(fleet, args.server_id, console.keys.nodes, console.random)
+        token = issue_server_token(fleet, args.server_id, console.keys, console.random)
         if token is None:
             print(f"vpnsite: no server {args.server_id}")
             return 1

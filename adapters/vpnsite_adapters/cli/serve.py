@@ -8,6 +8,7 @@ import sys
 
 import attrs
 
+from vpnsite_adapters.operator_identity import DEMO_OPERATOR, SETTING_NAMES
 from vpnsite_adapters.settings import Settings
 
 log = logging.getLogger("vpnsite")
@@ -31,7 +32,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app
-    from vpnsite_adapters.http.waitress_server import create_server
+    from vpnsite_adapters.http.waitress_server import create_graceful_server
     from vpnsite_adapters.metrics.listener import MetricsListener
     from vpnsite_adapters.vpn.keystore import initialise
 
@@ -48,6 +49,16 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
             )
             return 2
         settings = attrs.evolve(settings, public_url=local)
+    if settings.operator is None:
+        if not settings.demo:
+            print(
+                f"vpnsite: set {', '.join(SETTING_NAMES)}: the footer, About page, terms and privacy"
+                " policy name the company that runs the service"
+                " (`vpnsite serve --demo` uses a fictitious one)",
+                file=sys.stderr,
+            )
+            return 2
+        settings = attrs.evolve(settings, operator=DEMO_OPERATOR)
     initialise(settings.data_dir)
     hub = build_hub(settings)
     metrics = None
@@ -63,7 +74,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
             return 2
         log.info("metrics on http://%s:%d/metrics", host, port)
     hub.jobs.start()
-    server = create_server(create_app(hub.services), settings)
+    server = create_graceful_server(create_app(hub.services), settings)
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)%s",
         settings.host,
@@ -75,9 +86,10 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     if settings.demo:
         hub.jobs.start_demo(local)
     try:
-        server.run()
+        server.serve(on_stop=hub.jobs.signal_stop)
     finally:
         if metrics is not None:
             metrics.close()
-        hub.close()
+        hub.close(settings.shutdown_timeout)
+    log.info("vpnsite stopped")
     return 0

@@ -46,7 +46,7 @@ def run_tickets_list(console: Console, args: argparse.Namespace) -> int:
 def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
     store = console.store
     ticket = store.tickets.find_ticket(args.number)
-    licence = store.licences.find_by_code_hash(ticket.code_hash) if ticket and ticket.code_hash else None
+    licence = store.licences.find_by_code_hashes([ticket.code_hash]) if ticket and ticket.code_hash else None
     if ticket is None:
         print(f"vpnsite: no ticket {args.number}")
         return 1

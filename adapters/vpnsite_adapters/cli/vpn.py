@@ -4,12 +4,14 @@ service (``init``, ``add-server``, ``server-config``)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from vpnsite.fleet import Location, is_online, issue_server_token
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.node.config import IPV6_MODES
+from vpnsite_adapters.service_units import UnitError
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
@@ -63,6 +65,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=INSTALL_DIR,
         help="where the directory will live on the server (for the unit)",
     )
+    config.add_argument("--executable", help="the `vpnsite` script on the server (default: this one's path)")
     config.set_defaults(handler=run_server_config, store="write")
 
 
@@ -107,7 +110,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
         if not fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
             print(f"vpnsite: a server named {args.name} exists")
             return 1
-        token = issue_server_token(fleet, args.name, console.keys.nodes, console.random)
+        token = issue_server_token(fleet, args.name, console.keys, console.random)
         if args.wg_port:
             private, public = wireguard.new_server_key()
             write_secret(folder / f"{args.name}.wg", private.encode())
@@ -120,7 +123,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_server_config(console: Console, args: argparse.Namespace) -> int:
-    settings, store, hasher = console.settings, console.store, console.keys.nodes
+    settings, store, keys = console.settings, console.store, console.keys
     hub = args.hub or settings.public_url
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
@@ -132,8 +135,8 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             return 1
         token = args.token
         if token is None:
-            token = issue_server_token(store.fleet, args.name, hasher, console.random)
-        elif store.sessions.server_for_token(hasher.hash(token)) != args.name:
+            token = issue_server_token(store.fleet, args.name, keys, console.random)
+        elif store.sessions.server_for_token(keys.read().nodes(token).values) != args.name:
             print(f"vpnsite: that is not the token of {args.name}")
             return 1
     try:
@@ -146,7 +149,11 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             dns=args.dns or DEFAULT_DNS,
             ipv6=args.ipv6,
             install_dir=args.install_dir,
+            executable=args.executable,
         )
+    except UnitError as error:
+        print(f"vpnsite: {error}", file=sys.stderr)
+        return 2
     except FileNotFoundError as error:
         print(
             f"vpnsite: {error.filename} is missing: run `vpnsite vpn init` and `vpnsite vpn add-server` first"

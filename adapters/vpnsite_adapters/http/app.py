@@ -21,6 +21,7 @@ from vpnsite_adapters.http.metrics_api import register_metrics
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
+from vpnsite_adapters.http.request_ids import HEADER, RequestIds
 from vpnsite_adapters.http.site import Site, register_site
 from vpnsite_adapters.services import Services
 
@@ -40,9 +41,18 @@ def redact(path: str) -> str:
     return _PERSONAL_PATH.sub(r"\1[redacted]", path)
 
 
-def log_access(method: str, path: str, status: int, seconds: float) -> None:
-    """One line per request: no address, no query string, no personal link."""
-    access_log.info("%s %s %s %.1fms", method, redact(path), status, seconds * 1000)
+def log_access(
+    method: str, path: str, status: int, seconds: float, route: str | None = None, request: str | None = None
+) -> None:
+    """One line per request: no address, no query string, no personal link. ``route`` is the
+    path's template (``/api/config/<token>``); the polling paths are their own, and name their
+    ``request`` id (Flask's requests have theirs from the log filter)."""
+    duration_ms = round(seconds * 1000, 1)
+    fields: dict[str, object] = {"method": method, "route": route or path, "status": status}
+    fields["duration_ms"] = duration_ms
+    if request is not None:
+        fields["request_id"] = request
+    access_log.info("%s %s %s %.1fms", method, redact(path), status, duration_ms, extra=fields)
 
 
 class _App(Flask):
@@ -66,7 +76,7 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
-    site = Site.load(services.settings.origin, services.snapshot)
+    site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
     if site is not None:
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))
@@ -76,7 +86,7 @@ def create_app(services: Services) -> Flask:
     CORS(
         app,
         resources={r"/api/*": {"origins": list(services.settings.cors_origins)}},
-        expose_headers=["Retry-After", "ETag"],
+        expose_headers=["Retry-After", "ETag", HEADER],
     )
     document = openapi_document()
 
@@ -103,12 +113,19 @@ def create_app(services: Services) -> Flask:
             rule.rule if rule else None, request.method, response.status_code, elapsed
         )
         if services.settings.access_log:
-            log_access(request.method, request.path, response.status_code, elapsed)
+            log_access(
+                request.method,
+                request.path,
+                response.status_code,
+                elapsed,
+                # A path no rule matched is no template: the line says so rather than echo it.
+                rule.rule if rule is not None else "(unmatched)",
+            )
         return response
 
     app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
         PollingEndpoints(
-            app.wsgi_app,
+            RequestIds(app.wsgi_app),
             services.snapshot,
             {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
             services.settings.cors_origins,

@@ -8,6 +8,7 @@ from typing import Any
 
 from attrs import frozen
 
+from vpnsite_adapters.http.request_ids import FROM_TRUSTED_PROXY
 from vpnsite_adapters.settings import Network
 
 
@@ -46,13 +47,15 @@ def _is_trusted(address: str | None, trusted: Sequence[Network]) -> bool:
 class TrustedProxyHeaders:
     """WSGI middleware: a configured proxy's ``X-Forwarded-For`` (the right-most hop it does not
     trust) becomes the client's address and its ``X-Forwarded-Proto`` the scheme; from anyone
-    else both headers are dropped, so nothing further in can believe them."""
+    else both headers are dropped, so nothing further in can believe them. What comes from a
+    proxy is marked so (``vpnsite.from_trusted_proxy``): its ``X-Request-Id`` may be kept."""
 
     app: Any
     trusted: tuple[Network, ...]
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if self.trusted and _is_trusted(environ.get("REMOTE_ADDR"), self.trusted):
+            environ[FROM_TRUSTED_PROXY] = True
             environ["REMOTE_ADDR"] = client_ip(environ, self.trusted)
             proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).rsplit(",", 1)[-1].strip().lower()
             if proto in ("http", "https"):

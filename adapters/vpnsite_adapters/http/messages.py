@@ -1,22 +1,26 @@
 """Human-readable texts of API errors in the five languages.
 
-The website matches on ``code`` first; for older clients two phrases stay in every language:
-"Too many requests" and "already been used".
+Clients match on ``code``; the English texts keep the phrases "Too many requests" and "already
+been used" that older clients looked for. Numbers and dates in a detail are written as the
+language writes them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
+
+from vpnsite_adapters.formatting import format_date, format_number
 
 Texts = Mapping[str, str]
 
 DETAILS: Mapping[str, Texts] = {
     "request_already_used": {
         "en": "This activation link has already been used.",
-        "ru": "Эта ссылка активации уже использована (already been used).",
-        "es": "Este enlace de activación ya se ha utilizado (already been used).",
-        "fr": "Ce lien d’activation a déjà été utilisé (already been used).",
-        "pt": "Este link de ativação já foi usado (already been used).",
+        "ru": "Эта ссылка активации уже использована.",
+        "es": "Este enlace de activación ya se ha utilizado.",
+        "fr": "Ce lien d’activation a déjà été utilisé.",
+        "pt": "Este link de ativação já foi usado.",
     },
     "invalid_signature": {
         "en": "This sign-up request is not valid. Please enter your e-mail again.",
@@ -33,7 +37,7 @@ DETAILS: Mapping[str, Texts] = {
         "pt": "Todas as {cap} vagas gratuitas estão ocupadas. Novos cadastros abrirão em breve.",
     },
     "licence_not_found": {
-        "en": "Activation code or email not found.",
+        "en": "Activation code or e-mail not found.",
         "ru": "Код активации или e-mail не найден.",
         "es": "No se encontró el código de activación o el correo electrónico.",
         "fr": "Code d’activation ou e-mail introuvable.",
@@ -48,10 +52,10 @@ DETAILS: Mapping[str, Texts] = {
     },
     "rate_limited": {
         "en": "Too many requests. Please try again in {seconds} s.",
-        "ru": "Слишком много запросов (Too many requests). Повторите попытку через {seconds} с.",
-        "es": "Demasiadas solicitudes (Too many requests). Inténtalo de nuevo en {seconds} s.",
-        "fr": "Trop de requêtes (Too many requests). Réessayez dans {seconds} s.",
-        "pt": "Muitas solicitações (Too many requests). Tente novamente em {seconds} s.",
+        "ru": "Слишком много запросов. Повторите попытку через {seconds} с.",
+        "es": "Demasiadas solicitudes. Inténtalo de nuevo en {seconds} s.",
+        "fr": "Trop de requêtes. Réessayez dans {seconds} s.",
+        "pt": "Muitas solicitações. Tente novamente em {seconds} s.",
     },
     "not_renewable_yet": {
         "en": "This licence can be renewed from {opens}, seven days before it ends.",
@@ -234,9 +238,20 @@ TYPE_NAMES: Mapping[str, Texts] = {
 }
 
 
+def _localised(params: Mapping[str, object], language: str) -> dict[str, object]:
+    def one(value: object) -> object:
+        if isinstance(value, date):
+            return format_date(value, language)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_number(value, language)
+        return value
+
+    return {name: one(value) for name, value in params.items()}
+
+
 def detail_text(code: str, language: str, **params: object) -> str:
     texts = DETAILS.get(code, DETAILS["internal_error"])
-    return texts.get(language, texts["en"]).format(**params)
+    return texts.get(language, texts["en"]).format(**_localised(params, language))
 
 
 def field_text(kind: str, language: str, **params: object) -> str:
@@ -244,4 +259,4 @@ def field_text(kind: str, language: str, **params: object) -> str:
     if "expected" in params:
         names = TYPE_NAMES[str(params["expected"])]
         params = {**params, "expected": names.get(language, names["en"])}
-    return texts.get(language, texts["en"]).format(**params)
+    return texts.get(language, texts["en"]).format(**_localised(params, language))

@@ -1,55 +1,55 @@
-"""Counts, dates and "{n} days" as the website's script writes them, for the pages the server fills.
+"""Counts, dates and counted texts ("{n} days", "{n} users") as the website's script writes them,
+for the pages the server fills.
 
-The build writes the tables (``site/forms/formats.json``) from the same ``Intl`` formats and
-dictionaries the script uses (``ui/src/prerender.tsx``: ``formats``), so a page the server fills
+Numbers, dates and plural rules are the server's own (``vpnsite_adapters/formatting.py``, held to
+``Intl`` by ``tests/locale_vectors.json``); the texts that count something come from the same
+dictionaries the script uses: the build writes each language's plural forms of them into
+``site/forms/formats.json`` (``ui/src/prerender.tsx``: ``formats``), so a page the server fills
 reads exactly as the script would render it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from attrs import frozen
 
+from vpnsite_adapters.formatting import PluralForms, format_date, format_number, plural
+
 
 @frozen
 class LanguageFormats:
-    group: str
-    group_four_digits: bool
-    months: tuple[str, ...]
-    plurals: tuple[str, ...]
-    days: dict[str, str]
+    language: str
+    days: PluralForms
+    # Each marker that holds a text counting users (``__SLOT_FOOTER_USERS__``…) and its plural forms.
+    counted_users: Mapping[str, PluralForms]
 
     def count(self, value: int) -> str:
-        digits = str(value)
-        if len(digits) < (4 if self.group_four_digits else 5):
-            return digits
-        head = len(digits) % 3 or 3
-        groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
-        return self.group.join(groups)
+        return format_number(value, self.language)
 
     def date(self, day: date) -> str:
-        return self.months[day.month - 1].format(day=day.day, year=day.year)
+        return format_date(day, self.language)
 
     def days_text(self, days: int) -> str:
-        # The table holds 0…999; past it the category repeats with the last two digits, which is
-        # what the five languages' rules look at for whole numbers of that size.
-        category = self.plurals[days if days < len(self.plurals) else 100 + days % 100]
-        return self.days.get(category, self.days["other"]).replace("{n}", self.count(days))
+        return plural(days, self.days, self.language)
+
+    def counted(self, users: int) -> dict[str, str]:
+        """Every marker for a user count, filled: the count, and each text that counts users."""
+        texts = {name: plural(users, forms, self.language) for name, forms in self.counted_users.items()}
+        return {"USERS": self.count(users), **texts}
 
 
 class PageFormats:
     def __init__(self, tables: dict[str, Any]) -> None:
         self.languages = {
             language: LanguageFormats(
-                group=table["group"],
-                group_four_digits=table["group_four_digits"],
-                months=tuple(table["months"]),
-                plurals=tuple(table["plurals"]),
+                language=language,
                 days=dict(table["days"]),
+                counted_users={name: dict(forms) for name, forms in table["counted_users"].items()},
             )
             for language, table in tables.items()
         }

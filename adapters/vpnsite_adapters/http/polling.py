@@ -15,11 +15,13 @@ from attrs import frozen
 
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
+from vpnsite_adapters.http.request_ids import HEADER, choose_request_id
 from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
-AccessLog = Callable[[str, str, int, float], None]
+# method, path, status, seconds, route, request id
+AccessLog = Callable[[str, str, int, float, str, str], None]
 # The increment of one (route, method, status) in the request metrics, resolved once.
 RequestCounter = Callable[[str, str, int], Callable[[], None]]
 
@@ -62,6 +64,8 @@ class PollingEndpoints:
         route = self.routes.get(environ.get("PATH_INFO", ""))
         if route is None:
             return self.app(environ, start_response)
+        started = time.perf_counter()
+        request_id = (HEADER, choose_request_id(environ))
         if method not in ("GET", "HEAD", "OPTIONS"):
             body = json.dumps(
                 {
@@ -77,11 +81,13 @@ class PollingEndpoints:
                 "405 Method Not Allowed",
                 [
                     *self.security_headers,
+                    request_id,
                     ("Allow", ALLOW),
                     ("Content-Type", "application/json"),
                     ("Content-Length", str(len(body))),
                 ],
             )
+            self._log(method, environ, 405, started, request_id[1])
             return [body]
         secure = [HSTS] if environ.get("wsgi.url_scheme") == "https" else []
         origin = environ.get("HTTP_ORIGIN")
@@ -97,6 +103,7 @@ class PollingEndpoints:
                 "204 No Content",
                 [
                     *self.security_headers,
+                    request_id,
                     *secure,
                     *cors,
                     *preflight,
@@ -104,8 +111,8 @@ class PollingEndpoints:
                     ("Content-Length", "0"),
                 ],
             )
+            self._log(method, environ, 204, started, request_id[1])
             return [b""]
-        started = time.perf_counter()
         prepared = self._prepare(environ["PATH_INFO"], route())
         ok, not_modified = self.counted[environ["PATH_INFO"]][method]
         if _matches(environ.get("HTTP_IF_NONE_MATCH"), prepared.encoded.etag):
@@ -114,10 +121,17 @@ class PollingEndpoints:
         else:
             status, headers, body = "200 OK", prepared.ok, prepared.encoded.body
             ok()
-        start_response(status, [*headers, *secure, *cors] if secure or cors else headers)
+        start_response(status, [*headers, request_id, *secure, *cors])
         if self.access_log is not None:
-            self.access_log(method, environ["PATH_INFO"], int(status[:3]), time.perf_counter() - started)
+            self._log(method, environ, int(status[:3]), started, request_id[1])
         return [b""] if method == "HEAD" else [body]
+
+    def _log(
+        self, method: str, environ: dict[str, Any], status: int, started: float, request_id: str
+    ) -> None:
+        if self.access_log is not None:
+            path = environ["PATH_INFO"]
+            self.access_log(method, path, status, time.perf_counter() - started, path, request_id)
 
     def _prepare(self, path: str, encoded: Encoded) -> _Prepared:
         """The answer's headers, built once per snapshot rather than once per request: every open

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping
+from html import escape
 from pathlib import Path
 from typing import Protocol
 
@@ -23,6 +24,7 @@ from werkzeug.routing import PathConverter
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
+from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 log = logging.getLogger("vpnsite.site")
 
@@ -83,15 +85,23 @@ def language_of(path: str) -> str:
 
 
 class Site:
-    """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph): the
-    public URL is written into each page once, when it is first asked for; the user count (and on
-    the status page the whole snapshot) each time the snapshot has changed, so between changes a
-    page costs a dictionary look-up."""
+    """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph) and the
+    operator (footer, About, terms, privacy): the public URL and the operator's identity, escaped,
+    are written into each page once, when it is first asked for; the user count (and on the status
+    page the whole snapshot) each time the snapshot has changed, so between changes a page costs a
+    dictionary look-up. Without an operator (only the demo and tests build a site without one:
+    `serve` refuses) the fictitious demo one is shown."""
 
-    def __init__(self, root: Path, public_url: str, snapshot: Snapshot) -> None:
+    def __init__(
+        self, root: Path, public_url: str, snapshot: Snapshot, operator: Operator | None = None
+    ) -> None:
         self.root = root
         self.public_url = public_url
         self.snapshot = snapshot
+        self.page_values = {
+            placeholder: escape(value, quote=True).encode()
+            for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
+        }
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
@@ -101,25 +111,36 @@ class Site:
         self.status_page = StatusPage.load(root / "forms" / "status.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self._static: dict[str, Variant] = {}
+        self._bound: dict[str, bytes] = {}
         # Each page as last filled, with what it was filled from: the user count, and the status
         # snapshot's ETag for the status page.
         self._pages: dict[str, tuple[tuple[int, str], Variant]] = {}
 
     @classmethod
-    def load(cls, public_url: str, snapshot: Snapshot) -> Site | None:
+    def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, snapshot)
+        return cls(SITE_DIR, public_url, snapshot, operator)
 
     def counts(self, language: str, users: int) -> dict[str, str]:
-        return {"USERS": self.formats[language].count(users), "USER_COUNT": str(users)}
+        """What every page says of the user count: the count, and each text that counts users in
+        the language's plural form (``forms/formats.json``: ``counted``)."""
+        return {"USER_COUNT": str(users), **self.formats[language].counted(users)}
+
+    def _page(self, name: str) -> bytes:
+        """A page as the server sends it before the snapshot goes in: its origin and operator."""
+        found = self._bound.get(name)
+        if found is None:
+            found = self.files[name].replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            for placeholder, value in self.page_values.items():
+                found = found.replace(placeholder, value)
+            self._bound[name] = found
+        return found
 
     def answer(self, language: str, screen: str, values: Mapping[str, str]) -> bytes:
         """The answer to a form post: the screen prerendered for it, with the visitor's values."""
-        body = self.files[f"/forms/{language}/{screen}.html"].replace(
-            ORIGIN_PLACEHOLDER, self.public_url.encode()
-        )
+        body = self._page(f"/forms/{language}/{screen}.html")
         return fill(body, {**self.counts(language, self.snapshot.users), **values})
 
     def variant(self, name: str) -> Variant:
@@ -132,13 +153,12 @@ class Site:
                 found = self._static[name] = _variant(body)
             return found
         users, status = self.snapshot.users, self.snapshot.server_status
-        body = self.files[name]
         key = (users, status.etag if name in self._with_status else "")
         held = self._pages.get(name)
         if held is not None and held[0] == key:
             return held[1]
         language = language_of(name.removeprefix("/pages"))
-        body = fill(body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode()), self.counts(language, users))
+        body = fill(self._page(name), self.counts(language, users))
         if key[1]:
             snapshot = json.loads(status.body)
             body = fill_raw(

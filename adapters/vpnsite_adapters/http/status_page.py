@@ -38,13 +38,15 @@ class StatusPage:
         share = max(0, users) / parts["free_tier_users"] * 100
         width = min(100.0, share)
         places = 1 if users >= 10_000 else 3
-        progress = Decimal(min(share, 100.0)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+        # In decimals, as Intl rounds: the share of whole users is exact there.
+        percent = min(Decimal(max(0, users)) * 100 / parts["free_tier_users"], Decimal(100))
+        progress = percent.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
         demo = bool(status.get("summary", {}).get("demo"))
         block = fill(
             markup["block_demo" if demo else "block"].encode(),
             {
                 "USERS": formats.count(users),
-                "PROGRESS": str(progress).replace(".", parts["decimal"]),
+                "PROGRESS": parts["percent"].replace("{n}", str(progress).replace(".", parts["decimal"])),
                 "PROGRESS_NOW": js_number(width),
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
             },

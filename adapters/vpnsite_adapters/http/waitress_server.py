@@ -9,6 +9,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
 
+from vpnsite_adapters.http.graceful_stop import GracefulServer
 from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
 from vpnsite_adapters.settings import Settings
 
@@ -29,13 +30,26 @@ class _KeepAliveTask(WSGITask):  # type: ignore[misc]
         if self.has_body or self.version != "1.1" or asked_to_close:
             super().set_close_on_finish()
 
+    def build_response_header(self) -> bytes:
+        # While the server stops, every answer says the connection ends with it, so no client
+        # sends another request on a connection about to close.
+        if self.channel.server.draining:
+            WSGITask.set_close_on_finish(self)
+        return super().build_response_header()  # type: ignore[no-any-return]
+
 
 class _Channel(HTTPChannel):  # type: ignore[misc]
     task_class = _KeepAliveTask
 
 
-def create_server(app: Any, settings: Settings) -> Any:
-    listeners: dict[int, Any] = {}
+def create_graceful_server(app: Any, settings: Settings) -> GracefulServer:
+    sockets: dict[int, Any] = {}
+    return GracefulServer(create_server(app, settings, sockets), sockets, settings.shutdown_timeout)
+
+
+def create_server(app: Any, settings: Settings, listeners: dict[int, Any] | None = None) -> Any:
+    """``listeners``: the map of every socket the server watches (its own if not given)."""
+    listeners = {} if listeners is None else listeners
     server = waitress.create_server(
         app,
         map=listeners,
@@ -55,4 +69,5 @@ def create_server(app: Any, settings: Settings) -> Any:
     for listener in listeners.values():
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = _Channel
+            listener.draining = False
     return server

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
-from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.node.agent import NodeAgent
@@ -47,7 +47,7 @@ class SimulatedServer:
 class DemoServers(Protocol):
     def add_locations(self, locations: Iterable[Location]) -> None: ...
 
-    def set_token(self, server_id: str, token_hash: str) -> bool: ...
+    def set_token(self, server_id: str, token: KeyedHash) -> bool: ...
 
     def set_address(self, server_id: str, host: str | None, port: int | None) -> None: ...
 
@@ -59,13 +59,13 @@ class DemoFleet:
         self,
         fleet: DemoServers,
         unit_of_work: UnitOfWork,
-        hasher: KeyedHasher,
+        keys: Keyring,
         hub: str,
         interval: float = 10.0,
     ) -> None:
         self.fleet = fleet
         self.unit_of_work = unit_of_work
-        self.hasher = hasher
+        self.keys = keys
         self.hub = hub
         self.interval = interval
         self.agents: dict[str, NodeAgent] = {}
@@ -82,7 +82,7 @@ class DemoFleet:
             self.listeners.append(listener)
             host = f"{location.id}.{DEMO_DOMAIN}"
             with self.unit_of_work.atomic():
-                token = issue_server_token(self.fleet, location.id, self.hasher, SystemRandom())
+                token = issue_server_token(self.fleet, location.id, self.keys, SystemRandom())
                 assert token is not None, "the demo's locations were added just above"
                 self.fleet.set_address(location.id, host, listener.getsockname()[1])
                 self.fleet.set_openvpn_ports(location.id, 1194, 443)

@@ -28,11 +28,23 @@ class Periodic:
     def wake(self) -> None:
         self._wake.set()
 
-    def stop(self) -> None:
+    @property
+    def stopping(self) -> bool:
+        """Work that takes a while looks at this between steps, to leave the rest for later."""
+        return self._stop.is_set()
+
+    def signal_stop(self) -> None:
+        """No new round starts; the one under way finishes (see :meth:`join`)."""
         self._stop.set()
         self._wake.set()
+
+    def join(self, timeout: float) -> None:
         if self._thread is not None:
-            self._thread.join(timeout=15)
+            self._thread.join(timeout=max(0.0, timeout))
+
+    def stop(self, timeout: float = 15) -> None:
+        self.signal_stop()
+        self.join(timeout)
 
     def _run(self) -> None:
         while not self._stop.is_set():

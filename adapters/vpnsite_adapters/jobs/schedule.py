@@ -4,12 +4,13 @@ sender, renewal reminders, retention every hour, the fleet probe, and the demo's
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 import attrs
 from attrs import define, field
 
-from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.renewals import Renewals
 from vpnsite.retention import RetentionReport, RetentionStore, run_retention
@@ -34,7 +35,7 @@ class Jobs:
     retention: RetentionStore
     longest_rate_window: timedelta
     demo_servers: DemoServers
-    server_tokens: KeyedHasher
+    server_tokens: Keyring
     clock: Clock
     unit_of_work: UnitOfWork
     demo: DemoFleet | None = None
@@ -70,11 +71,20 @@ class Jobs:
         self.probe.reach_at.update(self.demo.reach_at)
         return self.demo
 
-    def stop(self) -> None:
+    def signal_stop(self) -> None:
+        """Every job ends its round (the mail sender after the message it is sending, giving back
+        the rest of its batch) and starts no other."""
+        for work in self.running:
+            work.signal_stop()
+
+    def stop(self, timeout: float = 15) -> None:
+        """Stop every job, waiting at most ``timeout`` seconds for them all together."""
+        deadline = time.monotonic() + timeout
         if self.demo is not None:
             self.demo.stop()
+        self.signal_stop()
         for work in self.running:
-            work.stop()
+            work.join(deadline - time.monotonic())
 
     def _scheduled_retention(self) -> None:
         report = self.run_retention()

@@ -13,6 +13,7 @@ import attrs
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, next_attempt
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite_adapters.jobs.periodic import Periodic
@@ -24,19 +25,27 @@ POLL_SECONDS = 5.0
 
 
 class Sealer:
-    """AES-GCM with a key of the server's: the queue table never holds a readable message."""
+    """AES-GCM with a key of the server's: the queue table never holds a readable message. Sealed
+    with the first key; opened with whichever key sealed it, so a message queued before a key
+    rotation is still delivered after it."""
 
-    def __init__(self, key: bytes) -> None:
-        self.aead = AESGCM(key)
+    def __init__(self, *keys: bytes) -> None:
+        self.aeads = [AESGCM(key) for key in keys]
 
     def seal(self, message: Message) -> str:
         nonce = os.urandom(12)
         plain = json.dumps(attrs.asdict(message)).encode()
-        return (nonce + self.aead.encrypt(nonce, plain, b"vpnsite-mail")).hex()
+        return (nonce + self.aeads[0].encrypt(nonce, plain, b"vpnsite-mail")).hex()
 
     def open(self, sealed: str) -> Message:
         raw = bytes.fromhex(sealed)
-        return Message(**json.loads(self.aead.decrypt(raw[:12], raw[12:], b"vpnsite-mail")))
+        for aead in self.aeads:
+            try:
+                plain = aead.decrypt(raw[:12], raw[12:], b"vpnsite-mail")
+            except InvalidTag:
+                continue
+            return Message(**json.loads(plain))
+        raise InvalidTag()
 
 
 class MailQueue:
@@ -44,16 +53,21 @@ class MailQueue:
         self,
         store: MailQueueStore,
         mailer: Mailer,
-        key: bytes,
+        keys: Keyring,
         clock: Clock,
         unit_of_work: UnitOfWork,
     ) -> None:
         self.store = store
         self.unit_of_work = unit_of_work
         self.mailer = mailer
-        self.sealer = Sealer(key)
+        self.keys = keys
         self.clock = clock
         self.sender = Periodic("mail-sender", POLL_SECONDS, self.deliver_due)
+
+    @property
+    def sealer(self) -> Sealer:
+        """The ring as it is now: a rotation takes effect without a restart."""
+        return Sealer(*(keys.mail for keys in self.keys.read().sets))
 
     def enqueue(self, kind: str, message: Message) -> None:
         """Store the message in the caller's unit of work; the sender looks once it is committed."""
@@ -67,7 +81,13 @@ class MailQueue:
 
     def _deliver(self, limit: int) -> tuple[int, int]:
         sent = failed = 0
-        for queued in self.store.claim_due(self.clock.now(), limit, LEASE):
+        claimed = self.store.claim_due(self.clock.now(), limit, LEASE)
+        for position, queued in enumerate(claimed):
+            if self.sender.stopping:
+                # The process is stopping: what it has not begun goes back at once, for the next
+                # process to send, rather than waiting out the lease.
+                self.store.release([left.id for left in claimed[position:]])
+                break
             try:
                 self.mailer.send(self.sealer.open(queued.payload))
             except (MailFailed, InvalidTag, ValueError) as error:

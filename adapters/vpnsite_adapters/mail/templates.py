@@ -8,6 +8,7 @@ from html import escape
 from attrs import frozen
 
 from vpnsite.mail import Message
+from vpnsite_adapters.formatting import format_date, plural
 
 
 @frozen
@@ -20,7 +21,6 @@ class LicenceTexts:
     steps_title: str
     steps: tuple[str, str, str]
     check: str
-    date: str
 
 
 @frozen
@@ -30,20 +30,12 @@ class TicketTexts:
     copy: str
 
 
-MONTHS = {
-    "en": "January February March April May June July August September October November December",
-    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
-    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
-    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
-    "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
-}
-
 LICENCE: dict[str, LicenceTexts] = {
     "en": LicenceTexts(
         subject="Your free VPN licence and activation code",
         intro="Your free VPN licence is ready.",
         code="Activation code",
-        until="Valid until",
+        until="Valid until {date}",
         archive="Your personal configuration archive (the link works for 7 days; keep it to yourself)",
         steps_title="Connect in three steps",
         steps=(
@@ -52,13 +44,12 @@ LICENCE: dict[str, LicenceTexts] = {
             "Connect: your e-mail is the username, the activation code is the password.",
         ),
         check="Check your licence at any time, and get a fresh archive link",
-        date="{day} {month} {year}",
     ),
     "ru": LicenceTexts(
         subject="Ваша бесплатная VPN-лицензия и код активации",
         intro="Ваша бесплатная VPN-лицензия готова.",
         code="Код активации",
-        until="Действует до",
+        until="Действует до {date}",
         archive="Ваш личный архив настроек (ссылка действует 7 дней; не передавайте её другим)",
         steps_title="Подключение в три шага",
         steps=(
@@ -67,13 +58,12 @@ LICENCE: dict[str, LicenceTexts] = {
             "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
         ),
         check="Проверить лицензию и получить новую ссылку на архив можно в любое время",
-        date="{day} {month} {year} г.",
     ),
     "es": LicenceTexts(
         subject="Tu licencia VPN gratuita y tu código de activación",
         intro="Tu licencia VPN gratuita está lista.",
         code="Código de activación",
-        until="Válida hasta el",
+        until="Válida hasta el {date}",
         archive="Tu archivo personal de configuración (el enlace funciona durante 7 días; no lo compartas)",
         steps_title="Conéctate en tres pasos",
         steps=(
@@ -81,14 +71,13 @@ LICENCE: dict[str, LicenceTexts] = {
             "Importa un perfil de tu archivo: un fichero por servidor, UDP o TCP.",
             "Conéctate: tu correo electrónico es el usuario y el código de activación, la contraseña.",
         ),
-        check="Consulta tu licencia cuando quieras y obtén un nuevo enlace al archivo",
-        date="{day} de {month} de {year}",
+        check="Comprueba tu licencia cuando quieras y obtén un nuevo enlace al archivo",
     ),
     "fr": LicenceTexts(
         subject="Votre licence VPN gratuite et votre code d’activation",
         intro="Votre licence VPN gratuite est prête.",
         code="Code d’activation",
-        until="Valable jusqu’au",
+        until="Valable jusqu’au {date}",
         archive="Votre archive de configuration personnelle (le lien est valable 7 jours ; gardez-le pour vous)",
         steps_title="Connexion en trois étapes",
         steps=(
@@ -97,22 +86,20 @@ LICENCE: dict[str, LicenceTexts] = {
             "Connectez-vous : votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
         ),
         check="Vérifiez votre licence à tout moment et obtenez un nouveau lien vers l’archive",
-        date="{day} {month} {year}",
     ),
     "pt": LicenceTexts(
         subject="Sua licença VPN gratuita e seu código de ativação",
         intro="Sua licença VPN gratuita está pronta.",
         code="Código de ativação",
-        until="Válida até",
-        archive="Seu arquivo pessoal de configuração (o link vale por 7 dias; não o compartilhe)",
+        until="Válida até {date}",
+        archive="Seu pacote pessoal de configuração, em ZIP (o link vale por 7 dias; não o compartilhe)",
         steps_title="Conecte-se em três passos",
         steps=(
             "Instale um aplicativo OpenVPN: OpenVPN Connect para Windows, macOS, Android ou iOS.",
-            "Importe um perfil do seu arquivo: um arquivo por servidor, UDP ou TCP.",
+            "Importe um perfil do seu pacote: um arquivo por servidor, UDP ou TCP.",
             "Conecte-se: seu e-mail é o usuário e o código de ativação é a senha.",
         ),
-        check="Consulte sua licença quando quiser e receba um novo link para o arquivo",
-        date="{day} de {month} de {year}",
+        check="Verifique sua licença quando quiser e receba um novo link para o pacote",
     ),
 }
 
@@ -160,34 +147,44 @@ class ReminderTexts:
 REMINDER: dict[str, ReminderTexts] = {
     "en": ReminderTexts(
         subject="Your free VPN licence ends on {date}",
-        body="Your free VPN licence ends on {date}. Renew it for another {days} days with one click:",
-        button="Renew for {days} days",
+        body="Your free VPN licence ends on {date}. Renew it for another {days} with one click:",
+        button="Renew for {days}",
         same="Your activation code and your configuration files stay the same: nothing to set up again.",
     ),
     "ru": ReminderTexts(
         subject="Ваша бесплатная VPN-лицензия заканчивается {date}",
-        body="Ваша бесплатная VPN-лицензия заканчивается {date}. Продлите её ещё на {days} дней одним нажатием:",
-        button="Продлить на {days} дней",
+        body="Ваша бесплатная VPN-лицензия заканчивается {date}. Продлите её ещё на {days} одним нажатием:",
+        button="Продлить на {days}",
         same="Код активации и файлы настроек останутся прежними: ничего перенастраивать не нужно.",
     ),
     "es": ReminderTexts(
         subject="Tu licencia VPN gratuita termina el {date}",
-        body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} días con un solo clic:",
-        button="Renovar {days} días",
+        body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} con un solo clic:",
+        button="Renovar {days}",
         same="Tu código de activación y tus archivos de configuración no cambian: no hay que configurar nada de nuevo.",
     ),
     "fr": ReminderTexts(
         subject="Votre licence VPN gratuite prend fin le {date}",
-        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} jours de plus en un clic :",
-        button="Renouveler pour {days} jours",
+        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} de plus en un clic :",
+        button="Renouveler pour {days}",
         same="Votre code d’activation et vos fichiers de configuration restent les mêmes : rien à reconfigurer.",
     ),
     "pt": ReminderTexts(
         subject="Sua licença VPN gratuita termina em {date}",
-        body="Sua licença VPN gratuita termina em {date}. Renove por mais {days} dias com um clique:",
-        button="Renovar por {days} dias",
+        body="Sua licença VPN gratuita termina em {date}. Renove por mais {days} com um clique:",
+        button="Renovar por {days}",
         same="Seu código de ativação e seus arquivos de configuração continuam os mesmos: nada para configurar de novo.",
     ),
+}
+
+
+# How many days, as the website's `activation.days` says it (tests/unit/test_locale_formatting.py).
+DAYS: dict[str, dict[str, str]] = {
+    "en": {"one": "{n} day", "other": "{n} days"},
+    "ru": {"one": "{n} день", "few": "{n} дня", "many": "{n} дней", "other": "{n} дня"},
+    "es": {"one": "{n} día", "other": "{n} días"},
+    "fr": {"one": "{n} jour", "other": "{n} jours"},
+    "pt": {"one": "{n} dia", "other": "{n} dias"},
 }
 
 
@@ -203,23 +200,18 @@ def _page(language: str, body: str) -> str:
     )
 
 
-def format_date(day: date, language: str) -> str:
-    month = MONTHS.get(language, MONTHS["en"]).split()[day.month - 1]
-    return LICENCE.get(language, LICENCE["en"]).date.format(day=day.day, month=month, year=day.year)
-
-
 def licence_email(
     to: str, code: str, ends: date, archive_url: str, licence_url: str, language: str
 ) -> Message:
     t = LICENCE.get(language, LICENCE["en"])
     steps = t.steps
-    until = format_date(ends, language)
+    until = t.until.format(date=format_date(ends, language))
     text = "\n".join(
         [
             f"{t.intro}",
             "",
             f"{_label(t.code, language)} {code}",
-            f"{_label(t.until, language)} {until}",
+            until,
             "",
             _label(t.archive, language),
             archive_url,
@@ -236,7 +228,7 @@ def licence_email(
         f"<p>{escape(t.intro)}</p>"
         f'<p>{escape(_label(t.code, language))}<br><strong style="font-size:1.3em;letter-spacing:.05em">'
         f"{escape(code)}</strong></p>"
-        f"<p>{escape(_label(t.until, language))} {escape(until)}</p>"
+        f"<p>{escape(until)}</p>"
         f'<p><a href="{escape(archive_url)}">{escape(t.archive)}</a></p>'
         f"<h3>{escape(t.steps_title)}</h3><ol>{items}</ol>"
         f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>',
@@ -247,12 +239,13 @@ def licence_email(
 def renewal_reminder(to: str, ends: date, days: int, renew_url: str, language: str) -> Message:
     t = REMINDER.get(language, REMINDER["en"])
     when = format_date(ends, language)
-    body = t.body.format(date=when, days=days)
+    term = plural(days, DAYS.get(language, DAYS["en"]), language)
+    body = t.body.format(date=when, days=term)
     text = f"{body}\n\n{renew_url}\n\n{t.same}\n"
     html = _page(
         language,
         f"<p>{escape(body)}</p>"
-        f'<p><a href="{escape(renew_url)}" style="font-weight:bold">{escape(t.button.format(days=days))}</a></p>'
+        f'<p><a href="{escape(renew_url)}" style="font-weight:bold">{escape(t.button.format(days=term))}</a></p>'
         f"<p>{escape(t.same)}</p>",
     )
     return Message(to=to, subject=t.subject.format(date=when), text=text, html=html)

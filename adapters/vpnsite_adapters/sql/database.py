@@ -40,11 +40,17 @@ def _private(path: Path) -> None:
             Path(f"{path}{suffix}").chmod(0o600)
 
 
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (sqlite:///relative.db and sqlite:////absolute.db, as SQLAlchemy
+    spells them); None for any other database."""
+    parts = urlsplit(url)
+    return unquote(parts.path)[1:] if parts.scheme == "sqlite" else None
+
+
 def open_database(url: str, max_connections: int = 16) -> peewee.Database:
     parts = urlsplit(url)
-    if parts.scheme == "sqlite":
-        # sqlite:///relative.db and sqlite:////absolute.db, as SQLAlchemy spells them
-        path = unquote(parts.path)[1:]
+    path = sqlite_path(url)
+    if path is not None:
         _private(Path(path))
         return peewee.SqliteDatabase(
             path,
@@ -83,3 +89,12 @@ def release(db: peewee.Database) -> None:
     """Hand a pooled connection back after a request; SQLite keeps one open connection per thread."""
     if isinstance(db, PooledDatabase) and not db.is_closed():
         db.close()
+
+
+def close_database(db: peewee.Database) -> None:
+    """Close this thread's connection and, for a pool, every connection it keeps."""
+    if not db.is_closed():
+        db.close()
+    close_all = getattr(db, "close_all", None)
+    if close_all is not None:
+        close_all()

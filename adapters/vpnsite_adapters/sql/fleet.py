@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -11,6 +11,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite.keyed_hashes import KeyedHash
 from vpnsite_adapters.sql.database import from_db, to_db
 
 
@@ -54,9 +55,16 @@ class SqlFleetStore:
     def is_empty(self) -> bool:
         return not self.models.VpnServer.select().exists()
 
-    def set_token(self, server_id: str, token_hash: str) -> bool:
+    def set_token(self, server_id: str, token: KeyedHash) -> bool:
         servers = self.models.VpnServer
-        return bool(servers.update(token_hash=token_hash).where(servers.id == server_id).execute())
+        update = servers.update(token_hash=token.value, token_key=token.key_id)
+        return bool(update.where(servers.id == server_id).execute())
+
+    def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
+        servers = self.models.VpnServer
+        servers.update(token_hash=new.value, token_key=new.key_id).where(
+            (servers.id == server_id) & (servers.token_hash == old_hash)
+        ).execute()
 
     def set_address(self, server_id: str, host: str | None, port: int | None) -> None:
         servers = self.models.VpnServer
@@ -97,12 +105,16 @@ class SqlFleetStore:
         servers = self.models.VpnServer
         servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
 
-    def last_heard(self, token_hash: str) -> tuple[str, datetime | None] | None:
+    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
         servers = self.models.VpnServer
-        row = servers.select(servers.id, servers.last_seen).where(servers.token_hash == token_hash).first()
+        row = (
+            servers.select(servers.id, servers.last_seen, servers.token_hash)
+            .where(servers.token_hash.in_(list(token_hashes)))
+            .first()
+        )
         if row is None:
             return None
-        return str(row.id), None if row.last_seen is None else from_db(row.last_seen)
+        return str(row.id), None if row.last_seen is None else from_db(row.last_seen), str(row.token_hash)
 
     def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
         servers, sessions = self.models.VpnServer, self.models.VpnSession

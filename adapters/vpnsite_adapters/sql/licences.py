@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -9,26 +10,37 @@ from typing import Any
 import peewee
 from attrs import frozen
 
+from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.users import UserTally
 
 # Written out rather than built by peewee: every licence check and VPN login runs one of these,
 # and building the statement cost more than the database took to answer it.
-_COLUMNS = "id, email, code_hash, starts_at, ends_at, language"
-_BY_CODE_HASH = f"SELECT {_COLUMNS} FROM licence WHERE code_hash = {{param}} LIMIT 1"
+_COLUMNS = "id, email, code_hash, starts_at, ends_at, language, code_key"
+_BY_CODE_HASH = f"SELECT {_COLUMNS} FROM licence WHERE code_hash IN ({{params}}) LIMIT 1"
 _BY_ID = f"SELECT {_COLUMNS} FROM licence WHERE id = {{param}}"
 
 
 def licence_from_row(row: Any) -> Licence:
-    return _licence_from_columns(row.id, row.email, row.code_hash, row.starts_at, row.ends_at, row.language)
+    return _licence_from_columns(
+        row.id, row.email, row.code_hash, row.starts_at, row.ends_at, row.language, row.code_key
+    )
 
 
 def _licence_from_columns(
-    licence_id: str, email: str | None, code_hash: str, starts_at: int, ends_at: int, language: str
+    licence_id: str,
+    email: str | None,
+    code_hash: str,
+    starts_at: int,
+    ends_at: int,
+    language: str,
+    code_key: int,
 ) -> Licence:
     """A licence from the columns of ``_COLUMNS``; an erased address reads as empty."""
-    return Licence(licence_id, email or "", code_hash, from_db(starts_at), from_db(ends_at), language)
+    return Licence(
+        licence_id, email or "", code_hash, from_db(starts_at), from_db(ends_at), language, code_key
+    )
 
 
 @frozen
@@ -37,17 +49,24 @@ class SqlLicenceStore:
     models: SimpleNamespace
     users: UserTally
 
-    def find_by_code_hash(self, code_hash: str) -> Licence | None:
+    def find_by_code_hashes(self, code_hashes: Sequence[str]) -> Licence | None:
         # One query, no exception when nothing matches: a miss must cost what a hit costs, so the
         # time of a wrong code tells nothing.
-        return self._one(_BY_CODE_HASH, code_hash)
+        params = ", ".join([self.db.param] * len(code_hashes))
+        return self._one(_BY_CODE_HASH.format(params=params), code_hashes)
 
     def find_by_id(self, licence_id: str) -> Licence | None:
-        return self._one(_BY_ID, licence_id)
+        return self._one(_BY_ID.format(param=self.db.param), [licence_id])
 
-    def _one(self, statement: str, value: str) -> Licence | None:
-        row = self.db.execute_sql(statement.format(param=self.db.param), (value,)).fetchone()
+    def _one(self, statement: str, values: Sequence[str]) -> Licence | None:
+        row = self.db.execute_sql(statement, tuple(values)).fetchone()
         return None if row is None else _licence_from_columns(*row)
+
+    def rekey_code(self, licence_id: str, old_hash: str, new: KeyedHash) -> None:
+        licences = self.models.Licence
+        licences.update(code_hash=new.value, code_key=new.key_id).where(
+            (licences.id == licence_id) & (licences.code_hash == old_hash)
+        ).execute()
 
     def find_by_email_key(self, key: str) -> list[Licence]:
         licences = self.models.Licence

@@ -77,6 +77,10 @@ class SqlMailQueueStore:
             claimed_until=None,
         ).where(queue.id == mail_id).execute()
 
+    def release(self, mail_ids: list[str]) -> None:
+        queue = self.models.MailQueue
+        queue.update(claimed_until=None).where(queue.id.in_(mail_ids) & queue.sent_at.is_null()).execute()
+
     def retry_failed(self, now: datetime) -> int:
         queue = self.models.MailQueue
         return int(

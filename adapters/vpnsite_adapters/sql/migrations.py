@@ -6,6 +6,7 @@ auto-increment, nothing either dialect lacks.
 
 from __future__ import annotations
 
+import re
 import time
 
 import peewee
@@ -188,6 +189,18 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        7,
+        "which master key of the ring made each stored keyed hash; every earlier one was key 1",
+        (
+            "ALTER TABLE licence ADD COLUMN code_key INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE renewal_link ADD COLUMN token_key INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE vpn_server ADD COLUMN token_key INTEGER NOT NULL DEFAULT 1",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
@@ -198,9 +211,24 @@ def applied_version(db: peewee.Database) -> int:
     return int(row[0] or 0)
 
 
-def migrate(db: peewee.Database) -> list[int]:
-    """Apply the migrations this database lacks; return their versions. Safe to run concurrently
-    from several processes: on PostgreSQL an advisory lock serialises them."""
+def tables_at(version: int) -> tuple[str, ...]:
+    """Our tables as the migrations up to ``version`` leave them, in the order they were created
+    (a table comes after the tables it references)."""
+    tables = ["schema_migrations"]
+    for number, _, statements in MIGRATIONS:
+        if number > version:
+            break
+        for statement in statements:
+            if created := re.match(r"\s*CREATE TABLE (\w+)", statement):
+                tables.append(created[1])
+            elif dropped := re.match(r"\s*DROP TABLE (\w+)", statement):
+                tables.remove(dropped[1])
+    return tuple(tables)
+
+
+def migrate(db: peewee.Database, up_to: int = LATEST) -> list[int]:
+    """Apply the migrations this database lacks, up to ``up_to``; return their versions. Safe to
+    run concurrently from several processes: on PostgreSQL an advisory lock serialises them."""
     applied = []
     with db.atomic():
         if is_postgres(db):
@@ -211,7 +239,7 @@ def migrate(db: peewee.Database) -> list[int]:
         )
         current = applied_version(db)
         for version, name, statements in MIGRATIONS:
-            if version <= current:
+            if version <= current or version > up_to:
                 continue
             for statement in statements:
                 db.execute_sql(statement)

@@ -21,6 +21,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         email_key = peewee.TextField(null=True)
         ip = peewee.TextField(null=True)
         code_hash = peewee.TextField()
+        code_key = peewee.IntegerField(default=1)
         starts_at = peewee.BigIntegerField()
         ends_at = peewee.BigIntegerField()
         anonymised_at = peewee.BigIntegerField(null=True)
@@ -37,6 +38,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
 
     class RenewalLink(Base):
         token_hash = peewee.TextField(primary_key=True)
+        token_key = peewee.IntegerField(default=1)
         licence_id = peewee.TextField()
         created_at = peewee.BigIntegerField()
         used_at = peewee.BigIntegerField(null=True)
@@ -67,6 +69,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         host = peewee.TextField(null=True)
         port = peewee.IntegerField(null=True)
         token_hash = peewee.TextField(null=True)
+        token_key = peewee.IntegerField(default=1)
         last_seen = peewee.BigIntegerField(null=True)
         load_percent = peewee.DoubleField(null=True)
         bandwidth_mbps = peewee.DoubleField(null=True)

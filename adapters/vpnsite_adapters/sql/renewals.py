@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -9,6 +10,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite.errors import RequestAlreadyUsed
+from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.licences import licence_from_row
@@ -35,20 +37,20 @@ class SqlRenewalStore:
         )
         return True
 
-    def add_renewal_link(self, link_hash: str, licence_id: str, now: datetime) -> None:
+    def add_renewal_link(self, link: KeyedHash, licence_id: str, now: datetime) -> None:
         self.models.RenewalLink.insert(
-            token_hash=link_hash, licence_id=licence_id, created_at=to_db(now)
+            token_hash=link.value, token_key=link.key_id, licence_id=licence_id, created_at=to_db(now)
         ).execute()
 
-    def take_renewal_link(self, link_hash: str, now: datetime) -> Licence | None:
+    def take_renewal_link(self, link_hashes: Sequence[str], now: datetime) -> Licence | None:
         links, licences = self.models.RenewalLink, self.models.Licence
         with self.db.atomic():
-            link = links.get_or_none(links.token_hash == link_hash)
+            link = links.get_or_none(links.token_hash.in_(list(link_hashes)))
             if link is None:
                 return None
             taken = (
                 links.update(used_at=to_db(now))
-                .where((links.token_hash == link_hash) & links.used_at.is_null())
+                .where((links.token_hash == link.token_hash) & links.used_at.is_null())
                 .execute()
             )
             if taken != 1:

@@ -25,9 +25,9 @@ class SqlSessionStore:
     db: peewee.Database
     models: SimpleNamespace
 
-    def server_for_token(self, token_hash: str) -> str | None:
+    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
         servers = self.models.VpnServer
-        row = servers.select(servers.id).where(servers.token_hash == token_hash).first()
+        row = servers.select(servers.id).where(servers.token_hash.in_(list(token_hashes))).first()
         return None if row is None else str(row.id)
 
     def _counting(self, unconfirmed_since: datetime, heard_since: datetime) -> peewee.Expression:

@@ -15,8 +15,9 @@ from vpnsite_adapters.sql.users import UserTally
 
 # Written out rather than built by peewee, which took longer to build it than the database to run it.
 _INSERT = (
-    "INSERT INTO licence (id, request_id, email, email_key, ip, code_hash, starts_at, ends_at, language)"
-    " VALUES ({param}, {param}, {param}, {param}, {param}, {param}, {param}, {param}, {param})"
+    "INSERT INTO licence"
+    " (id, request_id, email, email_key, ip, code_hash, code_key, starts_at, ends_at, language)"
+    " VALUES ({param}, {param}, {param}, {param}, {param}, {param}, {param}, {param}, {param}, {param})"
     " ON CONFLICT DO NOTHING"
 )
 
@@ -39,6 +40,7 @@ class SqlSignupStore:
                     key,
                     ip,
                     licence.code_hash,
+                    licence.code_key,
                     to_db(licence.starts_at),
                     to_db(licence.ends_at),
                     licence.language,

@@ -6,8 +6,9 @@ import peewee
 from attrs import frozen
 from playhouse.pool import PooledDatabase
 
-from vpnsite_adapters.sql.database import open_database
+from vpnsite_adapters.sql.database import close_database, open_database
 from vpnsite_adapters.sql.fleet import SqlFleetStore
+from vpnsite_adapters.sql.key_usage import SqlKeyUsage
 from vpnsite_adapters.sql.licences import SqlLicenceStore
 from vpnsite_adapters.sql.mail_queue import SqlMailQueueStore
 from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
@@ -38,6 +39,7 @@ class SqlStore:
     renewals: SqlRenewalStore
     sessions: SqlSessionStore
     wireguard: SqlWireGuardStore
+    key_usage: SqlKeyUsage
     unit_of_work: SqlUnitOfWork
 
     @classmethod
@@ -62,6 +64,7 @@ class SqlStore:
             renewals=SqlRenewalStore(db, models, users),
             sessions=SqlSessionStore(db, models),
             wireguard=SqlWireGuardStore(db, models),
+            key_usage=SqlKeyUsage(db, models),
             unit_of_work=unit_of_work,
         )
 
@@ -89,8 +92,4 @@ class SqlStore:
         return None
 
     def close(self) -> None:
-        if not self.db.is_closed():
-            self.db.close()
-        close_all = getattr(self.db, "close_all", None)
-        if close_all is not None:
-            close_all()
+        close_database(self.db)

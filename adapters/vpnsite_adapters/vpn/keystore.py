@@ -1,7 +1,9 @@
-"""The VPN secrets in the data directory (mode 0600): the CA and the tls-crypt-v2 server key."""
+"""The VPN secrets in the data directory (mode 0600): the CA, the tls-crypt-v2 server key, and the
+two secrets every licence's client keys are derived from."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from attrs import frozen
@@ -14,6 +16,8 @@ from vpnsite_adapters.vpn.pki import (
     licence_metadata,
     write_secret,
 )
+
+_CLIENT_SECRETS = "client-secrets.hex"
 
 
 class VpnNotInitialised(RuntimeError):
@@ -59,9 +63,22 @@ def load_keys(data_dir: Path, master_secret: bytes) -> VpnKeys:
         pem = (folder / "tls-crypt-v2-server.key").read_text()
     except FileNotFoundError:
         raise VpnNotInitialised("the VPN keys are missing: run `vpnsite vpn init`") from None
-    return VpnKeys(
-        ca,
-        TlsCryptV2ServerKey.parse(pem),
-        derive_key(master_secret, "tls-crypt-v2-clients"),
-        derive_key(master_secret, "wireguard-clients"),
-    )
+    client_secret, wireguard_secret = _pinned_client_secrets(folder, master_secret)
+    return VpnKeys(ca, TlsCryptV2ServerKey.parse(pem), client_secret, wireguard_secret)
+
+
+def _pinned_client_secrets(folder: Path, master_secret: bytes) -> tuple[bytes, bytes]:
+    """Users hold keys derived from these in their profiles, and servers hold their WireGuard
+    peers: they must outlive any rotation of the master key. So they are derived once, from the
+    original master secret, and kept in ``vpn/`` from then on."""
+    path = folder / _CLIENT_SECRETS
+    if not path.exists():
+        secrets = derive_key(master_secret, "tls-crypt-v2-clients") + derive_key(
+            master_secret, "wireguard-clients"
+        )
+        # Written whole then moved into place: a process starting beside this one reads it whole.
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        write_secret(temporary, secrets.hex().encode())
+        os.replace(temporary, path)
+    raw = bytes.fromhex(path.read_text().strip())
+    return raw[:32], raw[32:]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vpnsite.fleet import VpnServer
 from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, Instance, Ipv6Mode, NodeConfig, WireguardSetup
+from vpnsite_adapters.service_units import installed_executable, node_unit
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.profiles import server_config
@@ -18,6 +19,8 @@ SUBNETS = {"udp": ("10.8.0.0/16", "fd7e:5a1e:8::/64"), "tcp": ("10.9.0.0/16", "f
 WIREGUARD_ADDRESS, WIREGUARD_SUBNET = "10.66.0.1/16", "10.66.0.0/16"
 DEFAULT_DNS = ("1.1.1.1", "9.9.9.9")
 INSTALL_DIR = "/etc/vpnsite-node"
+# Where `pip install` puts the script on a server without a virtualenv.
+SYSTEM_EXECUTABLE = "/usr/local/bin/vpnsite"
 UNIT = "vpnsite-node.service"
 
 # Runs inside OpenVPN, as its unprivileged user, before any TLS work on a new connection: only
@@ -36,30 +39,6 @@ grep -qxF -- "$licence" {DENY_LIST}
 """
 
 
-def systemd_unit(name: str, install_dir: str) -> str:
-    return f"""[Unit]
-Description=vpnsite VPN server {name}: OpenVPN, WireGuard and the hub agent
-After=network-online.target
-Wants=network-online.target
-
-[Service]
-Type=simple
-ExecStart=/usr/bin/env vpnsite node run --dir {install_dir}
-Restart=on-failure
-RestartSec=5
-KillMode=mixed
-TimeoutStopSec=20
-NoNewPrivileges=true
-ProtectSystem=full
-ProtectHome=true
-PrivateTmp=true
-ReadWritePaths={install_dir}
-
-[Install]
-WantedBy=multi-user.target
-"""
-
-
 def write_server_directory(
     out: Path,
     server: VpnServer,
@@ -69,9 +48,12 @@ def write_server_directory(
     dns: Sequence[str] = DEFAULT_DNS,
     ipv6: Ipv6Mode = "block",
     install_dir: str = INSTALL_DIR,
+    executable: str | None = None,
 ) -> list[str]:
-    """Write everything; the names of the files written."""
+    """Write everything; the names of the files written. The unit runs ``executable`` (by default
+    where this installation keeps `vpnsite`, as the server is expected to be installed alike)."""
     name = server.location.id
+    unit = node_unit(executable or installed_executable() or SYSTEM_EXECUTABLE, install_dir, name)
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o755)
     shutil.copyfile(vpn_keys_dir / "ca.crt", out / "ca.crt")
@@ -111,5 +93,5 @@ def write_server_directory(
         written.append("wg0.conf")
     config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6)
     write_secret(out / "node.json", config.to_json().encode())
-    (out / UNIT).write_text(systemd_unit(name, install_dir))
+    (out / UNIT).write_text(unit)
     return [*written, "node.json", UNIT]

@@ -2,14 +2,15 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
-import { LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
-import { formatCount, PHONE_MAX_WIDTH } from "../lib/format";
+import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
+import { PHONE_MAX_WIDTH } from "../lib/format";
 import { useNarrow, usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
-import { servedUserCount, usersText } from "../lib/served";
+import { countedUsersText, servedUserCount } from "../lib/served";
+import { operator } from "../lib/operator";
 import { Icon } from "./icons";
 
-const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português" };
+const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português (Brasil)" };
 const NAV: [string, string][] = [
   ["/", "nav.home"],
   ["/server-status", "nav.status"],
@@ -76,7 +77,7 @@ function LanguageMenu() {
       <ul class="language-list">
         {LANGUAGES.map((option) => (
           <li key={option}>
-            <a lang={option} hrefLang={option} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
+            <a lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
               {LANGUAGE_NAMES[option]}
             </a>
           </li>
@@ -143,12 +144,13 @@ function Header() {
 }
 
 function Footer() {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data, loaded } = usePolling(fetchUserCount, FOOTER_POLL_MS);
   const [served] = useState(servedUserCount);
   const count = data?.user_count ?? served;
   const healthy = !loaded || data !== null;
+  const who = operator();
   return (
     <footer class="site-footer">
       <div class="container footer-grid">
@@ -157,7 +159,7 @@ function Footer() {
           <p class="muted">{t("footer.tagline")}</p>
           <Link href={localPath("/server-status", language)} class="user-badge">
             <span class="dot online" aria-hidden="true" />
-            {t("footer.users", { count: usersText(count, (users) => formatCount(users, language, phone)) })}
+            {countedUsersText("FOOTER_USERS", count, language, dictionary, phone)}
           </Link>
           <p class={healthy ? "operational" : "operational down"}>
             <span class={healthy ? "dot online" : "dot offline"} aria-hidden="true" /> {healthy ? t("footer.operational") : t("footer.unavailable")}
@@ -190,7 +192,13 @@ function Footer() {
           </div>
         </div>
       </div>
-      <div class="container copyright">{t("footer.rights", { year: new Date().getFullYear() })}</div>
+      <div class="container copyright">
+        <p>{t("footer.rights", { year: new Date().getFullYear(), name: who.name })}</p>
+        <p class="operator">
+          {t("footer.company", { name: who.name, number: who.number, address: who.address })}{" "}
+          <a href={`mailto:${who.email}`}>{who.email}</a>
+        </p>
+      </div>
     </footer>
   );
 }

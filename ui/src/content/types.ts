@@ -1,6 +1,14 @@
 // The shape of the long texts each language provides (loaded only by the pages that show them).
 
-export type Section = { id: string; title: string; paragraphs: string[] };
+/** The kinds of personal data the service stores; tests/integration/test_privacy_policy.py ties
+ * them to the tables and to `vpnsite privacy export`. */
+export const DATA_KINDS = ["email", "ip_address", "licences", "tickets", "mail_queue", "vpn_sessions", "wireguard_peers", "renewal_links", "rate_limits", "hz_id_cookie"] as const;
+export type DataKind = (typeof DATA_KINDS)[number];
+
+/** One kind of personal data: what it is, why, on what legal basis, how long it is kept. */
+export type DataEntry = { id: DataKind; name: string; what: string; why: string; basis: string; kept: string };
+
+export type Section = { id: string; title: string; paragraphs: string[]; entries?: DataEntry[] };
 
 export type FaqText = { question: string; answer: string };
 

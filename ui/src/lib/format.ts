@@ -11,13 +11,18 @@ export function formatCount(value: number, language: Language, phone: boolean): 
   return new Intl.NumberFormat(LOCALE[language]).format(value);
 }
 
-/** Progress toward the free tier: one decimal from 10,000 users, three below. */
+/** Measured uptime the home page shows. */
+export const UPTIME = 0.999;
+
+/** A share (0.25 → "25%", "25 %" in French or Russian) with exactly ``digits`` decimals. */
+export function formatPercent(share: number, language: Language, digits: number): string {
+  return new Intl.NumberFormat(LOCALE[language], { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share);
+}
+
+/** Progress toward the free tier, as a percentage: one decimal from 10,000 users, three below. */
 export function freeTierProgress(users: number, language: Language): string {
-  const percent = (Math.max(0, users) / FREE_TIER_USERS) * 100;
-  const digits = users >= 10_000 ? 1 : 3;
-  return new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    Math.min(percent, 100),
-  );
+  const share = Math.min(Math.max(0, users) / FREE_TIER_USERS, 1);
+  return formatPercent(share, language, users >= 10_000 ? 1 : 3);
 }
 
 export function progressWidth(users: number): number {
@@ -35,11 +40,11 @@ export function parseDay(day: string): Date {
 
 export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
-export const LOCALE_PLURALS = (language: Language) => new Intl.PluralRules(LOCALE[language]);
-
-export function plural(count: number, forms: PluralForms, language: Language): string {
-  const rule = LOCALE_PLURALS(language).select(count);
-  return (forms[rule] ?? forms.other).replace("{n}", formatCount(count, language, false));
+/** The form of ``forms`` the language's plural rules pick for ``count``, with {n} the count as
+ * shown (by default the count with the language's separators). */
+export function plural(count: number, forms: PluralForms, language: Language, shown?: string): string {
+  const rule = new Intl.PluralRules(LOCALE[language]).select(count);
+  return (forms[rule] ?? forms.other).replace("{n}", shown ?? formatCount(count, language, false));
 }
 
 export type LoadLevel = "low" | "medium" | "high";

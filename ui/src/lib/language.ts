@@ -42,8 +42,14 @@ export const ACCEPT_LANGUAGE: Record<Language, string> = {
   pt: "pt-BR",
 };
 
+/** The language as HTML (`lang`, `hreflang`) names it: the Portuguese is Brazilian. */
+export const HTML_LANG: Record<Language, string> = { en: "en", ru: "ru", es: "es", fr: "fr", pt: "pt-BR" };
+
+export const OG_LOCALE: Record<Language, string> = { en: "en_GB", ru: "ru_RU", es: "es_ES", fr: "fr_FR", pt: "pt_BR" };
+
+/** Formatting locales: British English, like the company and its spelling ("licence"). */
 export const LOCALE: Record<Language, string> = {
-  en: "en-US",
+  en: "en-GB",
   ru: "ru-RU",
   es: "es-ES",
   fr: "fr-FR",

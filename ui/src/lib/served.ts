@@ -7,6 +7,9 @@
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { ActivationOutcome } from "./errors";
+import { formatCount, plural, type PluralForms } from "./format";
+import type { Dictionary } from "./i18n";
+import type { Language } from "./language";
 
 export type ServedScreen =
   | { kind: "signup-error" }
@@ -52,4 +55,18 @@ export function servedUserCount(): number | null {
 /** A user count as the page shows it: the server's marker while prerendering. */
 export function usersText(count: number | null, format: (count: number) => string): string {
   return count === null ? slot("USERS") : format(count);
+}
+
+/** The texts that count users, by the marker the server writes each at: the build exports their
+ * plural forms (prerender.tsx: formats), and the server picks the form with the same plural rules. */
+export const COUNTED_USERS = {
+  FOOTER_USERS: (dictionary: Dictionary) => dictionary.footer.users,
+  JOIN_USERS: (dictionary: Dictionary) => dictionary.status.ctaTitle,
+} satisfies Record<string, (dictionary: Dictionary) => PluralForms>;
+
+export type CountedUsers = keyof typeof COUNTED_USERS;
+
+/** A text counting users in the language's plural form: the server's marker while prerendering. */
+export function countedUsersText(name: CountedUsers, count: number | null, language: Language, dictionary: Dictionary, phone: boolean): string {
+  return count === null ? slot(name) : plural(count, COUNTED_USERS[name](dictionary), language, formatCount(count, language, phone));
 }

@@ -3,6 +3,7 @@ import { MICRO_INVESTMENT_FROM, MINIMUM_START, OPTIMAL, PHASE_COSTS, PLATFORM_CO
 import type { AboutText, PageText } from "../content/types";
 import { useI18n } from "../lib/i18n";
 import { LOCALE, localPath, type Language } from "../lib/language";
+import { operator, withOperator } from "../lib/operator";
 
 const SECTIONS = ["company", "founder", "ready", "technologies", "investment", "roadmap", "contact"] as const;
 
@@ -30,6 +31,7 @@ function fill(template: string, values: Record<string, string>): string {
 export function About({ text }: { text: PageText }) {
   const { language, t } = useI18n();
   const about = text.about;
+  const who = operator();
   const money = (value: Money) => formatMoney(value, language);
   const appsTotal = usd(PLATFORM_COSTS.reduce((sum, row) => sum + row.cost.amount, 0));
   return (
@@ -44,8 +46,8 @@ export function About({ text }: { text: PageText }) {
           ))}
         </ul>
       </nav>
-      <section id="company"><h2>{about.titles.company}</h2><p>{about.company}</p></section>
-      <section id="founder"><h2>{about.titles.founder}</h2><p>{about.founder}</p></section>
+      <section id="company"><h2>{about.titles.company}</h2><p>{withOperator(about.company, who)}</p></section>
+      <section id="founder"><h2>{about.titles.founder}</h2><p>{withOperator(about.founder, who)}</p></section>
       <section id="ready">
         <h2>{about.titles.ready}</h2>
         <ul>{about.ready.map((item) => <li key={item}>{item}</li>)}</ul>
@@ -89,7 +91,7 @@ export function About({ text }: { text: PageText }) {
           ))}
         </ol>
       </section>
-      <section id="contact"><h2>{about.titles.contact}</h2><p><a href="mailto:invest@vpnsite.example">invest@vpnsite.example</a></p></section>
+      <section id="contact"><h2>{about.titles.contact}</h2><p><a href={`mailto:${who.email}`}>{who.email}</a></p></section>
     </article>
   );
 }

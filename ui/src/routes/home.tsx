@@ -4,7 +4,7 @@ import { Flag, Icon } from "../components/icons";
 import { Reveal } from "../components/reveal";
 import { pickTestimonials, TESTIMONIALS } from "../content/testimonials";
 import { SignupForm } from "../features/signup/signup-form";
-import { formatCount, PHONE_MAX_WIDTH } from "../lib/format";
+import { formatCount, formatPercent, PHONE_MAX_WIDTH, UPTIME } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { useNarrow, usePolling } from "../lib/poll";
@@ -83,7 +83,7 @@ export function Home() {
         <dl class="stats">
           <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{usersText(users, (count) => formatCount(count, language, phone))}</dd></div>
           <div><dt>{t("home.servers")}</dt><dd>8</dd></div>
-          <div><dt>{t("home.uptime")}</dt><dd>99.9%</dd></div>
+          <div><dt>{t("home.uptime")}</dt><dd>{formatPercent(UPTIME, language, 1)}</dd></div>
           <div><dt>{t("home.countries")}</dt><dd>50+</dd></div>
         </dl>
         <h3 class="section-subtitle">{t("home.testimonialsTitle")}</h3>

@@ -1,7 +1,12 @@
 import { Link } from "wouter";
 import type { PageText } from "../content/types";
+import { formatDate, parseDay } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
+import { operator, withOperator } from "../lib/operator";
+
+/** When the terms, privacy and cookie policies last changed. */
+export const LEGAL_TEXTS_UPDATED = "2026-11-24";
 
 const TITLES = { terms: "footer.terms", privacy: "footer.privacy", cookie: "footer.cookie" } as const;
 
@@ -9,10 +14,11 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
   const { language, t } = useI18n();
   const sections = text[document];
   const titleKey = TITLES[document];
+  const who = operator();
   return (
     <article class="container narrow legal">
       <h1>{t(titleKey)}</h1>
-      <p class="muted">{t("legal.updated")}</p>
+      <p class="muted">{t("legal.updated", { date: formatDate(parseDay(LEGAL_TEXTS_UPDATED), language) })}</p>
       <nav class="card toc" aria-label={t("legal.contents")}>
         <h2>{t("legal.contents")}</h2>
         <ol>
@@ -25,7 +31,18 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
         <section key={section.id} id={section.id}>
           <h2>{index + 1}. {section.title}</h2>
           {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
+            <p key={paragraph}>{withOperator(paragraph, who)}</p>
+          ))}
+          {section.entries?.map((entry) => (
+            <div key={entry.id} class="card data-entry" data-kind={entry.id}>
+              <h3>{entry.name}</h3>
+              <dl>
+                <dt>{t("legal.what")}</dt><dd>{entry.what}</dd>
+                <dt>{t("legal.why")}</dt><dd>{entry.why}</dd>
+                <dt>{t("legal.basis")}</dt><dd>{entry.basis}</dd>
+                <dt>{t("legal.kept")}</dt><dd>{entry.kept}</dd>
+              </dl>
+            </div>
           ))}
         </section>
       ))}

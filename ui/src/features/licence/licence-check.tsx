@@ -4,7 +4,7 @@ import { Link } from "wouter";
 import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
 import { codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
-import { formatDate, parseDay } from "../../lib/format";
+import { formatDate, parseDay, plural } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
 import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
@@ -69,7 +69,7 @@ function DashboardView({ active, shown, configUrl, renewal, another }: { active:
 }
 
 function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const [current, setCurrent] = useState(licence);
   const [renewing, setRenewing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -96,7 +96,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
     <>
       {current.renewable ? (
         <button type="button" class="button" onClick={renew} disabled={renewing}>
-          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: TERM_DAYS })}
+          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
@@ -112,7 +112,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
 }
 
 function RenewByLink({ token }: { token: string }) {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const [state, setState] = useState<"idle" | "busy" | string>("idle");
   const renew = async () => {
     setState("busy");
@@ -128,7 +128,7 @@ function RenewByLink({ token }: { token: string }) {
     <div class="card renew-card">
       {state === "idle" || state === "busy" ? (
         <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
-          <Icon name="refresh" size={18} /> {t("licence.renew", { days: TERM_DAYS })}
+          <Icon name="refresh" size={18} /> {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p role="status">{state}</p>

@@ -2,9 +2,9 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus, type VpnServer } from "../../lib/api";
-import { formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, progressWidth, rankColour } from "../../lib/format";
+import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, type Translate } from "../../lib/i18n";
-import { slot, usersText } from "../../lib/served";
+import { countedUsersText, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
 import { useNarrow, usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
@@ -98,17 +98,18 @@ export function SystemRow({ view }: { view: SystemRowView }) {
 
 /** The live block's content: the demo note, the users card and both lists. */
 export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolean; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
-  const { t } = useI18n();
+  const { language, t } = useI18n();
+  const progress = { percent: users.progress, cap: formatCount(FREE_TIER_USERS, language, false) };
   return (
     <>
       {demo && <p class="notice">{t("status.demo")}</p>}
       <div class="card users-card">
         <span class="muted">{t("status.users")}</span>
         <strong class="big-number" data-testid="user-count">{users.users}</strong>
-        <div class="progress" role="progressbar" aria-label={t("status.progress", { percent: users.progress })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={users.progressNow as number}>
+        <div class="progress" role="progressbar" aria-label={t("status.progress", progress)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={users.progressNow as number}>
           <div class="progress-bar" style={{ width: `${users.progressWidth}%` }} />
         </div>
-        <span class="small muted">{t("status.progress", { percent: users.progress })}</span>
+        <span class="small muted">{t("status.progress", progress)}</span>
       </div>
       <h2>{t("status.vpnTitle")}</h2>
       <ul class="server-list" data-testid="vpn-servers">{vpnRows}</ul>
@@ -164,7 +165,7 @@ function servedStatus(): ServerStatus | null {
 }
 
 export function ServerStatusScreen() {
-  const { language, t } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data } = usePolling(fetchStatus, STATUS_POLL_MS);
   const [served] = useState(servedStatus);
@@ -185,7 +186,7 @@ export function ServerStatusScreen() {
         </div>
       </div>
       <div class="closing">
-        <h2>{t("status.ctaTitle", { count: usersText(users, (count) => formatCount(count, language, phone)) })}</h2>
+        <h2>{countedUsersText("JOIN_USERS", users, language, dictionary, phone)}</h2>
         <Link href={`${localPath("/", language)}#signup`} class="button button-large">{t("status.ctaButton")}</Link>
       </div>
     </section>

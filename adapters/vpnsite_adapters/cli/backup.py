@@ -1,0 +1,138 @@
+"""``vpnsite backup --out FILE`` and ``vpnsite restore FILE``: the database and every secret of
+the data directory in one file, taken while `vpnsite serve` runs, and put back into an empty data
+directory and an empty database."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from vpnsite_adapters.backup_archive import (
+    DATABASE,
+    SECRET_KEY,
+    SECRETS,
+    UnreadableBackup,
+    manifest,
+    read_archive,
+    secret_files,
+    write_archive,
+)
+from vpnsite_adapters.settings import Settings
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    backup = commands.add_parser(
+        "backup", help="the database and the secrets in one file (mode 0600), while the site runs"
+    )
+    backup.add_argument("--out", required=True, type=Path, help="the file to create (never overwritten)")
+    backup.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
+    backup.set_defaults(handler=run_backup, store="none")
+
+    restore = commands.add_parser(
+        "restore", help="put a backup back into an empty data directory and an empty database"
+    )
+    restore.add_argument("file", type=Path, help="a file `vpnsite backup` made")
+    restore.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
+    restore.set_defaults(handler=run_restore, store="none")
+
+
+def _refuse(message: str) -> int:
+    print(f"vpnsite: {message}", file=sys.stderr)
+    return 2
+
+
+def run_backup(settings: Settings, args: argparse.Namespace) -> int:
+    from vpnsite_adapters.bootstrap import BackupError, copy_database, database_files
+
+    out: Path = args.out
+    if out.resolve().is_relative_to(settings.data_dir):
+        return _refuse(f"{out} is inside the data directory: write the backup somewhere else")
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _refuse(f"{out} exists: give the backup a new name (an existing file is never overwritten)")
+    except OSError as error:
+        return _refuse(f"cannot create {out}: {error.strerror}")
+    try:
+        with os.fdopen(fd, "wb") as file, tempfile.TemporaryDirectory(dir=out.resolve().parent) as work:
+            copy = copy_database(settings, Path(work))
+            secrets = {
+                name: path.read_bytes()
+                for name, path in secret_files(settings.data_dir, database_files(settings)).items()
+            }
+            # The master secret the site runs with, wherever it came from: without it no code checks.
+            secrets[SECRET_KEY] = settings.secret_key
+            write_archive(file, manifest(copy.kind, copy.schema_version, copy.columns), secrets, Path(work))
+    except BackupError as error:
+        out.unlink(missing_ok=True)
+        return _refuse(f"no backup made: {error}")
+    except BaseException:
+        out.unlink(missing_ok=True)
+        raise
+    print(
+        f"vpnsite: WARNING: {out} holds the master secret, the VPN CA's key and every licence:"
+        " keep it as you keep those secrets (it was created readable by its owner only)",
+        file=sys.stderr,
+    )
+    print(
+        f"backed up the {copy.kind} database (schema version {copy.schema_version}) and "
+        f"{len(secrets)} secret file(s) to {out}"
+    )
+    return 0
+
+
+def run_restore(settings: Settings, args: argparse.Namespace) -> int:
+    from vpnsite_adapters.bootstrap import BackupError, DatabaseCopy, restore_database
+
+    data_dir = settings.data_dir
+    if settings.secret_key_source == "generated":
+        # Loading the settings made it a moment ago: it is nobody's key, and the backup brings one.
+        (data_dir / SECRET_KEY).unlink()
+    held = sorted(secret_files(data_dir, set()))
+    if held:
+        return _refuse(
+            f"{data_dir} already holds {held[0]}"
+            f"{f' and {len(held) - 1} other file(s)' if len(held) > 1 else ''}:"
+            " restore into an empty data directory"
+        )
+    with tempfile.TemporaryDirectory(dir=data_dir.parent) as work:
+        unpacked = Path(work)
+        try:
+            described = read_archive(args.file, unpacked)
+        except UnreadableBackup as error:
+            return _refuse(str(error))
+        secret = (unpacked / SECRETS / SECRET_KEY).read_bytes().strip()
+        if settings.secret_key_source == "environment" and secret != settings.secret_key:
+            return _refuse(
+                "VPNSITE_SECRET_KEY differs from the backup's secret: the restored codes and links would"
+                " not check. Unset it, or set it to the secret the backup was made with"
+            )
+        copy = DatabaseCopy(
+            described["database"],
+            described["schema_version"],
+            {table: tuple(columns) for table, columns in described["tables"].items()},
+        )
+        try:
+            restore_database(settings, unpacked / DATABASE, copy)
+        except BackupError as error:
+            return _refuse(f"nothing restored: {error}")
+        restored = _write_secrets(unpacked / SECRETS, data_dir)
+    print(
+        f"restored the {copy.kind} database (schema version {copy.schema_version}) and {restored}"
+        f" secret file(s) into {data_dir}"
+    )
+    return 0
+
+
+def _write_secrets(source: Path, data_dir: Path) -> int:
+    data_dir.chmod(0o700)
+    written = secret_files(source, set())
+    for name, path in written.items():
+        target = data_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with os.fdopen(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as file:
+            file.write(path.read_bytes())
+    return len(written)
