@@ -76,7 +76,9 @@ export function VpnRow({ view }: { view: VpnRowView }) {
       </div>
       <StatusPill status={view.status} text={view.statusText} />
       <Metrics view={view} />
-      <span class={`rank rank-${view.rank}`}>{view.popularity}</span>
+      {/* Keyed by its text: a new rank is a new pill, not centred text moving inside the old one
+          (which counts as a layout shift). */}
+      <span key={view.popularity} class={`rank rank-${view.rank}`}>{view.popularity}</span>
     </li>
   );
 }
