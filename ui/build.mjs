@@ -71,9 +71,11 @@ async function buildSite(out) {
     ssr.LANGUAGES.map((l) => `<link rel="alternate" hreflang="${ssr.HTML_LANG[l]}" href="${ORIGIN}${ssr.localPath(route, l)}">`).join("") +
     `<link rel="alternate" hreflang="x-default" href="${ORIGIN}${route}">`;
 
-  const page = (route, language, path, body, meta) => {
+  // `served`: an answer to a form post, filled by the server; it ships no script (it is a result
+  // to read, not an app) and is never indexed.
+  const page = (route, language, path, body, meta, served = false) => {
     const url = `${ORIGIN}${path}`;
-    const robots = ["/activation", "/license"].includes(route) || meta === "404" ? '<meta name="robots" content="noindex">' : "";
+    const robots = served || ["/activation", "/license"].includes(route) || meta === "404" ? '<meta name="robots" content="noindex">' : "";
     const info = ssr.DICTIONARIES[language].meta[meta === "404" ? "notFound" : ssr.pageOf(route)];
     const escape = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
     return `<!doctype html><html lang="${ssr.HTML_LANG[language]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
@@ -83,7 +85,11 @@ async function buildSite(out) {
       `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${ssr.OG_LOCALE[language]}">` +
       `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${escape(info.title)}"><meta name="twitter:description" content="${escape(info.description)}">` +
       ssr.operatorMeta() + `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
-      `<link rel="stylesheet" href="/assets/${cssName}"><script type="module" src="${scripts[language]}"></script>` +
+      // The server writes its last user count here (and into the page's __SLOT_USERS__): the script starts from it.
+      `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__">` +
+      // The status page also carries the whole snapshot, so the script starts where the HTML is.
+      (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script>` : "") +
+      `<link rel="stylesheet" href="/assets/${cssName}">${served ? "" : `<script type="module" src="${scripts[language]}"></script>`}` +
       `</head><body><div id="app">${body}</div></body></html>`;
   };
 
@@ -102,6 +108,16 @@ async function buildSite(out) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, page("/__missing__", language, missing, await ssr.render(missing, language), "404"));
   }
+  for (const language of ssr.LANGUAGES) {
+    for (const { name, route, screen } of ssr.SERVED_SCREENS) {
+      const path = ssr.localPath(route, language);
+      const file = join(out, "forms", language, `${name}.html`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, page(route, language, path, await ssr.render(path, language, screen), route, true));
+    }
+  }
+  writeFileSync(join(out, "forms", "formats.json"), JSON.stringify(ssr.formats()));
+  writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;
     const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${ssr.HTML_LANG[l]}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");

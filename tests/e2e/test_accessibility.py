@@ -37,7 +37,7 @@ def test_every_screen_passes_axe(page: Any, language: str) -> None:
         page.goto(path)
         page.wait_for_load_state("networkidle")
         if route == "/support":
-            page.locator(".faq-item button").first.click()
+            page.locator(".faq-item summary").first.click()
         problems = serious_violations(page)
         if problems:
             found[path] = problems

@@ -5,6 +5,7 @@ import { Layout } from "./components/layout";
 import { I18nContext, makeTranslator, type Dictionary } from "./lib/i18n";
 import { HTML_LANG, languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { pageOf } from "./lib/pages";
+import { ServedContext, type ServedScreen } from "./lib/served";
 import { lazy, Suspense } from "preact/compat";
 import { Home } from "./routes/home";
 import { NotFound } from "./routes/not-found";
@@ -54,12 +55,13 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
   return null;
 }
 
-export function App({ language, dictionary, ssrPath }: { language: Language; dictionary: Dictionary; ssrPath?: string }) {
+export function App({ language, dictionary, ssrPath, served = null }: { language: Language; dictionary: Dictionary; ssrPath?: string; served?: ServedScreen | null }) {
   const { t, list } = makeTranslator(language, dictionary);
   const { About, LegalPage, SupportScreen } = useMemo(() => textPages(language), [language]);
   const at = (route: string) => localPath(route, language);
   return (
     <I18nContext.Provider value={{ language, t, list, dictionary }}>
+      <ServedContext.Provider value={served}>
       <Router ssrPath={ssrPath}>
         <DocumentHead language={language} dictionary={dictionary} />
         <Layout>
@@ -79,6 +81,7 @@ export function App({ language, dictionary, ssrPath }: { language: Language; dic
           </Suspense>
         </Layout>
       </Router>
+      </ServedContext.Provider>
     </I18nContext.Provider>
   );
 }

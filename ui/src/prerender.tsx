@@ -1,5 +1,10 @@
 // Rendered in Node at build time: every route in every language becomes a static page.
-import { renderToStringAsync } from "preact-render-to-string";
+import type { ComponentChildren } from "preact";
+import { renderToString, renderToStringAsync } from "preact-render-to-string";
+import { Flag } from "./components/icons";
+import { LiveStatus, LoadValue, pingText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
+import type { ServerStatus } from "./lib/api";
+import { I18nContext, makeTranslator } from "./lib/i18n";
 import { App } from "./app";
 import en from "./i18n/en";
 import es from "./i18n/es";
@@ -7,17 +12,96 @@ import fr from "./i18n/fr";
 import pt from "./i18n/pt";
 import ru from "./i18n/ru";
 import type { Dictionary } from "./lib/i18n";
-import { HTML_LANG, LANGUAGES, OG_LOCALE, localPath, type Language } from "./lib/language";
+import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
+import { formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, type PluralForms } from "./lib/format";
+import { COUNTED_USERS, SERVED_SCREENS, countedUsersText, slot, type CountedUsers, type ServedScreen } from "./lib/served";
 
 const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 
-export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, localPath, operatorMeta, pageOf };
+export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
 
-export function render(path: string, language: Language): Promise<string> {
+export function render(path: string, language: Language, served: ServedScreen | null = null): Promise<string> {
   // preact/compat's useSyncExternalStore reads the client snapshot even on the server, so wouter
   // looks at location.pathname: give it the page being rendered.
   (globalThis as { location?: unknown }).location = { pathname: path, search: "", hash: "" };
-  return renderToStringAsync(<App language={language} dictionary={DICTIONARIES[language]} ssrPath={path} />) as Promise<string>;
+  return renderToStringAsync(<App language={language} dictionary={DICTIONARIES[language]} ssrPath={path} served={served} />) as Promise<string>;
+}
+
+/** What the server needs to write counted texts as the script does, per language: the plural
+ * forms of "{n} days" and of every text that counts users (by its marker). Numbers, dates and the
+ * plural rules are the server's own, held to Intl by tests/locale_vectors.json. */
+export function formats() {
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [
+      language,
+      {
+        days: DICTIONARIES[language].activation.days,
+        counted_users: Object.fromEntries(Object.entries(COUNTED_USERS).map(([name, forms]) => [name, forms(DICTIONARIES[language])])),
+      },
+    ]),
+  );
+}
+
+function inLanguage(language: Language, element: ComponentChildren): string {
+  const { t, list } = makeTranslator(language, DICTIONARIES[language]);
+  return renderToString(<I18nContext.Provider value={{ language, t, list, dictionary: DICTIONARIES[language] }}>{element}</I18nContext.Provider>);
+}
+
+const RANKS = ["very_high", "high", "medium", "low"];
+const PING_SAMPLE = 987654321;
+
+/** The status page's live block in pieces, per language, for the server to put together from its
+ * snapshot (http/status_page.py): markup with slots, and the texts and tables it needs. */
+export function statusParts(language: Language) {
+  const { t } = makeTranslator(language, DICTIONARIES[language]);
+  const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT"), ping: slot("PING"), load: slot("RAW_LOAD") };
+  const users = { users: slot("USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
+  const block = (demo: boolean) => inLanguage(language, <StatusBlock demo={demo} users={users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
+  const flags = Object.fromEntries(
+    [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
+  );
+  return {
+    markup: {
+      block: block(false),
+      block_demo: block(true),
+      vpn_row: inLanguage(language, <VpnRow view={{ ...row, flag: slot("RAW_FLAG"), city: slot("CITY"), rank: slot("RANK"), popularity: slot("POPULARITY") }} />),
+      system_row: inLanguage(language, <SystemRow view={row} />),
+      load: inLanguage(language, <LoadValue load={slot("LOAD")} level={slot("LEVEL")} />),
+      flags,
+    },
+    locations: DICTIONARIES[language].locations,
+    status: { online: statusText("online", t), offline: statusText("offline", t), other: statusText("other", t) },
+    ping: pingText(PING_SAMPLE, t).replace(String(PING_SAMPLE), "{ms}"),
+    no_value: pingText(null, t),
+    system_names: { ...Object.fromEntries(Object.entries(SYSTEM_NAMES).map(([id, key]) => [id, t(key)])), other: t("status.billing") },
+    load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
+    rank_colours: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankColour(rank)])), other: rankColour("") },
+    free_tier_users: FREE_TIER_USERS,
+    decimal: new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".",
+    // A percentage with {n} for its number ("{n}%", "{n} %").
+    percent: formatPercent(0.5, language, 1).replace(new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: 1 }).format(50), "{n}"),
+  };
+}
+
+/** A count, a date, "{n} days" and every text counting users (by marker, on a wide screen) as the
+ * script writes them: what the server's formats must equal. */
+export function formatSamples(count: number, day: string, language: Language): [string, string, string, Record<string, string>] {
+  const forms = DICTIONARIES[language].activation.days as PluralForms;
+  const counted = Object.fromEntries(
+    (Object.keys(COUNTED_USERS) as CountedUsers[]).map((name) => [name, countedUsersText(name, count, language, DICTIONARIES[language], false)]),
+  );
+  return [formatCount(count, language, false), formatDate(parseDay(day), language), plural(count, forms, language), counted];
+}
+
+/** The plural category Intl picks for each count: what the server's plural rules must pick. */
+export function pluralCategories(counts: number[], language: Language): string[] {
+  const rules = new Intl.PluralRules(LOCALE[language]);
+  return counts.map((count) => rules.select(count));
+}
+
+/** The live block for a snapshot as the script draws it (on a wide screen): what the server's must equal. */
+export function renderStatusBlock(data: ServerStatus, language: Language): string {
+  return inLanguage(language, <LiveStatus data={data} phone={false} />);
 }

@@ -82,9 +82,7 @@ def submit_email() -> Response:
     )
 
 
-@api.post("/api/create-user")
-def create_user() -> Response:
-    body: CreateUser = json_body(CreateUser)
+def signed_form(body: CreateUser) -> SignedForm:
     form = FormData(
         user_email=body.email,
         user_days=body.user_days,
@@ -92,7 +90,13 @@ def create_user() -> Response:
         user_comment=body.user_comment,
         request_id=body.request_id,
     )
-    activation = services().signups.create_user(SignedForm(form, body.sig), caller_ip())
+    return SignedForm(form, body.sig)
+
+
+@api.post("/api/create-user")
+def create_user() -> Response:
+    body: CreateUser = json_body(CreateUser)
+    activation = services().signups.create_user(signed_form(body), caller_ip())
     services().metrics.signups.inc()
     licence = activation.licence
     return personal(

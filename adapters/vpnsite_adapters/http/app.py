@@ -15,6 +15,7 @@ from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
+from vpnsite_adapters.http.forms import forms_blueprint
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.metrics_api import register_metrics
 from vpnsite_adapters.http.node_api import node_api
@@ -75,9 +76,10 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
-    site = Site.load(services.settings.origin, services.settings.operator)
+    site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
     if site is not None:
         register_site(app, site)
+        app.register_blueprint(forms_blueprint(site))
     if services.settings.metrics_token:
         register_metrics(app, services.settings.metrics_token)
     register_error_handlers(app)

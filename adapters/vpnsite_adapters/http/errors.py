@@ -74,19 +74,33 @@ def error_response(status: int, code: str, **params: object) -> Response:
     return response
 
 
+def field_message(error: FieldError, lang: str) -> str:
+    return field_text(error.kind, lang, **{**_FIELD_LIMITS.get(error.kind, {}), **error.params})
+
+
 def validation_response(errors: list[FieldError]) -> Response:
     lang = language()
     detail = [
-        {
-            "loc": list(error.loc),
-            "msg": field_text(error.kind, lang, **{**_FIELD_LIMITS.get(error.kind, {}), **error.params}),
-            "type": f"value_error.{error.kind}",
-        }
+        {"loc": list(error.loc), "msg": field_message(error, lang), "type": f"value_error.{error.kind}"}
         for error in errors
     ]
     response = jsonify(detail=detail, code="validation_error")
     response.status_code = 422
     return response
+
+
+def refusal_headers(error: DomainError) -> dict[str, str]:
+    """What a refusal sends beside its text (and counts, and logs), as JSON or as a page."""
+    headers: dict[str, str] = {}
+    if isinstance(error, RateLimited):
+        current_app.extensions["vpnsite"].metrics.rate_limited.labels(error.action).inc()
+        headers["Retry-After"] = str(error.retry_after_seconds)
+    if STATUS_OF[type(error)] == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    if isinstance(error, StoreUnavailable):
+        log.error("database unavailable: %s", type(error.__cause__).__name__)
+        headers["Retry-After"] = "5"
+    return headers
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -98,22 +112,10 @@ def register_error_handlers(app: Flask) -> None:
     def invalid_body(error: InvalidBody) -> Response:
         return validation_response(error.errors)
 
-    @app.errorhandler(RateLimited)
-    def rate_limited(error: RateLimited) -> Response:
-        current_app.extensions["vpnsite"].metrics.rate_limited.labels(error.action).inc()
-        response = error_response(STATUS_OF[RateLimited], error.code, **error.params)
-        response.headers["Retry-After"] = str(error.retry_after_seconds)
-        return response
-
     @app.errorhandler(DomainError)
     def domain_error(error: DomainError) -> Response:
-        status = STATUS_OF[type(error)]
-        response = error_response(status, error.code, **error.params)
-        if status == 401:
-            response.headers["WWW-Authenticate"] = "Bearer"
-        if isinstance(error, StoreUnavailable):
-            log.error("database unavailable: %s", type(error.__cause__).__name__)
-            response.headers["Retry-After"] = "5"
+        response = error_response(STATUS_OF[type(error)], error.code, **error.params)
+        response.headers.update(refusal_headers(error))
         return response
 
     @app.errorhandler(BadJson)

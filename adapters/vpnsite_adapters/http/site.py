@@ -1,19 +1,29 @@
 """The website: prerendered pages for every route in every language, hashed assets, sitemap and
-robots, served with the right caching, compression and security headers."""
+robots, served with the right caching, compression and security headers.
+
+Pages carry markers (``__SLOT_NAME__``) where the server writes what it knows when it answers:
+the user count of the last status snapshot in every page, and a visitor's values in the answers
+to the forms (``http/forms.py``)."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import logging
 import re
+from collections.abc import Mapping
 from html import escape
 from pathlib import Path
+from typing import Protocol
 
 from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
 
+from vpnsite_adapters.http.page_formats import PageFormats
+from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 log = logging.getLogger("vpnsite.site")
@@ -45,15 +55,49 @@ class Variant:
     etag: str
 
 
+def _variant(body: bytes) -> Variant:
+    return Variant(
+        body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    )
+
+
+class Snapshot(Protocol):
+    """What the pages carry of the status snapshot (``jobs/status_snapshot.py``)."""
+
+    @property
+    def users(self) -> int: ...
+
+    @property
+    def server_status(self) -> Encoded: ...
+
+
+class Encoded(Protocol):
+    @property
+    def body(self) -> bytes: ...
+
+    @property
+    def etag(self) -> str: ...
+
+
+def language_of(path: str) -> str:
+    first = path.strip("/").split("/")[0]
+    return first if first in LANGUAGE_PREFIXES else "en"
+
+
 class Site:
     """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph) and the
     operator (footer, About, terms, privacy): the public URL and the operator's identity, escaped,
-    are written into each page once, when it is first asked for. Without an operator (only the
-    demo and tests build a site without one: `serve` refuses) the fictitious demo one is shown."""
+    are written into each page once, when it is first asked for; the user count (and on the status
+    page the whole snapshot) each time the snapshot has changed, so between changes a page costs a
+    dictionary look-up. Without an operator (only the demo and tests build a site without one:
+    `serve` refuses) the fictitious demo one is shown."""
 
-    def __init__(self, root: Path, public_url: str, operator: Operator | None = None) -> None:
+    def __init__(
+        self, root: Path, public_url: str, snapshot: Snapshot, operator: Operator | None = None
+    ) -> None:
         self.root = root
         self.public_url = public_url
+        self.snapshot = snapshot
         self.page_values = {
             placeholder: escape(value, quote=True).encode()
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
@@ -63,28 +107,70 @@ class Site:
             for path in root.rglob("*")
             if path.is_file() and path.suffix in _TYPES
         }
-        self._variants: dict[str, Variant] = {}
+        self.formats = PageFormats.load(root / "forms" / "formats.json")
+        self.status_page = StatusPage.load(root / "forms" / "status.json")
+        self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
+        self._static: dict[str, Variant] = {}
+        self._bound: dict[str, bytes] = {}
+        # Each page as last filled, with what it was filled from: the user count, and the status
+        # snapshot's ETag for the status page.
+        self._pages: dict[str, tuple[tuple[int, str], Variant]] = {}
 
     @classmethod
-    def load(cls, public_url: str, operator: Operator | None = None) -> Site | None:
+    def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, operator)
+        return cls(SITE_DIR, public_url, snapshot, operator)
+
+    def counts(self, language: str, users: int) -> dict[str, str]:
+        """What every page says of the user count: the count, and each text that counts users in
+        the language's plural form (``forms/formats.json``: ``counted``)."""
+        return {"USER_COUNT": str(users), **self.formats[language].counted(users)}
+
+    def _page(self, name: str) -> bytes:
+        """A page as the server sends it before the snapshot goes in: its origin and operator."""
+        found = self._bound.get(name)
+        if found is None:
+            found = self.files[name].replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            for placeholder, value in self.page_values.items():
+                found = found.replace(placeholder, value)
+            self._bound[name] = found
+        return found
+
+    def answer(self, language: str, screen: str, values: Mapping[str, str]) -> bytes:
+        """The answer to a form post: the screen prerendered for it, with the visitor's values."""
+        body = self._page(f"/forms/{language}/{screen}.html")
+        return fill(body, {**self.counts(language, self.snapshot.users), **values})
 
     def variant(self, name: str) -> Variant:
-        found = self._variants.get(name)
-        if found is None:
-            body = self.files[name]
-            if Path(name).suffix in _ORIGIN_BOUND:
-                body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
-            if Path(name).suffix == ".html":
-                for placeholder, value in self.page_values.items():
-                    body = body.replace(placeholder, value)
-            found = Variant(
-                body, gzip.compress(body, 9), '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        if not name.endswith(".html"):
+            found = self._static.get(name)
+            if found is None:
+                body = self.files[name]
+                if Path(name).suffix in _ORIGIN_BOUND:
+                    body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+                found = self._static[name] = _variant(body)
+            return found
+        users, status = self.snapshot.users, self.snapshot.server_status
+        key = (users, status.etag if name in self._with_status else "")
+        held = self._pages.get(name)
+        if held is not None and held[0] == key:
+            return held[1]
+        language = language_of(name.removeprefix("/pages"))
+        body = fill(self._page(name), self.counts(language, users))
+        if key[1]:
+            snapshot = json.loads(status.body)
+            body = fill_raw(
+                body,
+                {
+                    "STATUS": self.status_page.block(language, snapshot, self.formats[language]),
+                    # A data block for the script: nothing in it may close the element.
+                    "STATUS_JSON": status.body.replace(b"<", b"\\u003c"),
+                },
             )
-            self._variants[name] = found
+        found = _variant(body)
+        self._pages[name] = (key, found)
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
@@ -102,6 +188,12 @@ class PagePath(PathConverter):
     """Any path but the API's, so a wrong method on an API call still gets its 405."""
 
     regex = r"(?!api(?:/|$))[^/].*?"
+
+
+def html_response(body: bytes, status: int) -> Response:
+    response = Response(body, status=status, content_type=_TYPES[".html"])
+    response.headers["Content-Security-Policy"] = HTML_CSP
+    return response
 
 
 def register_site(app: Flask, site: Site) -> None:

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
 import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
-import { formatCount, PHONE_MAX_WIDTH, plural } from "../lib/format";
+import { PHONE_MAX_WIDTH } from "../lib/format";
 import { useNarrow, usePolling } from "../lib/poll";
-import { FOOTER_DEFAULT_COUNT, FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
+import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
+import { countedUsersText, servedUserCount } from "../lib/served";
 import { operator } from "../lib/operator";
 import { Icon } from "./icons";
 
@@ -36,28 +37,53 @@ function ScrollProgress() {
   return <div class="scroll-progress" style={{ transform: `scaleX(${Math.min(1, y / height)})` }} aria-hidden="true" />;
 }
 
+/** Closes a <details> menu on Escape (focus back on its summary) and on a click outside it. */
+function useClosingMenu(): { ref: { current: HTMLDetailsElement | null }; close: () => void } {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const close = () => {
+    if (ref.current) ref.current.open = false;
+  };
+  useEffect(() => {
+    const onPointer = (event: Event) => {
+      if (ref.current?.open && !ref.current.contains(event.target as Node)) close();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && ref.current?.open) {
+        close();
+        ref.current.querySelector("summary")?.focus();
+      }
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+  return { ref, close };
+}
+
+// The menus are <details> of plain links, so they open and navigate without JavaScript.
 function LanguageMenu() {
   const { language, t } = useI18n();
   const [path] = useLocation();
-  const [open, setOpen] = useState(false);
+  const { ref } = useClosingMenu();
   return (
-    <div class="language-menu" onKeyDown={(event) => event.key === "Escape" && setOpen(false)}>
-      <button type="button" class="language-button" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+    <details class="language-menu" ref={ref}>
+      <summary class="language-button">
         <Icon name="globe" size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
         <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon name="chevron" size={16} />
-      </button>
-      {open && (
-        <ul class="language-list" role="menu">
-          {LANGUAGES.map((option) => (
-            <li role="none" key={option}>
-              <a role="menuitem" lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
-                {LANGUAGE_NAMES[option]}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+      </summary>
+      <ul class="language-list">
+        {LANGUAGES.map((option) => (
+          <li key={option}>
+            <a lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
+              {LANGUAGE_NAMES[option]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -76,11 +102,27 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+function MobileMenu() {
+  const { language, t } = useI18n();
+  const [path] = useLocation();
+  const { ref, close } = useClosingMenu();
+  useEffect(close, [path]);
+  return (
+    <details class="mobile-menu" ref={ref}>
+      <summary class="menu-button" aria-controls="mobile-nav">
+        <span class="visually-hidden">{t("nav.menu")}</span>
+        <Icon name="menu" />
+      </summary>
+      <nav id="mobile-nav" class="mobile-nav" aria-label={t("nav.menu")}>
+        <NavLinks onNavigate={close} />
+        <Link href={localPath("/license", language)} class="button" onClick={close}>{t("nav.login")}</Link>
+      </nav>
+    </details>
+  );
+}
+
 function Header() {
   const { language, t } = useI18n();
-  const [open, setOpen] = useState(false);
-  const [path] = useLocation();
-  useEffect(() => setOpen(false), [path]);
   return (
     <header class="site-header">
       <a class="skip-link" href="#main">{t("nav.skip")}</a>
@@ -94,17 +136,9 @@ function Header() {
         <div class="header-actions">
           <LanguageMenu />
           <Link href={localPath("/license", language)} class="button button-small login">{t("nav.login")}</Link>
-          <button type="button" class="menu-button" aria-expanded={open} aria-controls="mobile-nav" aria-label={open ? t("nav.close") : t("nav.menu")} onClick={() => setOpen(!open)}>
-            <Icon name={open ? "close" : "menu"} />
-          </button>
+          <MobileMenu />
         </div>
       </div>
-      {open && (
-        <nav id="mobile-nav" class="mobile-nav" aria-label={t("nav.menu")}>
-          <NavLinks onNavigate={() => setOpen(false)} />
-          <Link href={localPath("/license", language)} class="button" onClick={() => setOpen(false)}>{t("nav.login")}</Link>
-        </nav>
-      )}
     </header>
   );
 }
@@ -113,7 +147,8 @@ function Footer() {
   const { language, t, dictionary } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data, loaded } = usePolling(fetchUserCount, FOOTER_POLL_MS);
-  const count = data?.user_count ?? FOOTER_DEFAULT_COUNT;
+  const [served] = useState(servedUserCount);
+  const count = data?.user_count ?? served;
   const healthy = !loaded || data !== null;
   const who = operator();
   return (
@@ -124,7 +159,7 @@ function Footer() {
           <p class="muted">{t("footer.tagline")}</p>
           <Link href={localPath("/server-status", language)} class="user-badge">
             <span class="dot online" aria-hidden="true" />
-            {loaded ? plural(count, dictionary.footer.users, language, formatCount(count, language, phone)) : t("footer.loading")}
+            {countedUsersText("FOOTER_USERS", count, language, dictionary, phone)}
           </Link>
           <p class={healthy ? "operational" : "operational down"}>
             <span class={healthy ? "dot online" : "dot offline"} aria-hidden="true" /> {healthy ? t("footer.operational") : t("footer.unavailable")}

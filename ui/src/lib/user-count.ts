@@ -6,5 +6,3 @@ export const fetchUserCount = conditionalGetter("/api/user-count");
 export const FOOTER_POLL_MS = 3000;
 export const HOME_POLL_MS = 30000;
 export const STATUS_POLL_MS = 3000;
-export const HOME_START_COUNT = 1285;
-export const FOOTER_DEFAULT_COUNT = 1200;

@@ -8,7 +8,8 @@ import { formatCount, formatPercent, PHONE_MAX_WIDTH, UPTIME } from "../lib/form
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { useNarrow, usePolling } from "../lib/poll";
-import { fetchUserCount, HOME_POLL_MS, HOME_START_COUNT } from "../lib/user-count";
+import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
+import { servedUserCount, usersText } from "../lib/served";
 
 const FEATURES: [string, string][] = [
   ["ip", "globe"],
@@ -29,7 +30,8 @@ export function Home() {
   const { language, t } = useI18n();
   const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data } = usePolling(fetchUserCount, HOME_POLL_MS);
-  const users = data?.user_count ?? HOME_START_COUNT;
+  const [served] = useState(servedUserCount);
+  const users = data?.user_count ?? served;
   // The server renders the first three; the visitor then sees three of the eight at random.
   const [testimonials, setTestimonials] = useState(TESTIMONIALS.slice(0, 3));
   useEffect(() => setTestimonials(pickTestimonials()), []);
@@ -79,7 +81,7 @@ export function Home() {
       <section class="container section">
         <h2 class="section-title">{t("home.proofTitle")}</h2>
         <dl class="stats">
-          <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{formatCount(users, language, phone)}</dd></div>
+          <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{usersText(users, (count) => formatCount(count, language, phone))}</dd></div>
           <div><dt>{t("home.servers")}</dt><dd>8</dd></div>
           <div><dt>{t("home.uptime")}</dt><dd>{formatPercent(UPTIME, language, 1)}</dd></div>
           <div><dt>{t("home.countries")}</dt><dd>50+</dd></div>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Link } from "wouter";
 import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
@@ -9,6 +10,7 @@ import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
+import { slot, useServed } from "../../lib/served";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 const TERM_DAYS = 90;
@@ -17,8 +19,57 @@ function detailOf(error: unknown, fallback: string): string {
   return errorText(error instanceof ApiError ? error.body : null, ERROR_DISPLAYS.licence(fallback));
 }
 
+/** The dashboard as the server answers the no-script form: the licence's values are slots. */
+function ServedDashboard({ active }: { active: boolean }) {
+  const { language, t } = useI18n();
+  const shown = { email: slot("EMAIL"), code: slot("CODE"), started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
+  return (
+    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null}
+      renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
+      another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
+    />
+  );
+}
+
+type DashboardShown = { email: string; code: string; started: string; ends: string; remaining: string };
+
+function DashboardView({ active, shown, configUrl, renewal, another }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren }) {
+  const { language, t, list } = useI18n();
+  return (
+    <section class="container dashboard">
+      <h1>{t("licence.dashboardTitle")}</h1>
+      <div class="card details">
+        <p class={active ? "badge badge-green" : "badge badge-grey"}>{active ? t("licence.active") : t("licence.ended")}</p>
+        <dl>
+          <div><dt>{t("licence.email")}</dt><dd>{shown.email}</dd></div>
+          <div class="wide"><dt>{t("licence.code")}</dt><dd><code class="code">{shown.code}</code></dd></div>
+          <div><dt>{t("licence.started")}</dt><dd>{shown.started}</dd></div>
+          <div><dt>{t("licence.ends")}</dt><dd>{shown.ends}</dd></div>
+          <div><dt>{t("licence.remaining")}</dt><dd class="big-number">{shown.remaining}</dd></div>
+        </dl>
+        {renewal}
+      </div>
+      <h2>{t("activation.downloadsTitle")}</h2>
+      <DownloadTiles />
+      {configUrl && <ArchiveLink href={configUrl} />}
+      <div class="card">
+        <h2>{t("licence.stepsTitle")}</h2>
+        <ol class="steps">
+          {list("licence.steps").map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      </div>
+      <div class="actions">
+        {another}
+        <Link href={`${localPath("/", language)}#signup`} class="button button-ghost">{t("licence.getFree")}</Link>
+      </div>
+    </section>
+  );
+}
+
 function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
-  const { language, t, list, dictionary } = useI18n();
+  const { language, t, dictionary } = useI18n();
   const [current, setCurrent] = useState(licence);
   const [renewing, setRenewing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -34,43 +85,29 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
       setRenewing(false);
     }
   };
+  const shown = {
+    email: current.email,
+    code: current.code ?? credentials.code,
+    started: formatDate(parseDay(current.start), language),
+    ends: formatDate(parseDay(current.end), language),
+    remaining: String(current.days),
+  };
+  const renewal = (
+    <>
+      {current.renewable ? (
+        <button type="button" class="button" onClick={renew} disabled={renewing}>
+          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
+        </button>
+      ) : (
+        <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
+      )}
+      {notice && <p class="notice" role="status">{notice}</p>}
+    </>
+  );
   return (
-    <section class="container dashboard">
-      <h1>{t("licence.dashboardTitle")}</h1>
-      <div class="card details">
-        <p class={current.active ? "badge badge-green" : "badge badge-grey"}>{current.active ? t("licence.active") : t("licence.ended")}</p>
-        <dl>
-          <div><dt>{t("licence.email")}</dt><dd>{current.email}</dd></div>
-          <div class="wide"><dt>{t("licence.code")}</dt><dd><code class="code">{current.code ?? credentials.code}</code></dd></div>
-          <div><dt>{t("licence.started")}</dt><dd>{formatDate(parseDay(current.start), language)}</dd></div>
-          <div><dt>{t("licence.ends")}</dt><dd>{formatDate(parseDay(current.end), language)}</dd></div>
-          <div><dt>{t("licence.remaining")}</dt><dd class="big-number">{current.days}</dd></div>
-        </dl>
-        {current.renewable ? (
-          <button type="button" class="button" onClick={renew} disabled={renewing}>
-            {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
-          </button>
-        ) : (
-          <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
-        )}
-        {notice && <p class="notice" role="status">{notice}</p>}
-      </div>
-      <h2>{t("activation.downloadsTitle")}</h2>
-      <DownloadTiles />
-      {current.configUrl && <ArchiveLink href={current.configUrl} />}
-      <div class="card">
-        <h2>{t("licence.stepsTitle")}</h2>
-        <ol class="steps">
-          {list("licence.steps").map((step) => (
-            <li key={step}>{step}</li>
-          ))}
-        </ol>
-      </div>
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>
-        <Link href={`${localPath("/", language)}#signup`} class="button button-ghost">{t("licence.getFree")}</Link>
-      </div>
-    </section>
+    <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
+      another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
+    />
   );
 }
 
@@ -102,10 +139,13 @@ function RenewByLink({ token }: { token: string }) {
 
 export function LicenceCheck() {
   const { language, t } = useI18n();
-  const [email, setEmail] = useState("");
-  const [code, setCode] = useState("");
+  const served = useServed();
+  // Prerendered as the server's answer to a failed check: the alert and what was typed.
+  const refused = served?.kind === "licence-error";
+  const [email, setEmail] = useState(refused ? slot("EMAIL") : "");
+  const [code, setCode] = useState(refused ? slot("CODE") : "");
   const [checking, setChecking] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(refused ? slot("ERROR") : null);
   const [found, setFound] = useState<{ licence: Licence; email: string; code: string } | null>(null);
   const [renewToken, setRenewToken] = useState<string | null>(null);
 
@@ -138,6 +178,7 @@ export function LicenceCheck() {
     }
   };
 
+  if (served?.kind === "licence") return <ServedDashboard active={served.active} />;
   if (found) {
     return <Dashboard licence={found.licence} credentials={{ email: found.email, code: found.code }} onAnother={() => setFound(null)} />;
   }
@@ -146,16 +187,16 @@ export function LicenceCheck() {
       <h1>{t("licence.title")}</h1>
       <p class="lead">{t("licence.lead")}</p>
       {renewToken && <RenewByLink token={renewToken} />}
-      <form class="card form" onSubmit={submit}>
+      <form class="card form" method="post" action={localPath("/license", language)} onSubmit={submit}>
         {error && (
           <p class="alert" role="alert">
             {error}
           </p>
         )}
         <label for="licence-email">{t("licence.email")}</label>
-        <input id="licence-email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <input id="licence-email" name="email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
         <label for="licence-code">{t("licence.code")}</label>
-        <input id="licence-code" required inputMode="numeric" autoComplete="off" placeholder={t("licence.codePlaceholder")} value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+        <input id="licence-code" name="activation_code" required inputMode="numeric" autoComplete="off" placeholder={t("licence.codePlaceholder")} value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
         <button type="submit" class="button button-large" disabled={checking}>
           {checking && <span class="spinner" aria-hidden="true" />}
           {checking ? t("licence.checking") : t("licence.submit")}

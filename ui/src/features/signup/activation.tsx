@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { ApiError, createUser, type Activation, type FormData } from "../../lib/api";
@@ -9,6 +10,7 @@ import { rememberActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
+import { slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
 
@@ -17,6 +19,65 @@ const marker = (sig: string) => `created${sig}`;
 
 type Arrival = { formData: FormData; email: string };
 type State = { kind: "loading" } | { kind: "success"; activation: Activation } | { kind: "error"; outcome: ActivationOutcome; message: string };
+/** What the success screen shows, formatted. */
+type Shown = { email: string; code: string; days: string; expires: string; archiveUrl: string };
+/** The signed request the server's "Try again" posts back (spec: create-user's fields). */
+const SIGNED_FIELDS = ["email", "user_days", "subscription", "user_comment", "request_id", "sig"] as const;
+
+/** The server's answer to the form post, prerendered with its slots. */
+function servedState(outcome: "success" | ActivationOutcome): State | null {
+  if (outcome === "success") return null;
+  return { kind: "error", outcome, message: outcome === "generic" ? slot("ERROR") : "" };
+}
+
+function ActivationFailure({ outcome, message, retry }: { outcome: ActivationOutcome; message: string; retry: ComponentChildren }) {
+  const { language, t } = useI18n();
+  const denied = outcome !== "generic";
+  return (
+    <section class="container narrow">
+      <div class="card error-card" role="alert">
+        <h1>{denied ? t("activation.deniedTitle") : t("activation.errorTitle")}</h1>
+        {outcome === "rate_limited" && <p>{t("activation.tooMany")}</p>}
+        {outcome === "already_used" && <p>{t("activation.alreadyUsed")}</p>}
+        {outcome === "generic" && message && <p class="muted">{message}</p>}
+        <p>{t("activation.mayExist")}</p>
+        <div class="actions">
+          {outcome === "generic" && retry}
+          <Link href={localPath("/license", language)} class="button button-secondary">{t("activation.checkLicense")}</Link>
+          <Link href={localPath("/", language)} class="button button-ghost">{t("activation.backHome")}</Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ActivationSuccess({ shown }: { shown: Shown }) {
+  const { language, t } = useI18n();
+  return (
+    <section class="container activation">
+      <div class="center">
+        <span class="success-mark"><Icon name="check" size={36} /></span>
+        <h1>{t("activation.successTitle")}</h1>
+        <p class="lead">{t("activation.successLead")}</p>
+      </div>
+      <div class="card details">
+        <dl>
+          <div><dt>{t("activation.email")}</dt><dd>{shown.email}</dd></div>
+          <div class="wide"><dt>{t("activation.code")}</dt><dd><CopyCode code={shown.code} /></dd></div>
+          <div><dt>{t("activation.validity")}</dt><dd>{shown.days}</dd></div>
+          <div><dt>{t("activation.expires")}</dt><dd>{shown.expires}</dd></div>
+        </dl>
+      </div>
+      <h2>{t("activation.downloadsTitle")}</h2>
+      <DownloadTiles />
+      <ArchiveLink href={shown.archiveUrl} />
+      <SetupGuide />
+      <p class="center">
+        <Link href={localPath("/support", language)}>{t("activation.help")}</Link>
+      </p>
+    </section>
+  );
+}
 
 function takeArrival(): Arrival | null {
   const state = history.state as Partial<Arrival> | null;
@@ -29,7 +90,9 @@ function takeArrival(): Arrival | null {
 export function ActivationScreen() {
   const { language, t, dictionary } = useI18n();
   const [, navigate] = useLocation();
-  const [state, setState] = useState<State>({ kind: "loading" });
+  const served = useServed();
+  const answered = served?.kind === "activation" ? served.outcome : null;
+  const [state, setState] = useState<State>((answered && servedState(answered)) || { kind: "loading" });
   const arrival = useRef<Arrival | null>(null);
   const inFlight = useRef(false);
 
@@ -60,6 +123,7 @@ export function ActivationScreen() {
   };
 
   useEffect(() => {
+    if (answered) return;
     const found = takeArrival();
     if (!found) {
       navigate(localPath("/", language), { replace: true });
@@ -70,11 +134,16 @@ export function ActivationScreen() {
     else setState({ kind: "error", outcome: "generic", message: "" });
   }, []);
 
-  const retry = () => {
+  const retryWithScript = () => {
     if (!arrival.current) return;
     localStorage.removeItem(marker(arrival.current.formData.sig));
     void create(arrival.current.formData);
   };
+
+  if (answered === "success") {
+    const shown = { email: slot("EMAIL"), code: slot("CODE"), days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL") };
+    return <ActivationSuccess shown={shown} />;
+  }
 
   if (state.kind === "loading") {
     return (
@@ -87,53 +156,33 @@ export function ActivationScreen() {
   }
 
   if (state.kind === "error") {
-    const denied = state.outcome !== "generic";
-    return (
-      <section class="container narrow">
-        <div class="card error-card" role="alert">
-          <h1>{denied ? t("activation.deniedTitle") : t("activation.errorTitle")}</h1>
-          {state.outcome === "rate_limited" && <p>{t("activation.tooMany")}</p>}
-          {state.outcome === "already_used" && <p>{t("activation.alreadyUsed")}</p>}
-          {state.outcome === "generic" && state.message && <p class="muted">{state.message}</p>}
-          <p>{t("activation.mayExist")}</p>
-          <div class="actions">
-            {state.outcome === "generic" && (
-              <button type="button" class="button" onClick={retry}>
-                <Icon name="refresh" size={18} /> {t("activation.tryAgain")}
-              </button>
-            )}
-            <Link href={localPath("/license", language)} class="button button-secondary">{t("activation.checkLicense")}</Link>
-            <Link href={localPath("/", language)} class="button button-ghost">{t("activation.backHome")}</Link>
-          </div>
-        </div>
-      </section>
+    const retry = answered ? (
+      <form method="post" action={localPath("/activation", language)}>
+        {SIGNED_FIELDS.map((name) => (
+          <input key={name} type="hidden" name={name} value={slot(`SIGNED_${name.toUpperCase()}`)} />
+        ))}
+        <button type="submit" class="button">
+          <Icon name="refresh" size={18} /> {t("activation.tryAgain")}
+        </button>
+      </form>
+    ) : (
+      <button type="button" class="button" onClick={retryWithScript}>
+        <Icon name="refresh" size={18} /> {t("activation.tryAgain")}
+      </button>
     );
+    return <ActivationFailure outcome={state.outcome} message={state.message} retry={retry} />;
   }
 
   const { activation } = state;
-  const days = plural(activation.user_days, dictionary.activation.days as PluralForms, language);
   return (
-    <section class="container activation">
-      <div class="center">
-        <span class="success-mark"><Icon name="check" size={36} /></span>
-        <h1>{t("activation.successTitle")}</h1>
-        <p class="lead">{t("activation.successLead")}</p>
-      </div>
-      <div class="card details">
-        <dl>
-          <div><dt>{t("activation.email")}</dt><dd>{activation.user_email}</dd></div>
-          <div class="wide"><dt>{t("activation.code")}</dt><dd><CopyCode code={activation.user_code} /></dd></div>
-          <div><dt>{t("activation.validity")}</dt><dd>{days}</dd></div>
-          <div><dt>{t("activation.expires")}</dt><dd>{formatDate(new Date(activation.user_stop * 1000), language)}</dd></div>
-        </dl>
-      </div>
-      <h2>{t("activation.downloadsTitle")}</h2>
-      <DownloadTiles />
-      <ArchiveLink href={activation.activation_url} />
-      <SetupGuide />
-      <p class="center">
-        <Link href={localPath("/support", language)}>{t("activation.help")}</Link>
-      </p>
-    </section>
+    <ActivationSuccess
+      shown={{
+        email: activation.user_email,
+        code: activation.user_code,
+        days: plural(activation.user_days, dictionary.activation.days as PluralForms, language),
+        expires: formatDate(new Date(activation.user_stop * 1000), language),
+        archiveUrl: activation.activation_url,
+      }}
+    />
   );
 }

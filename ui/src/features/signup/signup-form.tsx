@@ -6,13 +6,16 @@ import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { localPath } from "../../lib/language";
 import { Icon } from "../../components/icons";
+import { slot, useServed } from "../../lib/served";
 
 export function SignupForm() {
   const { language, t } = useI18n();
   const [, navigate] = useLocation();
-  const [email, setEmail] = useState("");
+  // Prerendered as the server's answer to a refused sign-up: the alert and the address typed.
+  const refused = useServed()?.kind === "signup-error";
+  const [email, setEmail] = useState(refused ? slot("EMAIL") : "");
   const [submitting, setSubmitting] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(refused ? slot("ERROR") : null);
   const inFlight = useRef(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -41,7 +44,7 @@ export function SignupForm() {
   };
 
   return (
-    <form id="signup" class="signup-form" onSubmit={submit} noValidate={false}>
+    <form id="signup" class="signup-form" method="post" action={localPath("/activation", language)} onSubmit={submit}>
       <label for="signup-email" class="visually-hidden">{t("home.emailLabel")}</label>
       <div class="signup-row">
         <input

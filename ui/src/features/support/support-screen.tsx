@@ -5,6 +5,8 @@ import { ApiError, sendTicket } from "../../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { Icon } from "../../components/icons";
+import { localPath } from "../../lib/language";
+import { slot, useServed } from "../../lib/served";
 
 function Faq({ faq }: { faq: FaqItem[] }) {
   const { t } = useI18n();
@@ -27,17 +29,26 @@ function Faq({ faq }: { faq: FaqItem[] }) {
           {items.map((item) => {
             const expanded = open === item.id;
             return (
-              <li key={item.id} class={`faq-item accent-${item.colour}`}>
-                <h3>
-                  <button type="button" aria-expanded={expanded} aria-controls={`faq-${item.id}`} id={`faq-q-${item.id}`} onClick={() => setOpen(expanded ? null : item.id)}>
+              // <details> opens without JavaScript; the script keeps one answer open at a time.
+              <li key={item.id}>
+                <details
+                  class={`faq-item accent-${item.colour}`}
+                  open={expanded}
+                  onToggle={(event) => {
+                    const opened = (event.currentTarget as HTMLDetailsElement).open;
+                    if (opened) setOpen(item.id);
+                    else setOpen((current) => (current === item.id ? null : current));
+                  }}
+                >
+                  <summary id={`faq-q-${item.id}`}>
                     <span class="faq-icon"><Icon name={item.icon} size={20} /></span>
-                    <span>{item.question}</span>
+                    <span class="faq-question">{item.question}</span>
                     <Icon name="chevron" size={20} />
-                  </button>
-                </h3>
-                <div id={`faq-${item.id}`} role="region" aria-labelledby={`faq-q-${item.id}`} hidden={!expanded} class="faq-answer">
-                  <p>{item.answer}</p>
-                </div>
+                  </summary>
+                  <div id={`faq-${item.id}`} class="faq-answer">
+                    <p>{item.answer}</p>
+                  </div>
+                </details>
               </li>
             );
           })}
@@ -49,12 +60,15 @@ function Faq({ faq }: { faq: FaqItem[] }) {
 
 function ContactForm() {
   const { language, t } = useI18n();
-  const [email, setEmail] = useState("");
-  const [code, setCode] = useState("");
-  const [message, setMessage] = useState("");
+  const served = useServed()?.kind;
+  // Prerendered as the server's answers to the form: refused (the alert and what was typed) or sent.
+  const refused = served === "support-error";
+  const [email, setEmail] = useState(refused ? slot("EMAIL") : "");
+  const [code, setCode] = useState(refused ? slot("CODE") : "");
+  const [message, setMessage] = useState(refused ? slot("MESSAGE") : "");
   const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [ticket, setTicket] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(refused ? slot("ERROR") : null);
+  const [ticket, setTicket] = useState<string | null>(served === "support-sent" ? slot("TICKET") : null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -81,12 +95,16 @@ function ContactForm() {
         <span class="success-mark"><Icon name="check" size={32} /></span>
         <h2>{t("support.sentTitle")}</h2>
         <p>{t("support.sentText", { ticket })}</p>
-        <button type="button" class="button" onClick={() => setTicket(null)}>{t("support.another")}</button>
+        {served === "support-sent" ? (
+          <a class="button" href={`${localPath("/support", language)}#contact`}>{t("support.another")}</a>
+        ) : (
+          <button type="button" class="button" onClick={() => setTicket(null)}>{t("support.another")}</button>
+        )}
       </div>
     );
   }
   return (
-    <form class="card form" onSubmit={submit} id="contact">
+    <form class="card form" method="post" action={localPath("/support", language)} onSubmit={submit} id="contact">
       <h2>{t("support.formTitle")}</h2>
       {error && (
         <p class="alert" role="alert">
@@ -94,11 +112,11 @@ function ContactForm() {
         </p>
       )}
       <label for="support-email">{t("support.email")}</label>
-      <input id="support-email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+      <input id="support-email" name="email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
       <label for="support-code">{t("support.code")}</label>
-      <input id="support-code" inputMode="numeric" autoComplete="off" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+      <input id="support-code" name="activation_code" inputMode="numeric" autoComplete="off" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
       <label for="support-message">{t("support.message")}</label>
-      <textarea id="support-message" required rows={6} placeholder={t("support.messagePlaceholder")} value={message} onInput={(e) => setMessage((e.target as HTMLTextAreaElement).value)} />
+      <textarea id="support-message" name="message" required rows={6} placeholder={t("support.messagePlaceholder")} value={message} onInput={(e) => setMessage((e.target as HTMLTextAreaElement).value)} />
       <button type="submit" class="button button-large" disabled={sending}>
         {sending ? <span class="spinner" aria-hidden="true" /> : <Icon name="send" size={18} />} {sending ? t("support.sending") : t("support.send")}
       </button>

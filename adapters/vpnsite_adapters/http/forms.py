@@ -1,0 +1,250 @@
+"""The website's three forms without JavaScript: sign-up, licence check and support ticket, posted
+as plain HTML forms to the page's own path and answered with the screen the script would show, in
+the page's language.
+
+The same use cases and rules as the JSON API run (``http/api.py``): its body schemas, rate limits,
+the one-time signed request and its metrics. The answers are the build's prerendered screens with
+the visitor's values filled in (``Site.answer``). A post must come from the site itself: its
+``Origin`` (or, when a browser sends none, its ``Referer``) must be the public URL's origin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, date
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed
+from vpnsite.licences import DAY
+from vpnsite_adapters.http.api import (
+    caller_ip,
+    licence_json,
+    personal_archive_url,
+    services,
+    signed_form,
+)
+from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
+from vpnsite_adapters.http.messages import detail_text
+from vpnsite_adapters.http.schemas import (
+    CheckLicense,
+    CreateUser,
+    FieldError,
+    InvalidBody,
+    SubmitEmail,
+    SupportRequest,
+    structure,
+)
+from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, language_of
+
+# The fields of the signed request the activation screen's "Try again" posts back.
+SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
+_VISITOR_ID_MAX = 64
+
+
+class Refused(Exception):
+    """A post the use case (or the body's schema) turned down: its status and what the visitor reads."""
+
+    def __init__(self, status: int, text: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
+        self.headers = dict(headers or {})
+
+
+def same_origin(public_url: str) -> bool:
+    """Whether the post comes from a page of the site (the CSRF check)."""
+    expected = urlsplit(public_url)
+    sent = request.headers.get("Origin") or request.headers.get("Referer")
+    if not sent:
+        return False
+    found = urlsplit(sent)
+    return (found.scheme, found.netloc) == (expected.scheme, expected.netloc)
+
+
+def refusal(error: Exception, language: str, join: str) -> Refused:
+    """What a failure is for the visitor: the texts of the JSON API's errors, joined as the screen
+    joins a list of field errors."""
+    if isinstance(error, InvalidBody):
+        return Refused(422, join.join(field_message(item, language) for item in error.errors))
+    if isinstance(error, RequestEntityTooLarge):
+        return Refused(413, detail_text("payload_too_large", language, limit=MAX_BODY_BYTES // 1024))
+    assert isinstance(error, DomainError)
+    if isinstance(error, InvalidField):
+        return Refused(422, field_message(FieldError(("body", error.field), error.kind, {}), language))
+    text = detail_text(error.code, language, **error.params)
+    return Refused(STATUS_OF[type(error)], text, refusal_headers(error))
+
+
+def _form() -> dict[str, str]:
+    """The posted fields (the first of each name); a body over the API's limit is refused."""
+    request.max_content_length = MAX_BODY_BYTES
+    return {name: request.form.get(name, "") for name in request.form}
+
+
+def _local(route: str) -> list[str]:
+    return [route] + [f"/{prefix}{route}" for prefix in LANGUAGE_PREFIXES]
+
+
+def forms_blueprint(site: Site) -> Blueprint:
+    forms = Blueprint("forms", __name__)
+
+    def answer(
+        screen: str, status: int, values: Mapping[str, str], headers: Mapping[str, str] | None = None
+    ) -> Response:
+        language = language_of(request.path)
+        response = html_response(site.answer(language, screen, values), status)
+        # Personal, so never stored; and the answer's own forms must be able to post again, which
+        # a browser refuses to vouch for (Origin: null) under "no-referrer": "same-origin" names
+        # the page to the site only, and its address holds nothing personal.
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers.update(headers or {})
+        return response
+
+    def posted(
+        run: Callable[[str, dict[str, str]], Response],
+        on_refusal: Callable[[Refused, dict[str, str]], Response],
+        join: str,
+    ) -> Response:
+        language = language_of(request.path)
+        fields: dict[str, str] = {}
+        try:
+            if not same_origin(services().settings.origin):
+                raise Refused(403, detail_text("bad_request", language))
+            fields = _form()
+            return run(language, fields)
+        except Refused as refused:
+            return on_refusal(refused, fields)
+        except (DomainError, InvalidBody, RequestEntityTooLarge) as error:
+            return on_refusal(refusal(error, language, join), fields)
+
+    def signup_refused(refused: Refused, fields: dict[str, str]) -> Response:
+        return answer(
+            "signup-error",
+            refused.status,
+            {"ERROR": refused.text, "EMAIL": fields.get("email", "")},
+            refused.headers,
+        )
+
+    def sign_up(language: str, fields: dict[str, str]) -> Response:
+        """An e-mail (the home page's form) is submitted and its signed request redeemed in one
+        post; the signed request alone (the error screen's "Try again") is redeemed."""
+        signups = services().signups
+        if "sig" in fields:
+            signed = signed_form(structure(_signed_body(fields), CreateUser))
+        else:
+            body: SubmitEmail = structure(_present(fields, "email"), SubmitEmail)
+            visitor = request.cookies.get("hz_id")
+            visitor = visitor if visitor and len(visitor) <= _VISITOR_ID_MAX else None
+            signed = signups.submit_email(body.email, caller_ip(), visitor, language)
+        try:
+            activation = signups.create_user(signed, caller_ip())
+        except RateLimited as error:
+            refused = refusal(error, language, "\n")
+            return answer("activation-rate_limited", refused.status, {}, refused.headers)
+        except RequestAlreadyUsed as error:
+            return answer("activation-already_used", STATUS_OF[type(error)], {})
+        except DomainError as error:
+            refused = refusal(error, language, "\n")
+            form = signed.form
+            retry = {
+                "SIGNED_EMAIL": form.user_email,
+                "SIGNED_USER_DAYS": str(form.user_days),
+                "SIGNED_SUBSCRIPTION": form.subscription,
+                "SIGNED_USER_COMMENT": form.user_comment,
+                "SIGNED_REQUEST_ID": form.request_id,
+                "SIGNED_SIG": signed.sig,
+            }
+            return answer(
+                "activation-generic", refused.status, {"ERROR": refused.text, **retry}, refused.headers
+            )
+        services().metrics.signups.inc()
+        licence, formats = activation.licence, site.formats[language]
+        return answer(
+            "activation-success",
+            200,
+            {
+                "EMAIL": licence.email,
+                "CODE": activation.code,
+                "DAYS": formats.days_text(round((licence.ends_at - licence.starts_at) / DAY)),
+                "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
+                "ARCHIVE_URL": personal_archive_url(activation.archive_token),
+            },
+        )
+
+    def check(language: str, fields: dict[str, str]) -> Response:
+        body: CheckLicense = structure(_present(fields, "email", "activation_code"), CheckLicense)
+        with services().metrics.counting_licence_check():
+            checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
+        view = licence_json(checked.licence, checked.code, checked.archive_token)
+        formats = site.formats[language]
+        return answer(
+            "licence-active" if view["active"] else "licence-ended",
+            200,
+            {
+                "EMAIL": view["email"],
+                "CODE": view["code"] or body.activation_code,
+                "STARTED": formats.date(date.fromisoformat(view["start"])),
+                "ENDS": formats.date(date.fromisoformat(view["end"])),
+                "REMAINING": str(view["days"]),
+                "RENEW_FROM": formats.date(date.fromisoformat(view["renewable_from"])),
+                "ARCHIVE_URL": view["configUrl"] or "",
+            },
+        )
+
+    def check_refused(refused: Refused, fields: dict[str, str]) -> Response:
+        values = {
+            "ERROR": refused.text,
+            "EMAIL": fields.get("email", ""),
+            "CODE": fields.get("activation_code", ""),
+        }
+        return answer("licence-error", refused.status, values, refused.headers)
+
+    def ticket(language: str, fields: dict[str, str]) -> Response:
+        body: SupportRequest = structure(
+            _present(fields, "email", "message", "activation_code"), SupportRequest
+        )
+        opened = services().support.open_ticket(
+            body.email, body.activation_code, body.message, caller_ip(), language
+        )
+        services().metrics.tickets.inc()
+        return answer("support-sent", 200, {"TICKET": opened.number})
+
+    def ticket_refused(refused: Refused, fields: dict[str, str]) -> Response:
+        values = {
+            "ERROR": refused.text,
+            "EMAIL": fields.get("email", ""),
+            "CODE": fields.get("activation_code", ""),
+            "MESSAGE": fields.get("message", ""),
+        }
+        return answer("support-error", refused.status, values, refused.headers)
+
+    for path in _local("/activation"):
+        forms.add_url_rule(
+            path, f"sign_up{path}", lambda: posted(sign_up, signup_refused, "\n"), methods=["POST"]
+        )
+    for path in _local("/license"):
+        forms.add_url_rule(path, f"check{path}", lambda: posted(check, check_refused, "\n"), methods=["POST"])
+    for path in _local("/support"):
+        forms.add_url_rule(
+            path, f"ticket{path}", lambda: posted(ticket, ticket_refused, ". "), methods=["POST"]
+        )
+    return forms
+
+
+def _signed_body(fields: Mapping[str, str]) -> dict[str, Any]:
+    """The signed request as create-user's body: the term is a number, as the API requires."""
+    body: dict[str, Any] = _present(fields, *SIGNED_FIELDS)
+    days = fields.get("user_days", "")
+    if days.isdigit() and len(days) < 6:
+        body["user_days"] = int(days)
+    return body
+
+
+def _present(fields: Mapping[str, str], *names: str) -> dict[str, Any]:
+    """The body the API's schema reads: a field the form did not send is missing, as in JSON."""
+    return {name: fields[name] for name in names if name in fields}

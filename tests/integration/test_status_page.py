@@ -1,0 +1,201 @@
+"""What the server writes into pages equals, byte for byte, what the website's script renders:
+the status page's live block for a snapshot (http/status_page.py); counts, dates, "{n} days" and
+the texts counting users (http/page_formats.py), with the plural rules Intl applies; in the five
+languages."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from datetime import date
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vpnsite_adapters.formatting import plural_category
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.page_formats import PageFormats
+from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.status_page import StatusPage
+from vpnsite_adapters.jobs.status_snapshot import Encoded
+
+PRERENDER = Path(__file__).parents[2] / "ui" / "dist-ssr" / "prerender.mjs"
+# Each case names an export of the prerender module and its arguments; the answer is its result.
+_RENDER = """
+const module = await import(process.argv[1]);
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const cases = JSON.parse(input);
+process.stdout.write(JSON.stringify(cases.map(([name, ...args]) => module[name](...args))));
+"""
+
+
+def _missing() -> str | None:
+    if shutil.which("node") is None:
+        return "Node.js is not installed"
+    if not PRERENDER.is_file() or not (SITE_DIR / "forms" / "status.json").is_file():
+        return "the website is not built (python build_ui.py)"
+    return None
+
+
+if _missing():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"{_missing()}; under CI=true this test must run")
+    pytest.skip(str(_missing()), allow_module_level=True)
+
+
+def server(id: str, flag: str, status: str, ping: int | None, load: str, rank: str) -> dict[str, Any]:
+    return {
+        "id": id,
+        "name": f"{flag.upper()} <server> & co",
+        "flag": flag,
+        "location": "Somewhere",
+        "status": status,
+        "ping": ping,
+        "load": load,
+        "sessions": 3,
+        "rank": rank,
+        "popularity": rank.replace("_", " "),
+        "popularity_ru": "средняя",
+        "popularity_fr": "moyenne",
+    }
+
+
+def snapshot(users: int, demo: bool) -> dict[str, Any]:
+    return {
+        "vpn_servers": [
+            server("nl-1", "nl", "online", 12, "29%", "very_high"),
+            server("us-1", "us", "online", 140, "30%", "high"),
+            server("ch-1", "ch", "offline", None, "0%", "low"),
+            server("xx-1", "xx", "online", 7, "100%", "medium"),
+        ],
+        "system_servers": [
+            {"id": "activation-server", "location": "Hub", "status": "online", "ping": 1, "load": "69%"},
+            {"id": "hub-server", "location": "Hub", "status": "offline", "ping": None, "load": "70%"},
+            {"id": "billing", "location": "Hub", "status": "not_configured", "ping": None, "load": None},
+        ],
+        "summary": {"user_count": users, "demo": demo, "vpn_servers_count": 4},
+    }
+
+
+LANGUAGES = ("en", "ru", "es", "fr", "pt")
+FORMATS = PageFormats.load(SITE_DIR / "forms" / "formats.json")
+
+
+def rendered_by_the_script(cases: list[tuple[Any, ...]]) -> list[Any]:
+    answer = subprocess.run(
+        ["node", "--input-type=module", "-e", _RENDER, PRERENDER.as_uri()],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return list(json.loads(answer.stdout))
+
+
+def test_counts_dates_and_days_are_the_scripts() -> None:
+    counts = (
+        0,
+        1,
+        2,
+        4,
+        5,
+        11,
+        21,
+        22,
+        25,
+        90,
+        101,
+        111,
+        999,
+        1000,
+        1001,
+        1234,
+        12_345,
+        1_000_000,
+        1_234_567,
+    )
+    cases = [("formatSamples", count, "2027-02-13", language) for count in counts for language in LANGUAGES]
+    for (_, count, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        formats = FORMATS[language]
+        found = [formats.count(count), formats.date(date(2027, 2, 13)), formats.days_text(count)]
+        assert found == expected[:3], (count, language)
+        assert formats.counted(count) == {"USERS": expected[0], **expected[3]}, (count, language)
+
+
+def test_the_servers_plural_rules_pick_what_intl_picks() -> None:
+    counts = [
+        *range(0, 2_001),
+        *(
+            base * 10**power + extra
+            for base in (1, 2, 5, 11, 21)
+            for power in range(3, 10)
+            for extra in (0, 1)
+        ),
+    ]
+    cases = [("pluralCategories", counts, language) for language in LANGUAGES]
+    for (_, _, language), categories in zip(cases, rendered_by_the_script(cases), strict=True):
+        found = [plural_category(count, language) for count in counts]
+        wrong = [
+            (n, ours, intl) for n, ours, intl in zip(counts, found, categories, strict=True) if ours != intl
+        ]
+        assert not wrong, (language, wrong[:5])
+
+
+def _text(page: str, start: str, end: str) -> str:
+    return unescape(page.split(start, 1)[1].split(end, 1)[0])
+
+
+@pytest.mark.parametrize("users", [0, 1, 2, 5, 21, 1_000_000])
+def test_served_pages_count_users_as_the_script_does(make_hub: Any, users: int) -> None:
+    services = make_hub(public_url="https://vpn.example").services
+    client = create_app(services).test_client()
+    services.snapshot.users = users
+    cases = [("formatSamples", users, "2027-02-13", language) for language in LANGUAGES]
+    for (_, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        prefix = "" if language == "en" else f"/{language}"
+        home = client.get(prefix or "/").get_data(as_text=True)
+        status = client.get(f"{prefix}/server-status").get_data(as_text=True)
+        footer, join = expected[3]["FOOTER_USERS"], expected[3]["JOIN_USERS"]
+        for page in (home, status):
+            badge = _text(page, 'class="user-badge">', "</a>")
+            assert badge == f'<span aria-hidden="true" class="dot online"></span>{footer}', language
+        assert _text(home, '<dd data-testid="home-user-count">', "</dd>") == expected[0]
+        assert _text(status, '<div class="closing"><h2>', "</h2>") == join, language
+
+
+def test_the_servers_block_is_the_scripts_block() -> None:
+    cases = [
+        ("renderStatusBlock", snapshot(users, demo), language)
+        for users, demo in ((0, True), (625, False), (1285, True), (10_000, False), (2_500_000, False))
+        for language in LANGUAGES
+    ]
+    page = StatusPage.load(SITE_DIR / "forms" / "status.json")
+    formats = FORMATS
+    for (_, data, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        assert page.block(language, data, formats[language]).decode() == expected, (
+            language,
+            data["summary"],
+        )
+
+
+def test_the_status_page_is_sent_with_the_snapshot(make_hub: Any) -> None:
+    services = make_hub(public_url="https://vpn.example").services
+    client = create_app(services).test_client()
+    data = snapshot(1285, True)
+    data["vpn_servers"][3]["name"] = "</script><script>alert(1)</script>"
+    services.snapshot.server_status = Encoded.of(data)
+    services.snapshot.users = 1285
+    page = client.get("/fr/server-status").get_data(as_text=True)
+    assert "__SLOT_" not in page and "skeleton" not in page
+    assert page.count('<li class="server-row">') == 4 and page.count('<li class="server-row system">') == 3
+    assert "<strong>Pays-Bas</strong>" in page and "ces serveurs sont simulés." in page
+    assert "1\u202f285" in page
+    carried = page.split('<script type="application/json" id="vpnsite-status">')[1].split("</script>")[0]
+    assert json.loads(carried) == data
+    assert "<script>alert" not in page
