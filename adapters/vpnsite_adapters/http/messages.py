@@ -155,6 +155,20 @@ DETAILS: Mapping[str, Texts] = {
 
 # What a field failed: the ``msg`` of a validation error item.
 FIELD_ERRORS: Mapping[str, Texts] = {
+    "not_an_address": {
+        "en": "Expected IP addresses or networks.",
+        "ru": "Ожидаются IP-адреса или сети.",
+        "es": "Se esperaban direcciones IP o redes.",
+        "fr": "Adresses IP ou réseaux attendus.",
+        "pt": "Esperavam-se endereços IP ou redes.",
+    },
+    "too_many": {
+        "en": "Too many items.",
+        "ru": "Слишком много элементов.",
+        "es": "Demasiados elementos.",
+        "fr": "Trop d’éléments.",
+        "pt": "Itens demais.",
+    },
     "missing": {
         "en": "This field is required.",
         "ru": "Это поле обязательно.",
