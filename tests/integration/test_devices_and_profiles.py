@@ -4,8 +4,11 @@ through the real app on SQLite and PostgreSQL, every JSON answer checked against
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +16,11 @@ import zxingcpp
 from PIL import Image, ImageDraw
 
 from tests.integration.contract import assert_matches_contract
+from tests.integration.processes import vpnsite
 from tests.support.api import call, sign_up
 from vpnsite.fleet import Location
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.node.config import NodeConfig
 from vpnsite_adapters.vpn.keystore import initialise
 
 ORIGIN = "http://localhost"
@@ -279,3 +284,25 @@ def test_the_connection_check_knows_the_online_servers_exit_addresses(vpn_hub: A
     clock.advance(seconds=31)
     vpn_hub.services.snapshot.refresh()
     assert check("198.51.100.7")["protected"] is False, "a server offline protects nobody"
+
+
+def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: Path) -> None:
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data")}
+    env.pop("VPNSITE_DATABASE_URL", None)
+    add = ("vpn", "add-server", "nl-1", "--country", "nl", "--city", "Amsterdam", "--host", "203.0.113.9")
+    refused = vpnsite(*add, "--exit-address", "vpn.example.org", env=env)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "--exit-address" in refused.stderr and "Traceback" not in refused.stderr
+    assert vpnsite("vpn", "init", env=env).returncode == 0
+    added = vpnsite(*add, "--exit-address", "198.51.100.7", "--exit-address", "2001:DB8:7::/64", env=env)
+    assert added.returncode == 0, added.stderr
+    out = tmp_path / "nl-1"
+    written = vpnsite(
+        "vpn", "server-config", "nl-1", "--out", str(out), "--hub", "https://hub.example", env=env
+    )
+    assert written.returncode == 0, written.stderr
+    node = json.loads((out / "node.json").read_text())
+    assert node["exit_addresses"] == ["198.51.100.7", "2001:db8:7::/64"]
+    assert NodeConfig.load(out).exit_addresses == ("198.51.100.7", "2001:db8:7::/64"), (
+        "the node reports these"
+    )

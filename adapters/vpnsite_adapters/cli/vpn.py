@@ -108,12 +108,6 @@ def run_init(settings: Settings, _args: argparse.Namespace) -> int:
 def run_add_server(console: Console, args: argparse.Namespace) -> int:
     settings, fleet = console.settings, console.store.fleet
     try:
-        keys = load_keys(settings.data_dir, settings.secret_key)
-    except VpnNotInitialised as error:
-        print(f"vpnsite: {error}")
-        return 2
-    location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
-    try:
         exits = exit_addresses(args.exit_address)
     except InvalidField:
         print(
@@ -121,6 +115,12 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        keys = load_keys(settings.data_dir, settings.secret_key)
+    except VpnNotInitialised as error:
+        print(f"vpnsite: {error}")
+        return 2
+    location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
     folder = vpn_dir(settings.data_dir) / "servers"
     with console.store.unit_of_work.atomic():
         if not fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
