@@ -132,7 +132,7 @@ _SYSTEM_SERVER = {
     },
 }
 
-_SERVER_NAME = {
+_SERVER_NAME: dict[str, Any] = {
     "type": "object",
     "required": ["id", "name", "flag", "location"],
     "properties": {
