@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import re
 import zipfile
@@ -256,7 +257,10 @@ def test_devices_are_protected_like_the_licence_check(vpn_hub: Any) -> None:
     assert (status, limited["code"]) == (429, "rate_limited"), "one budget with the licence check"
 
 
-def test_the_connection_check_knows_the_online_servers_exit_addresses(vpn_hub: Any, clock: Any) -> None:
+def test_the_connection_check_knows_the_online_servers_exit_addresses(
+    vpn_hub: Any, clock: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     client = create_app(vpn_hub.services).test_client()
 
     def check(address: str) -> Any:
@@ -284,6 +288,9 @@ def test_the_connection_check_knows_the_online_servers_exit_addresses(vpn_hub: A
     clock.advance(seconds=31)
     vpn_hub.services.snapshot.refresh()
     assert check("198.51.100.7")["protected"] is False, "a server offline protects nobody"
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "GET /api/connection-check 200" in logged
+    assert "198.51.100" not in logged and "2001:db8:7" not in logged, "no visitor's address is logged"
 
 
 def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: Path) -> None:
