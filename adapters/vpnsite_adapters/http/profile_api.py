@@ -7,15 +7,14 @@ import io
 import re
 
 import segno
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response
 
 from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, profile_kinds
 from vpnsite.errors import ProfileNotFound
-from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.http.api import caller_ip, personal, services
 from vpnsite_adapters.http.errors import error_response
 from vpnsite_adapters.http.profile_links import openvpn_file
 from vpnsite_adapters.links import profile_url
-from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import Endpoint, client_profile
 
@@ -24,24 +23,20 @@ profile_api = Blueprint("profile_api", __name__)
 # The content type OpenVPN Connect registers for profiles on iOS and Android.
 OVPN_TYPE = "application/x-openvpn-profile"
 _PROTOCOLS = "|".join(OPENVPN_PROTOCOLS)
-_OPENVPN_FILE = re.compile(rf"(?P<server>[\w.-]{{1,64}})-(?P<kind>{_PROTOCOLS})\.ovpn")
-_WIREGUARD_FILE = re.compile(r"(?P<server>[\w.-]{1,64})\.conf")
-_QR_IMAGE = re.compile(rf"(?P<server>[\w.-]{{1,64}})-(?P<kind>{_PROTOCOLS})\.(?P<format>svg|png)")
+# Server ids as the operator names them; ASCII, as they go into a Content-Disposition header.
+_SERVER = r"(?P<server>[A-Za-z0-9_.-]{1,64})"
+_OPENVPN_FILE = re.compile(rf"{_SERVER}-(?P<kind>{_PROTOCOLS})\.ovpn")
+_WIREGUARD_FILE = re.compile(rf"{_SERVER}\.conf")
+_QR_IMAGE = re.compile(rf"{_SERVER}-(?P<kind>{_PROTOCOLS})\.(?P<format>svg|png)")
 QR_SCALE = 4
 # An image: nothing in it may load or run anything.
 QR_CSP = "default-src 'none'; frame-ancestors 'none'"
 
 
-def _services() -> Services:
-    return current_app.extensions["vpnsite"]  # type: ignore[no-any-return]
-
-
-def _personal(response: Response, file_name: str | None = None) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    if file_name is not None:
-        response.headers["Content-Disposition"] = f'attachment; filename="{file_name}"'
-    return response
+def _download(body: str, mimetype: str, file_name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{file_name}"'
+    return personal(response)
 
 
 def _wanted(file_name: str) -> tuple[str, str]:
@@ -55,23 +50,21 @@ def _wanted(file_name: str) -> tuple[str, str]:
 
 @profile_api.get("/api/profile/<token>/<file_name>")
 def profile(token: str, file_name: str) -> Response:
-    services = _services()
     server_id, kind = _wanted(file_name)
-    ip = client_ip(request.environ, services.settings.trusted_proxies)
-    download = services.archives.open_profile(token, ip, server_id, kind)
-    vpn = services.vpn_keys
+    download = services().archives.open_profile(token, caller_ip(), server_id, kind)
+    vpn = services().vpn_keys
     if vpn is None:
         return error_response(503, "unavailable")
     server, licence = download.server, download.licence
     if download.tunnel_address is not None:
         private, _ = wireguard.client_key(vpn.wireguard_secret, licence.id, server_id)
         body = wireguard.client_config(server, private, download.tunnel_address)
-        return _personal(Response(body, mimetype="text/plain"), file_name)
+        return _download(body, "text/plain", file_name)
     port = server.udp_port if kind == "udp" else server.tcp_port
     assert port is not None  # profile_kinds offers a protocol only with its port
     endpoint = Endpoint(server, kind, port)
     body = client_profile(endpoint, vpn.ca.certificate_pem().decode(), vpn.client_key_pem(licence.id))
-    return _personal(Response(body, mimetype=OVPN_TYPE), file_name)
+    return _download(body, OVPN_TYPE, file_name)
 
 
 @profile_api.get("/api/profile-qr/<token>/<image_name>")
@@ -79,19 +72,19 @@ def profile_qr(token: str, image_name: str) -> Response:
     """A QR code holding the profile's link, for a phone's camera. The link's signature and week
     are checked (no one draws codes of made-up links here); the licence is checked when the phone
     opens the link, under the archive's limits."""
-    services = _services()
     found = _QR_IMAGE.fullmatch(image_name)
     if found is None:
         raise ProfileNotFound()
-    services.archives.check_link(token)
+    services().archives.check_link(token)
     server_id, kind = found["server"], found["kind"]
     offered = any(
         view.server.location.id == server_id and kind in profile_kinds(view.server)
-        for view in services.snapshot.views
+        for view in services().snapshot.views
     )
     if not offered:
         raise ProfileNotFound()
-    code = segno.make(profile_url(services.settings.origin, token, openvpn_file(server_id, kind)), error="m")
+    link = profile_url(services().settings.origin, token, openvpn_file(server_id, kind))
+    code = segno.make(link, error="m")
     image = io.BytesIO()
     if found["format"] == "svg":
         code.save(image, kind="svg", scale=QR_SCALE, xmldecl=False, svgns=True, title=None)
@@ -100,4 +93,4 @@ def profile_qr(token: str, image_name: str) -> Response:
         code.save(image, kind="png", scale=QR_SCALE)
         response = Response(image.getvalue(), mimetype="image/png")
     response.headers["Content-Security-Policy"] = QR_CSP
-    return _personal(response)
+    return personal(response)
