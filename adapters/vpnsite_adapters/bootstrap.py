@@ -13,6 +13,7 @@ import attrs
 from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
+from vpnsite.devices import Devices
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
@@ -210,6 +211,7 @@ def wire_use_cases(
         ),
         fleet=Fleet(stores.fleet, keys, clock),
         node_access=NodeAccess(stores.sessions, stores.licences, stores.wireguard, keys, clock, random),
+        devices=Devices(checks, stores.sessions, clock),
     )
 
 

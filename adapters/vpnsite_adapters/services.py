@@ -8,6 +8,7 @@ from collections.abc import Callable
 from attrs import frozen
 
 from vpnsite.archives import Archives
+from vpnsite.devices import Devices
 from vpnsite.fleet import Fleet
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.ports import Clock, UnitOfWork
@@ -30,6 +31,7 @@ class UseCases:
     renewals: Renewals
     fleet: Fleet
     node_access: NodeAccess
+    devices: Devices
 
 
 @frozen

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from attrs import frozen
 
-from vpnsite.errors import LicenceNotFound
+from vpnsite.errors import LicenceNotFound, ProfileNotFound
 from vpnsite.fleet import VpnServer
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
@@ -75,6 +75,30 @@ def offers_wireguard(server: VpnServer) -> bool:
     return bool(server.wg_port and server.wg_public_key and server.host)
 
 
+OPENVPN_PROTOCOLS = ("udp", "tcp")
+WIREGUARD = "wireguard"
+
+
+def profile_kinds(server: VpnServer) -> list[str]:
+    """The profiles a server offers: OpenVPN over each protocol it has a port for, and WireGuard."""
+    if not server.host:
+        return []
+    ports = {"udp": server.udp_port, "tcp": server.tcp_port}
+    kinds = [protocol for protocol in OPENVPN_PROTOCOLS if ports[protocol]]
+    return kinds + ([WIREGUARD] if offers_wireguard(server) else [])
+
+
+@frozen
+class ProfileDownload:
+    """One profile behind a personal link: the licence, the server, the protocol (``udp``,
+    ``tcp`` or ``wireguard``) and, for WireGuard, the licence's tunnel address there."""
+
+    licence: Licence
+    server: VpnServer
+    kind: str
+    tunnel_address: str | None = None
+
+
 @frozen
 class Archive:
     """What goes into one licence's archive: a profile per server (OpenVPN where the server has
@@ -97,12 +121,7 @@ class Archives:
     def open(self, token: str, ip: str | None) -> Archive:
         """The archive ``token`` opens: a genuine link younger than a week, of a licence that is
         live and not erased."""
-        now = self.clock.now()
-        self.limiter.admit(ARCHIVE, {"ip": ip}, now)
-        licence_id = self.links.read(token, now)
-        licence = self.licences.find_by_id(licence_id) if licence_id else None
-        if licence is None or not licence.email or not licence.is_live(now):
-            raise LicenceNotFound()
+        licence = self._licence(token, ip)
         servers = self.fleet.list_servers()
         addresses = {
             server.location.id: tunnel_address(self.tunnels, licence.id, server.location.id)
@@ -110,3 +129,27 @@ class Archives:
             if offers_wireguard(server)
         }
         return Archive(licence, servers, addresses)
+
+    def open_profile(self, token: str, ip: str | None, server_id: str, kind: str) -> ProfileDownload:
+        """One profile of the archive the same link opens, under the same rules and limits."""
+        licence = self._licence(token, ip)
+        server = next((s for s in self.fleet.list_servers() if s.location.id == server_id), None)
+        if server is None or kind not in profile_kinds(server):
+            raise ProfileNotFound()
+        if kind != WIREGUARD:
+            return ProfileDownload(licence, server, kind)
+        return ProfileDownload(licence, server, kind, tunnel_address(self.tunnels, licence.id, server_id))
+
+    def check_link(self, token: str) -> None:
+        """Refuse a link that is not genuine or has expired (without looking the licence up)."""
+        if self.links.read(token, self.clock.now()) is None:
+            raise LicenceNotFound()
+
+    def _licence(self, token: str, ip: str | None) -> Licence:
+        now = self.clock.now()
+        self.limiter.admit(ARCHIVE, {"ip": ip}, now)
+        licence_id = self.links.read(token, now)
+        licence = self.licences.find_by_id(licence_id) if licence_id else None
+        if licence is None or not licence.email or not licence.is_live(now):
+            raise LicenceNotFound()
+        return licence

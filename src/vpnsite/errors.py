@@ -76,3 +76,15 @@ class InvalidField(DomainError):
         super().__init__(field=field, kind=kind)
         self.field = field
         self.kind = kind
+
+
+class SessionNotFound(DomainError):
+    """No session of the licence has that id (it ended, or never was the licence's)."""
+
+    code = "session_not_found"
+
+
+class ProfileNotFound(DomainError):
+    """The personal link is good, but no server offers that profile."""
+
+    code = "profile_not_found"

@@ -3,12 +3,14 @@ from the heartbeats the servers send."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import Protocol
 
+import attrs
 from attrs import frozen
 
 from vpnsite.errors import InvalidField, NodeUnauthorized
@@ -20,6 +22,7 @@ HEARTBEAT_PERIOD = timedelta(seconds=10)
 MISSED_BEATS_OFFLINE = 3
 MAX_SESSIONS_REPORTED = 1_000_000
 MAX_BANDWIDTH_MBPS = 1_000_000.0
+MAX_EXIT_ADDRESSES = 16
 
 
 class Rank(Enum):
@@ -58,6 +61,8 @@ class Heartbeat:
     bandwidth_mbps: float
     sessions: int
     service_up: bool
+    # Where the server's clients' traffic leaves from; None: not reported (the hub keeps what it has).
+    exit_addresses: tuple[str, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if not (math.isfinite(self.cpu_load) and 0 <= self.cpu_load <= 100):
@@ -66,6 +71,25 @@ class Heartbeat:
             raise InvalidField("bandwidth_mbps", "out_of_range")
         if not 0 <= self.sessions <= MAX_SESSIONS_REPORTED:
             raise InvalidField("sessions", "out_of_range")
+        if self.exit_addresses is not None:
+            exit_addresses(self.exit_addresses)
+
+
+def exit_addresses(texts: Sequence[str]) -> tuple[str, ...]:
+    """Exit addresses as the hub keeps them: each an IPv4 or IPv6 address, or a network (a server
+    whose clients leave from an IPv6 /64, say), written canonically, without repeats."""
+    if len(texts) > MAX_EXIT_ADDRESSES:
+        raise InvalidField("exit_addresses", "too_many")
+    found: list[str] = []
+    for text in texts:
+        try:
+            network = ipaddress.ip_network(text.strip(), strict=False)
+        except ValueError:
+            raise InvalidField("exit_addresses", "not_an_address") from None
+        canonical = str(network.network_address) if network.num_addresses == 1 else str(network)
+        if canonical not in found:
+            found.append(canonical)
+    return tuple(found)
 
 
 @frozen
@@ -83,6 +107,7 @@ class VpnServer:
     tcp_port: int | None = None
     wg_port: int | None = None
     wg_public_key: str | None = None
+    exit_addresses: tuple[str, ...] = ()
 
 
 def silent_since(now: datetime) -> datetime:
@@ -185,5 +210,7 @@ class Fleet:
             # The server keeps its token; the hub keeps it under the current key from now on.
             self.store.rekey_token(server, held, candidates.current)
         now = self.clock.now()
+        if beat.exit_addresses is not None:
+            beat = attrs.evolve(beat, exit_addresses=exit_addresses(beat.exit_addresses))
         self.store.record_heartbeat(server, beat, now, end_sessions=back_from_silence(last_seen, now))
         return server

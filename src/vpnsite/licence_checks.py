@@ -64,6 +64,15 @@ class LicenceChecks:
     random: RandomSource
 
     def check(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
+        licence, code = self.authenticate(email, typed_code, ip)
+        if not licence.is_live(self.clock.now()):
+            return CheckedLicence(licence, code, None)
+        return CheckedLicence(licence, code, self.new_archive_link(licence.id))
+
+    def authenticate(self, email: str, typed_code: str, ip: str | None) -> tuple[Licence, str]:
+        """The licence an e-mail and activation code open, and the code as typed cleanly; rate
+        limited per address and e-mail, failures counted. Every call that proves ownership of a
+        licence by its code goes through here."""
         address = normalise_email(email)
         code = clean_typed_code(typed_code)
         if not code:
@@ -80,10 +89,7 @@ class LicenceChecks:
         if not hmac.compare_digest(held_by.encode(), email_key(address).encode()) or licence is None:
             self.limiter.count_failure(CHECK_LICENSE, subjects, now)
             raise LicenceNotFound()
-        licence = rekey_if_stale(self.store, licence, candidates)
-        if not licence.is_live(now):
-            return CheckedLicence(licence, code, None)
-        return CheckedLicence(licence, code, self.new_archive_link(licence.id))
+        return rekey_if_stale(self.store, licence, candidates), code
 
     def new_archive_link(self, licence_id: str) -> str:
         """A fresh personal link to the archive, good for a week from now."""

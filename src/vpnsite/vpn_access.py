@@ -38,11 +38,15 @@ class Session:
     started_at: datetime
     id: str
     confirmed: bool = False
+    protocol: str | None = None
+    # Disconnected by its licence's owner: it takes no place, and its server is told to cut it.
+    ending: bool = False
 
 
 def counts(session: Session, now: datetime) -> bool:
-    """Whether a session takes a place: connected, or admitted moments ago and still connecting."""
-    return session.confirmed or session.started_at > now - UNCONFIRMED_FOR
+    """Whether a session takes a place: connected, or admitted moments ago and still connecting,
+    and not being ended at its owner's request."""
+    return not session.ending and (session.confirmed or session.started_at > now - UNCONFIRMED_FOR)
 
 
 def refusal(
@@ -91,7 +95,7 @@ def settle(
         if licence is None or not licence.is_live(now):
             end.append(session_id)
         elif known is not None:
-            if known.licence_id != licence_id:
+            if known.licence_id != licence_id or known.ending:
                 end.append(session_id)
         elif licence_id in holders:
             end.append(session_id)  # replaced by a newer login on this server
@@ -117,7 +121,12 @@ class SessionStore(Protocol):
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
     ) -> list[Session]:
         """The licence's sessions on servers heard since ``heard_since``: connected ones, and
-        admitted ones started after ``unconfirmed_since``."""
+        admitted ones started after ``unconfirmed_since``; none being ended."""
+        ...
+
+    def mark_ending(self, licence_id: str, session_ids: Sequence[str] | None) -> int:
+        """Mark these sessions of the licence (None: all of them) to be ended by their servers;
+        how many were marked."""
         ...
 
     def sessions_on(self, server_id: str) -> list[Session]: ...
@@ -171,7 +180,7 @@ class NodeAccess:
             raise NodeUnauthorized()
         return server
 
-    def log_in(self, token: str, username: str, password: str) -> Admission:
+    def log_in(self, token: str, username: str, password: str, protocol: str | None = None) -> Admission:
         server = self.server(token)
         licence = self._licence(username, password)
         now = self.clock.now()
@@ -183,7 +192,8 @@ class NodeAccess:
         why = refusal(licence, held, server, now)
         if why is not None or licence is None:
             return Admission(licence.id if licence else None, why)
-        session = Session(licence.id, server, now, self.random.token_bytes(SESSION_ID_BYTES).hex())
+        session_id = self.random.token_bytes(SESSION_ID_BYTES).hex()
+        session = Session(licence.id, server, now, session_id, protocol=protocol)
         self.sessions.hold(session)
         return Admission(licence.id, None, session.id)
 

@@ -185,9 +185,13 @@ def test_no_log_line_holds_a_code_or_a_token(client: Any, caplog: pytest.LogCapt
     ).get_json()
     token = activation["activation_url"].rsplit("/", 1)[1]
     client.get(f"/api/config/{token}")
+    client.get(f"/api/profile/{token}/nowhere-udp.ovpn")
+    client.get(f"/api/profile-qr/{token}/nowhere-udp.svg")
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "POST /api/create-user 200" in logged
     assert "/api/config/[redacted]" in logged
+    assert "/api/profile/[redacted]/nowhere-udp.ovpn" in logged
+    assert "/api/profile-qr/[redacted]/nowhere-udp.svg" in logged
     secrets = [
         activation["user_code"],
         token,
@@ -210,6 +214,8 @@ def test_every_business_error_has_the_status_the_api_promises() -> None:
         "InvalidSignature": 403,
         "FreeTierFull": 403,
         "LicenceNotFound": 404,
+        "SessionNotFound": 404,
+        "ProfileNotFound": 404,
         "NotRenewableYet": 409,
         "RenewalClosed": 410,
         "RequestExpired": 410,

@@ -20,6 +20,7 @@ from tests.support.clock import ManualClock
 from tests.unit.fakes import RecordingNotifications, ScriptedRandom
 from tests.unit.memory import MemoryStore
 from vpnsite.archives import Archives
+from vpnsite.devices import Devices
 from vpnsite.fleet import Fleet, Heartbeat, Location
 from vpnsite.key_ring import KeyRing
 from vpnsite.keyed_hashes import Keyring, RingKeys
@@ -75,6 +76,7 @@ class World:
     renewals: Renewals
     fleet: Fleet
     node_access: NodeAccess
+    devices: Devices
     notifications: RecordingNotifications
 
     def users(self) -> int:
@@ -132,6 +134,7 @@ def build_world(backend: str, path: Path | None) -> World:
         renewals=uses.renewals,
         fleet=uses.fleet,
         node_access=uses.node_access,
+        devices=uses.devices,
         notifications=notifications,
     )
 

@@ -381,6 +381,11 @@ class MemoryFleetStore:
             sessions=beat.sessions,
             service_up=beat.service_up,
         )
+        if beat.exit_addresses is not None:
+            self._update(server_id, exit_addresses=beat.exit_addresses)
+
+    def set_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
+        self._update(server_id, exit_addresses=tuple(addresses))
 
     def _update(self, server_id: str, **changes: Any) -> None:
         row = self.db.servers.get(server_id)
@@ -399,7 +404,7 @@ class MemorySessionStore:
         server = self.db.servers.get(session.server_id)
         last_seen = None if server is None else server.server.last_seen
         fresh = session.confirmed or session.started_at > unconfirmed_since
-        return fresh and last_seen is not None and last_seen >= heard_since
+        return fresh and not session.ending and last_seen is not None and last_seen >= heard_since
 
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
@@ -415,6 +420,16 @@ class MemorySessionStore:
 
     def hold(self, session: Session) -> None:
         self.db.sessions[(session.licence_id, session.server_id)] = session
+
+    def mark_ending(self, licence_id: str, session_ids: Sequence[str] | None) -> int:
+        marked = [
+            key
+            for key, s in self.db.sessions.items()
+            if s.licence_id == licence_id and not s.ending and (session_ids is None or s.id in session_ids)
+        ]
+        for key in marked:
+            self.db.sessions[key] = attrs.evolve(self.db.sessions[key], ending=True)
+        return len(marked)
 
     def confirm(self, server_id: str, session_id: str) -> bool:
         found = [k for k, s in self.db.sessions.items() if s.server_id == server_id and s.id == session_id]

@@ -16,10 +16,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import requests
 
-from tests.vpn.netns import wait_for
+from tests.vpn.netns import sh, wait_for
 from tests.vpn.world import (
     CLIENT_ADDRESSES,
     CONNECTED,
@@ -27,6 +29,7 @@ from tests.vpn.world import (
     OFF_LINK_V6,
     REFUSED,
     SERVER_A_EXIT,
+    SERVER_A_HUB_SIDE,
     World,
     missing,
     poll,
@@ -151,6 +154,57 @@ def test_a_second_device_on_the_same_server_replaces_the_first(world: World) -> 
     second.stop()
     other.stop()
     assert poll(lambda: world.sessions("devices@example.org") == 0, 20)
+
+
+def test_a_user_sees_a_device_disconnects_it_and_connects_again(world: World) -> None:
+    email = "dashboard@example.org"
+    code, _ = world.sign_up(email)
+    owner = {"email": email, "activation_code": code}
+    created: Any = world.created[email]
+    server_a = next(entry for entry in created["profiles"] if entry["id"] == "vpn-a")
+    udp = next(link for link in server_a["openvpn"] if link["protocol"] == "udp")
+    single = requests.get(udp["url"], timeout=10)
+    assert single.status_code == 200 and single.headers["Content-Type"] == "application/x-openvpn-profile"
+
+    def devices() -> list[tuple[str, str]]:
+        listed = requests.post(world.hub_url + "/api/devices", json=owner, timeout=10).json()
+        return [(device["server"]["id"], device["protocol"]) for device in listed["devices"]]
+
+    client = world.connect(single.text, email, code)
+    assert client.wait_connected(), client.text()
+    assert poll(lambda: devices() == [("vpn-a", "udp")], 10), devices()
+    session = requests.post(world.hub_url + "/api/devices", json=owner, timeout=10).json()["devices"][0]
+    freed = requests.post(
+        world.hub_url + "/api/devices/disconnect", json={**owner, "session": session["session"]}, timeout=10
+    ).json()
+    assert freed["in_use"] == 0 and freed["devices"] == [], "the place is free at once"
+    assert poll(client.ended, 20), "the server cuts the device within 20 s:\n" + client.text()
+    assert world.fetch(world.client_a) is None, "its tunnel is down"
+    assert poll(lambda: world.sessions(email) == 0, 10)
+    again = world.connect(single.text, email, code)
+    assert again.wait_connected(), again.text()
+    assert again.fetch() == SERVER_A_EXIT
+    assert poll(lambda: devices() == [("vpn-a", "udp")], 10)
+    again.stop()
+
+
+def test_the_connection_check_answers_protected_only_through_the_tunnel(world: World) -> None:
+    def check() -> Any:
+        return world.hub_json(world.client_a, "/api/connection-check")
+
+    # Without the tunnel, client-a reaches the hub straight through server A's routing (no NAT).
+    sh("ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE)
+    try:
+        assert check() == {"protected": False, "server": None}, "a direct request is not protected"
+        code, profiles = world.sign_up("check@example.org")
+        client = world.connect(profiles["vpn-a-tcp.ovpn"], "check@example.org", code)
+        assert client.wait_connected(), client.text()
+        assert poll(lambda: (check() or {}).get("protected") is True, 15), check()
+        assert check()["server"]["id"] == "vpn-a"
+        client.stop()
+        assert poll(lambda: check() == {"protected": False, "server": None}, 15), check()
+    finally:
+        sh("ip", "route", "del", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE, check=False)
 
 
 def test_an_erased_licence_is_cut_off_and_refused(world: World) -> None:

@@ -12,6 +12,7 @@ only through the tunnel.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import signal
@@ -39,6 +40,8 @@ CLIENT_ADDRESSES = ("10.77.2.2", "10.77.4.2", "2001:db8:2::2")
 OFF_LINK_V6 = "2001:db8:99::1"
 # The hub's IPv6 address on its link to server B; it has no route back to the tunnel's subnet.
 HUB_V6 = "2001:db8:3::1"
+# Where server A's clients' traffic reaches the hub from: its NAT leaves by its link to the hub.
+SERVER_A_HUB_SIDE = "10.77.1.2"
 
 # The page's server answers with the address the request came from.
 WEB_SERVER = """
@@ -87,6 +90,7 @@ class World:
         self.wireguard = wireguard
         self.clients = 0
         self.hub: subprocess.Popen[bytes] | None = None
+        self.created: dict[str, dict[str, object]] = {}
         self.nodes: dict[str, subprocess.Popen[bytes]] = {}
 
     # -- the hub --------------------------------------------------------------------------------
@@ -153,8 +157,20 @@ class World:
             ("vpn-b", self.b, "10.77.4.1", "10.77.3.1"),
         ):
             wg_port = ["--wg-port", "51820"] if name == "vpn-a" and self.wireguard else ["--wg-port", "0"]
+            # server-config copies it into node.json, and the node reports it with every heartbeat.
+            exit_address = ["--exit-address", SERVER_A_HUB_SIDE] if name == "vpn-a" else []
             self.vpnsite(
-                "vpn", "add-server", name, "--country", "nl", "--city", "Amsterdam", "--host", host, *wg_port
+                "vpn",
+                "add-server",
+                name,
+                "--country",
+                "nl",
+                "--city",
+                "Amsterdam",
+                "--host",
+                host,
+                *wg_port,
+                *exit_address,
             )
             written = self.tmp / "written" / name
             ipv6 = ["--ipv6", "route"] if name == "vpn-b" else []
@@ -216,6 +232,7 @@ class World:
         created = requests.post(
             self.hub_url + "/api/create-user", json={"email": form.pop("user_email"), **form}, timeout=10
         ).json()
+        self.created[email] = created
         archive = requests.get(created["activation_url"], timeout=10)
         assert archive.status_code == 200, archive.text
         with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
@@ -268,6 +285,18 @@ class World:
         )
         result = self.net.run(namespace, sys.executable, "-c", script)
         return result.stdout.strip() if result.returncode == 0 else None
+
+    def hub_json(self, namespace: str, path: str, timeout: float = 3) -> dict[str, object] | None:
+        """GET a hub API path from inside a namespace (through its tunnel, when one is up), at
+        the hub's address on server A's link; None when unreachable."""
+        script = (
+            "import sys, urllib.request\n"
+            f"try: print(urllib.request.urlopen('http://10.77.1.1:{self.port}{path}', timeout={timeout})"
+            ".read().decode())\n"
+            "except OSError: sys.exit(1)\n"
+        )
+        result = self.net.run(namespace, sys.executable, "-c", script)
+        return json.loads(result.stdout) if result.returncode == 0 else None
 
     def pause_hub(self) -> None:
         assert self.hub is not None

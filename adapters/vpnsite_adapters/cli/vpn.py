@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from vpnsite.fleet import Location, is_online, issue_server_token
+from vpnsite.errors import InvalidField
+from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, exit_addresses, is_online, issue_server_token
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.node.config import IPV6_MODES
@@ -38,6 +39,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add.add_argument("--tcp-port", type=int, default=443)
     add.add_argument("--wg-port", type=int, default=51820, help="WireGuard (experimental); 0 for none")
     add.add_argument("--display-name", help="the country as the status page shows it")
+    add.add_argument(
+        "--exit-address",
+        action="append",
+        default=[],
+        help="a public address (or network) clients' traffic leaves from, for the connection check; "
+        "repeat for IPv4 and IPv6 (the node may report its own)",
+    )
     add.set_defaults(handler=run_add_server, store="write")
 
     config = vpn_commands.add_parser(
@@ -100,6 +108,14 @@ def run_init(settings: Settings, _args: argparse.Namespace) -> int:
 def run_add_server(console: Console, args: argparse.Namespace) -> int:
     settings, fleet = console.settings, console.store.fleet
     try:
+        exits = exit_addresses(args.exit_address)
+    except InvalidField:
+        print(
+            f"vpnsite: --exit-address takes IP addresses or networks (at most {MAX_EXIT_ADDRESSES})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
         keys = load_keys(settings.data_dir, settings.secret_key)
     except VpnNotInitialised as error:
         print(f"vpnsite: {error}")
@@ -111,6 +127,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
             print(f"vpnsite: a server named {args.name} exists")
             return 1
         token = issue_server_token(fleet, args.name, console.keys, console.random)
+        fleet.set_exit_addresses(args.name, exits)
         if args.wg_port:
             private, public = wireguard.new_server_key()
             write_secret(folder / f"{args.name}.wg", private.encode())

@@ -12,6 +12,7 @@ from vpnsite.renewals import can_renew, renewal_opens
 from vpnsite.signup_requests import FormData, SignedForm
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
+from vpnsite_adapters.http.profile_links import profile_list
 from vpnsite_adapters.http.schemas import (
     CheckLicense,
     CreateUser,
@@ -63,6 +64,13 @@ def personal_archive_url(token: str) -> str:
     return archive_url(services().settings.origin, token)
 
 
+def personal_profiles(token: str | None) -> list[dict[str, Any]]:
+    """The per-server profile links under the archive link; none without one (an ended licence)."""
+    if token is None:
+        return []
+    return profile_list(services().settings.origin, token, services().snapshot.views)
+
+
 @api.post("/api/submit-email")
 def submit_email() -> Response:
     body: SubmitEmail = json_body(SubmitEmail)
@@ -108,6 +116,7 @@ def create_user() -> Response:
             user_start=int(licence.starts_at.timestamp()),
             user_stop=int(licence.ends_at.timestamp()),
             activation_url=personal_archive_url(activation.archive_token),
+            profiles=personal_profiles(activation.archive_token),
         )
     )
 
@@ -125,6 +134,7 @@ def licence_json(licence: Licence, code: str | None, archive_token: str | None) 
         "renewable": can_renew(licence, now),
         "renewable_from": renewal_opens(licence.ends_at).date().isoformat(),
         "configUrl": None if archive_token is None else personal_archive_url(archive_token),
+        "profiles": personal_profiles(archive_token),
     }
 
 

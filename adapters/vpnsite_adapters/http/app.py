@@ -14,6 +14,7 @@ from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
+from vpnsite_adapters.http.devices_api import devices_api
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.forms import forms_blueprint
 from vpnsite_adapters.http.languages import pick_language
@@ -21,12 +22,13 @@ from vpnsite_adapters.http.metrics_api import register_metrics
 from vpnsite_adapters.http.node_api import node_api
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
+from vpnsite_adapters.http.profile_api import profile_api
 from vpnsite_adapters.http.request_ids import HEADER, RequestIds
 from vpnsite_adapters.http.site import Site, register_site
 from vpnsite_adapters.services import Services
 
 access_log = logging.getLogger("vpnsite.access")
-_PERSONAL_PATH = re.compile(r"^(/api/config/)[^/]+")
+_PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/)[^/]+")
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -76,6 +78,8 @@ def create_app(services: Services) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(node_api)
     app.register_blueprint(archive_api)
+    app.register_blueprint(profile_api)
+    app.register_blueprint(devices_api)
     site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
     if site is not None:
         register_site(app, site)

@@ -16,10 +16,12 @@ from vpnsite.errors import (
     LicenceNotFound,
     NodeUnauthorized,
     NotRenewableYet,
+    ProfileNotFound,
     RateLimited,
     RenewalClosed,
     RequestAlreadyUsed,
     RequestExpired,
+    SessionNotFound,
     StoreUnavailable,
 )
 from vpnsite.support import MAX_MESSAGE
@@ -46,6 +48,8 @@ STATUS_OF: dict[type[DomainError], int] = {
     InvalidSignature: 403,
     FreeTierFull: 403,
     LicenceNotFound: 404,
+    SessionNotFound: 404,
+    ProfileNotFound: 404,
     NotRenewableYet: 409,
     RenewalClosed: 410,
     RequestExpired: 410,

@@ -29,6 +29,20 @@ DETAILS: Mapping[str, Texts] = {
         "fr": "Cette demande d’inscription n’est pas valide. Saisissez de nouveau votre e-mail.",
         "pt": "Esta solicitação de cadastro não é válida. Digite seu e-mail novamente.",
     },
+    "session_not_found": {
+        "en": "That device is no longer connected.",
+        "ru": "Это устройство уже не подключено.",
+        "es": "Ese dispositivo ya no está conectado.",
+        "fr": "Cet appareil n’est plus connecté.",
+        "pt": "Esse dispositivo não está mais conectado.",
+    },
+    "profile_not_found": {
+        "en": "No server offers that profile.",
+        "ru": "Ни один сервер не предлагает этот профиль.",
+        "es": "Ningún servidor ofrece ese perfil.",
+        "fr": "Aucun serveur ne propose ce profil.",
+        "pt": "Nenhum servidor oferece esse perfil.",
+    },
     "free_tier_full": {
         "en": "All {cap} free places are taken. New sign-ups will open again soon.",
         "ru": "Все {cap} бесплатных мест заняты. Регистрация скоро откроется снова.",
@@ -145,6 +159,20 @@ DETAILS: Mapping[str, Texts] = {
 
 # What a field failed: the ``msg`` of a validation error item.
 FIELD_ERRORS: Mapping[str, Texts] = {
+    "not_an_address": {
+        "en": "Expected IP addresses or networks.",
+        "ru": "Ожидаются IP-адреса или сети.",
+        "es": "Se esperaban direcciones IP o redes.",
+        "fr": "Adresses IP ou réseaux attendus.",
+        "pt": "Esperavam-se endereços IP ou redes.",
+    },
+    "too_many": {
+        "en": "Too many items.",
+        "ru": "Слишком много элементов.",
+        "es": "Demasiados elementos.",
+        "fr": "Trop d’éléments.",
+        "pt": "Itens demais.",
+    },
     "missing": {
         "en": "This field is required.",
         "ru": "Это поле обязательно.",

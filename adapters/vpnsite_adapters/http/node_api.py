@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from vpnsite.archives import OPENVPN_PROTOCOLS
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.api import json_body
@@ -29,8 +30,9 @@ def heartbeat() -> Response:
     token = bearer_token()
     body: HeartbeatBody = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
+    exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
     server = services.fleet.heartbeat(
-        token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up)
+        token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
     )
     end: list[str] = []
     if body.connections is not None:
@@ -47,7 +49,8 @@ def login() -> Response:
     try:
         token = bearer_token()
         body: NodeLogin = json_body(NodeLogin)
-        admission = services.node_access.log_in(token, body.username, body.password or "")
+        protocol = body.protocol if body.protocol in OPENVPN_PROTOCOLS else None
+        admission = services.node_access.log_in(token, body.username, body.password or "", protocol)
     except NodeUnauthorized:
         services.metrics.node_logins.labels("bad_token").inc()
         raise

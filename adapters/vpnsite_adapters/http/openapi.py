@@ -132,6 +132,105 @@ _SYSTEM_SERVER = {
     },
 }
 
+_SERVER_NAME: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "name", "flag", "location"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "flag": {"type": "string", "pattern": "^[a-z]{2}$"},
+        "location": {"type": "string", "description": "The city"},
+    },
+}
+_PROFILES = {
+    "type": "array",
+    "description": "Per server: its personal profile links (empty when the licence has ended)",
+    "items": {"$ref": "#/components/schemas/ProfileServer"},
+}
+_PROFILE_SCHEMAS: dict[str, Any] = {
+    "OpenVpnProfile": {
+        "type": "object",
+        "required": ["protocol", "url", "import_url", "qr_svg", "qr_png"],
+        "properties": {
+            "protocol": {"enum": ["udp", "tcp"]},
+            "url": {"type": "string", "format": "uri", "description": "The .ovpn, personal, a week"},
+            "import_url": {
+                "type": "string",
+                "description": "openvpn://import-profile/<url>: opens OpenVPN Connect (3.3.6+), "
+                "which downloads the profile (over HTTPS only)",
+            },
+            "qr_svg": {"type": "string", "format": "uri", "description": "A QR code of url (SVG)"},
+            "qr_png": {"type": "string", "format": "uri", "description": "The same QR code as PNG"},
+        },
+    },
+    "ProfileServer": {
+        "type": "object",
+        "required": [*_SERVER_NAME["required"], "status", "load", "openvpn", "wireguard"],
+        "properties": {
+            **_SERVER_NAME["properties"],
+            "status": {"enum": ["online", "offline"]},
+            "load": {"type": "string", "pattern": "^[0-9]{1,3}%$"},
+            "openvpn": {"type": "array", "items": {"$ref": "#/components/schemas/OpenVpnProfile"}},
+            "wireguard": {
+                "type": ["object", "null"],
+                "required": ["url"],
+                "properties": {"url": {"type": "string", "format": "uri"}},
+                "description": "WireGuard (experimental, desktops): the .conf; null where not offered",
+            },
+        },
+    },
+    "DisconnectDevices": {
+        "type": "object",
+        "required": ["email", "activation_code"],
+        "description": "One session to end, or all: true",
+        "properties": {
+            "email": _EMAIL,
+            "activation_code": {"type": "string", "maxLength": 64},
+            "session": {"type": ["string", "null"], "maxLength": 64},
+            "all": {"type": "boolean"},
+        },
+    },
+    "DeviceList": {
+        "type": "object",
+        "required": ["success", "in_use", "limit", "devices"],
+        "properties": {
+            "success": {"const": True},
+            "in_use": {"type": "integer", "minimum": 0, "description": "Servers in use (one device each)"},
+            "limit": {"type": "integer", "minimum": 1, "description": "Servers a licence may use at once"},
+            "devices": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["session", "server", "protocol", "since"],
+                    "properties": {
+                        "session": {"type": "string", "description": "For /api/devices/disconnect"},
+                        "server": {
+                            "type": "object",
+                            "required": ["id"],
+                            "properties": _SERVER_NAME["properties"],
+                            "description": "Only the id for a server no longer listed",
+                        },
+                        "protocol": {"enum": ["udp", "tcp", None]},
+                        "since": {"type": "integer", "description": "Unix time in seconds"},
+                    },
+                },
+            },
+        },
+    },
+    "ConnectionCheck": {
+        "type": "object",
+        "required": ["protected", "server"],
+        "properties": {
+            "protected": {"type": "boolean"},
+            "server": {
+                "oneOf": [{"$ref": "#/components/schemas/ServerName"}, {"type": "null"}],
+                "description": "The server whose exit address the request came from",
+            },
+        },
+    },
+    "ServerName": _SERVER_NAME,
+}
+
 SCHEMAS: dict[str, Any] = {
     "Error": _ERROR,
     "ValidationError": _VALIDATION_ERROR,
@@ -180,6 +279,7 @@ SCHEMAS: dict[str, Any] = {
             "user_start",
             "user_stop",
             "activation_url",
+            "profiles",
         ],
         "properties": {
             "success": {"const": True},
@@ -189,6 +289,7 @@ SCHEMAS: dict[str, Any] = {
             "user_start": {"type": "integer", "description": "Unix time in seconds"},
             "user_stop": {"type": "integer", "description": "Expiry, Unix time in seconds"},
             "activation_url": {"type": "string", "format": "uri"},
+            "profiles": _PROFILES,
         },
     },
     "CheckLicense": {
@@ -214,6 +315,7 @@ SCHEMAS: dict[str, Any] = {
                     "renewable",
                     "renewable_from",
                     "configUrl",
+                    "profiles",
                 ],
                 "properties": {
                     "email": {"type": "string"},
@@ -230,6 +332,7 @@ SCHEMAS: dict[str, Any] = {
                     "renewable": {"type": "boolean"},
                     "renewable_from": {"type": "string", "format": "date"},
                     "configUrl": {"type": ["string", "null"], "format": "uri"},
+                    "profiles": _PROFILES,
                 },
             },
         },
@@ -310,6 +413,12 @@ SCHEMAS: dict[str, Any] = {
                     },
                 },
             },
+            "exit_addresses": {
+                "type": ["array", "null"],
+                "maxItems": 16,
+                "items": {"type": "string", "maxLength": 64},
+                "description": "Public addresses (or networks) the clients' traffic leaves from",
+            },
         },
     },
     "HeartbeatResult": {
@@ -327,6 +436,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "username": {"type": "string", "maxLength": 320},
             "password": {"type": ["string", "null"], "maxLength": 128},
+            "protocol": {"type": ["string", "null"], "maxLength": 16, "description": "udp or tcp"},
         },
     },
     "NodeSession": {
@@ -349,6 +459,7 @@ SCHEMAS: dict[str, Any] = {
         "required": ["known"],
         "properties": {"known": {"type": "boolean"}},
     },
+    **_PROFILE_SCHEMAS,
 }
 
 
@@ -366,6 +477,25 @@ def _node(summary: str, body: str | None, ok: dict[str, Any], method: str = "pos
     if body:
         operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(body)}}}
     return {method: operation}
+
+
+def _personal_file(summary: str, name: str, content: dict[str, Any]) -> dict[str, Any]:
+    path_parameters = [
+        {"name": part, "in": "path", "required": True, "schema": {"type": "string"}}
+        for part in ("token", name)
+    ]
+    return {
+        "get": {
+            "summary": summary,
+            "parameters": path_parameters,
+            "responses": {
+                "200": {"description": "Personal: never cached", "content": content},
+                "404": _json(_ref("Error"), "Unknown link, ended licence, or no such profile"),
+                "429": _json(_ref("Error"), "Rate limited; see Retry-After"),
+                "503": _json(_ref("Error"), "The VPN keys are not set up"),
+            },
+        }
+    }
 
 
 def openapi_document() -> dict[str, Any]:
@@ -410,6 +540,35 @@ def openapi_document() -> dict[str, Any]:
                         "429": _json(_ref("Error"), "Rate limited; see Retry-After"),
                         "503": _json(_ref("Error"), "The VPN keys are not set up"),
                     },
+                }
+            },
+            "/api/profile/{token}/{file}": _personal_file(
+                "One profile of the personal archive: {server}-udp.ovpn, {server}-tcp.ovpn "
+                "(application/x-openvpn-profile) or {server}.conf (WireGuard, text/plain)",
+                "file",
+                {"application/x-openvpn-profile": {}, "text/plain": {}},
+            ),
+            "/api/profile-qr/{token}/{image}": _personal_file(
+                "A QR code of a profile's link: {server}-udp.svg, {server}-tcp.png, …",
+                "image",
+                {"image/svg+xml": {}, "image/png": {}},
+            ),
+            "/api/devices": _post(
+                "The licence's connected devices (by e-mail and activation code)",
+                "CheckLicense",
+                "DeviceList",
+                404,
+            ),
+            "/api/devices/disconnect": _post(
+                "End one device's session, or all: the server cuts it within seconds",
+                "DisconnectDevices",
+                "DeviceList",
+                404,
+            ),
+            "/api/connection-check": {
+                "get": {
+                    "summary": "Does this request come from an online VPN server's exit address?",
+                    "responses": {"200": _json(_ref("ConnectionCheck"), "The answer (never cached)")},
                 }
             },
             "/api/node/heartbeat": _node(

@@ -63,6 +63,16 @@ class CheckLicense:
 
 
 @define
+class DisconnectDevices:
+    """The licence's e-mail and code, and one session to end, or ``all``."""
+
+    email: str = field(metadata=_capped(320))
+    activation_code: str = field(metadata=_capped(64))
+    session: str | None = field(default=None, metadata={"max_length": 64})
+    all: bool = False
+
+
+@define
 class RenewLicence:
     """Either the one-time link of a reminder e-mail, or the e-mail and activation code."""
 
@@ -85,12 +95,16 @@ class HeartbeatBody:
     service_up: bool
     # The connections a node holds; a simulated server without them reports only a count.
     connections: list[HeldConnection] | None = None
+    # Where its clients' traffic leaves from; absent: the hub keeps what it was told before.
+    exit_addresses: list[str] | None = None
 
 
 @define
 class NodeLogin:
     username: str = field(metadata=_capped(320))
     password: str | None = field(default=None, metadata={"max_length": 128})
+    # The OpenVPN instance the client came to: "udp" or "tcp".
+    protocol: str | None = field(default=None, metadata={"max_length": 16})
 
 
 @define

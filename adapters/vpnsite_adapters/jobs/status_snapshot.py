@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from attrs import define, field
 
+from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Rank, ServerView, VpnServer, silent_since, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 
@@ -84,6 +85,9 @@ class StatusSnapshot:
     servers_online: int = 0
     sessions: int = 0
     refreshed_at: float | None = None
+    # The fleet as of the last refresh, for the per-server profile links and the connection check.
+    views: list[ServerView] = field(factory=list)
+    exits: ExitIndex = field(factory=ExitIndex)
 
     def refresh(self) -> None:
         """Read the database once and replace both answers; on failure keep the last ones."""
@@ -122,8 +126,10 @@ class StatusSnapshot:
             },
             self.billing(),
         ]
-        vpn = [_vpn_server(view) for view in views]
+        vpn = [server_entry(view) for view in views]
         self.users = users
+        self.views = views
+        self.exits = ExitIndex.of(views)
         self.servers = len(vpn)
         self.servers_online = sum(1 for view in views if view.online)
         self.sessions = sum(view.server.sessions for view in views if view.online)
@@ -145,7 +151,7 @@ class StatusSnapshot:
         self.refreshed_at = time.monotonic()
 
 
-def _vpn_server(view: ServerView) -> dict[str, Any]:
+def server_entry(view: ServerView) -> dict[str, Any]:
     server, location = view.server, view.server.location
     entry: dict[str, Any] = {
         "id": location.id,

@@ -50,6 +50,8 @@ class NodeConfig:
     instances: tuple[Instance, ...]
     wireguard: WireguardSetup | None
     ipv6: Ipv6Mode
+    # The public addresses clients' traffic leaves from, for the hub's "am I protected?" check.
+    exit_addresses: tuple[str, ...] = ()
 
     @property
     def subnets(self) -> list[str]:
@@ -81,6 +83,7 @@ class NodeConfig:
                 "openvpn": [instance(i) for i in self.instances],
                 "wireguard": wireguard,
                 "ipv6": self.ipv6,
+                "exit_addresses": list(self.exit_addresses),
             },
             indent=2,
         )
@@ -103,7 +106,10 @@ class NodeConfig:
             ipv6 = raw.get("ipv6", "block")
             if ipv6 not in IPV6_MODES:
                 raise NodeConfigError(f"{path}: ipv6 must be one of {', '.join(IPV6_MODES)}")
-            return cls(str(raw["server"]), str(raw["hub"]), str(raw["token"]), instances, wireguard, ipv6)
+            exits = tuple(str(address) for address in raw.get("exit_addresses", []))
+            return cls(
+                str(raw["server"]), str(raw["hub"]), str(raw["token"]), instances, wireguard, ipv6, exits
+            )
         except FileNotFoundError:
             raise NodeConfigError(
                 f"{path} is missing: write the directory with `vpnsite vpn server-config` on the hub"

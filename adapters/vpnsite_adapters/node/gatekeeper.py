@@ -64,7 +64,8 @@ class Gatekeeper:
     def _log_in(self, instance: Management, event: ClientEvent) -> None:
         key = (instance.name, event.cid)
         username = event.env.get("username", "")
-        verdict = self.hub.log_in(username, event.env.get("password", ""))
+        protocol = instance.name.rpartition("-")[2]  # openvpn-udp, openvpn-tcp
+        verdict = self.hub.log_in(username, event.env.get("password", ""), protocol)
         replaced: list[Connection] = []
         with self._lock:
             self._pending.discard(key)

@@ -33,9 +33,11 @@ class HubUnavailable(Exception):
 
 
 class Hub:
-    def __init__(self, url: str, token: str) -> None:
+    def __init__(self, url: str, token: str, exit_addresses: Sequence[str] = ()) -> None:
         self.url = url.rstrip("/")
         self.token = token
+        # Where this server's clients' traffic leaves from, reported with every heartbeat.
+        self.exit_addresses = list(exit_addresses)
 
     def _call(self, path: str, body: Any | None, timeout: float) -> tuple[int, bytes]:
         request = urllib.request.Request(
@@ -59,9 +61,10 @@ class Hub:
         except ValueError:
             raise HubUnavailable(f"unreadable answer ({status})") from None
 
-    def log_in(self, username: str, password: str) -> Verdict:
+    def log_in(self, username: str, password: str, protocol: str | None = None) -> Verdict:
+        body = {"username": username, "password": password, "protocol": protocol}
         try:
-            status, answer = self._json("login", {"username": username, "password": password}, LOGIN_TIMEOUT)
+            status, answer = self._json("login", body, LOGIN_TIMEOUT)
         except HubUnavailable as error:
             log.warning("login refused: the hub did not answer (%s)", error)
             return Verdict(False, "hub_unavailable")
@@ -86,6 +89,8 @@ class Hub:
             "sessions": beat.sessions,
             "service_up": beat.service_up,
         }
+        if self.exit_addresses:
+            body["exit_addresses"] = self.exit_addresses
         if connections is not None:
             body["connections"] = [
                 {"session": session, "licence": licence} for session, licence in connections

@@ -41,7 +41,7 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
 
-    hub = Hub(config.hub, config.token)
+    hub = Hub(config.hub, config.token, config.exit_addresses)
     gatekeeper = Gatekeeper(hub)
     instances = [OpenVpnInstance(instance, gatekeeper, user, stopping) for instance in config.instances]
     network = Nat(config.subnets, config.subnets6) if nat else None

@@ -30,6 +30,7 @@ def _server(row: Any) -> VpnServer:
         tcp_port=row.tcp_port,
         wg_port=row.wg_port,
         wg_public_key=row.wg_public_key,
+        exit_addresses=tuple(row.exit_addresses.split()),
     )
 
 
@@ -101,6 +102,10 @@ class SqlFleetStore:
         row = self.models.VpnServer.get_or_none(self.models.VpnServer.id == server_id)
         return None if row is None else _server(row)
 
+    def set_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
+        servers = self.models.VpnServer
+        servers.update(exit_addresses=" ".join(addresses)).where(servers.id == server_id).execute()
+
     def set_ping(self, server_id: str, ping_ms: int | None) -> None:
         servers = self.models.VpnServer
         servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
@@ -121,10 +126,13 @@ class SqlFleetStore:
         with self.db.atomic():
             if end_sessions:
                 sessions.delete().where(sessions.server_id == server_id).execute()
-            servers.update(
-                last_seen=to_db(now),
-                load_percent=beat.cpu_load,
-                bandwidth_mbps=beat.bandwidth_mbps,
-                sessions=beat.sessions,
-                service_up=beat.service_up,
-            ).where(servers.id == server_id).execute()
+            changes: dict[Any, Any] = {
+                servers.last_seen: to_db(now),
+                servers.load_percent: beat.cpu_load,
+                servers.bandwidth_mbps: beat.bandwidth_mbps,
+                servers.sessions: beat.sessions,
+                servers.service_up: beat.service_up,
+            }
+            if beat.exit_addresses is not None:
+                changes[servers.exit_addresses] = " ".join(beat.exit_addresses)
+            servers.update(changes).where(servers.id == server_id).execute()

@@ -201,6 +201,19 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        8,
+        "devices: a session's protocol and its owner's disconnect; each server's exit addresses",
+        (
+            "ALTER TABLE vpn_session ADD COLUMN protocol TEXT",
+            "ALTER TABLE vpn_session ADD COLUMN ending BOOLEAN NOT NULL DEFAULT FALSE",
+            # Space-separated addresses or networks; compared with visitors' addresses in memory only.
+            "ALTER TABLE vpn_server ADD COLUMN exit_addresses TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

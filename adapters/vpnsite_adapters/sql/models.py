@@ -80,6 +80,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         ping_ms = peewee.IntegerField(null=True)
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)
+        exit_addresses = peewee.TextField(default="")
 
     class VpnSession(Base):
         licence_id = peewee.TextField()
@@ -87,6 +88,8 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         started_at = peewee.BigIntegerField()
         confirmed = peewee.BooleanField(default=False)
         session_id = peewee.TextField(default="")
+        protocol = peewee.TextField(null=True)
+        ending = peewee.BooleanField(default=False)
 
         class Meta:
             primary_key = peewee.CompositeKey("licence_id", "server_id")

@@ -17,7 +17,15 @@ from vpnsite_adapters.sql.licences import licence_from_row
 
 
 def _session(row: Any) -> Session:
-    return Session(row.licence_id, row.server_id, from_db(row.started_at), row.session_id, row.confirmed)
+    return Session(
+        row.licence_id,
+        row.server_id,
+        from_db(row.started_at),
+        row.session_id,
+        row.confirmed,
+        row.protocol,
+        row.ending,
+    )
 
 
 @frozen
@@ -34,7 +42,7 @@ class SqlSessionStore:
         sessions, servers = self.models.VpnSession, self.models.VpnServer
         heard = servers.select(servers.id).where(servers.last_seen >= to_db(heard_since))
         fresh = sessions.confirmed | (sessions.started_at > to_db(unconfirmed_since))
-        return fresh & sessions.server_id.in_(heard)
+        return fresh & ~sessions.ending & sessions.server_id.in_(heard)
 
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
@@ -55,10 +63,21 @@ class SqlSessionStore:
             sessions.started_at: to_db(session.started_at),
             sessions.confirmed: session.confirmed,
             sessions.session_id: session.id,
+            sessions.protocol: session.protocol,
+            sessions.ending: session.ending,
         }
         sessions.insert(
             {sessions.licence_id: session.licence_id, sessions.server_id: session.server_id, **values}
         ).on_conflict(conflict_target=[sessions.licence_id, sessions.server_id], update=values).execute()
+
+    def mark_ending(self, licence_id: str, session_ids: Sequence[str] | None) -> int:
+        sessions = self.models.VpnSession
+        mine = (sessions.licence_id == licence_id) & ~sessions.ending
+        if session_ids is not None:
+            if not session_ids:
+                return 0
+            mine &= sessions.session_id.in_(list(session_ids))
+        return int(sessions.update(ending=True).where(mine).execute())
 
     def confirm(self, server_id: str, session_id: str) -> bool:
         sessions = self.models.VpnSession

@@ -44,7 +44,10 @@ def endpoints(
 
 
 def client_profile(endpoint: Endpoint, ca_pem: str, client_key_pem: str) -> str:
-    """A profile with no login secret: the app asks for the e-mail and the activation code."""
+    """A profile with no login secret: the app asks for the e-mail and the activation code.
+    OpenVPN 3 (OpenVPN Connect) takes a profile without `cert`/`key` for one whose certificate
+    lives outside it and asks for one at import, unless told `setenv CLIENT_CERT 0`; every key
+    is inline, so a profile imported from a link needs no other file."""
     server = endpoint.server
     protocol = "udp" if endpoint.protocol == "udp" else "tcp-client"
     return f"""# vpnsite — {server.location.name}, {server.location.city} ({endpoint.protocol.upper()})
@@ -61,6 +64,7 @@ verify-x509-name {server.location.id} name
 tls-version-min 1.2
 data-ciphers {CIPHERS}
 auth-user-pass
+setenv CLIENT_CERT 0
 setenv opt block-outside-dns
 verb 3
 {"explicit-exit-notify 1" if endpoint.protocol == "udp" else ""}

@@ -91,7 +91,7 @@ def write_server_directory(
         )
         setup = WireguardSetup("wg0", "wg0.conf", WIREGUARD_ADDRESS, WIREGUARD_SUBNET)
         written.append("wg0.conf")
-    config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6)
+    config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6, server.exit_addresses)
     write_secret(out / "node.json", config.to_json().encode())
     (out / UNIT).write_text(unit)
     return [*written, "node.json", UNIT]

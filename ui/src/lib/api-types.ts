@@ -712,6 +712,388 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/{token}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One profile of the personal archive: {server}-udp.ovpn, {server}-tcp.ovpn (application/x-openvpn-profile) or {server}.conf (WireGuard, text/plain) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Personal: never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-openvpn-profile": unknown;
+                        "text/plain": unknown;
+                    };
+                };
+                /** @description Unknown link, ended licence, or no such profile */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The VPN keys are not set up */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile-qr/{token}/{image}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A QR code of a profile's link: {server}-udp.svg, {server}-tcp.png, … */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    image: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Personal: never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": unknown;
+                        "image/png": unknown;
+                    };
+                };
+                /** @description Unknown link, ended licence, or no such profile */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The VPN keys are not set up */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The licence's connected devices (by e-mail and activation code) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CheckLicense"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeviceList"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Licence not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End one device's session, or all: the server cuts it within seconds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DisconnectDevices"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeviceList"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Licence not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connection-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Does this request come from an online VPN server's exit address? */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answer (never cached) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionCheck"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/node/heartbeat": {
         parameters: {
             query?: never;
@@ -1516,6 +1898,8 @@ export interface components {
             user_stop: number;
             /** Format: uri */
             activation_url: string;
+            /** @description Per server: its personal profile links (empty when the licence has ended) */
+            profiles: components["schemas"]["ProfileServer"][];
         };
         CheckLicense: {
             email: string;
@@ -1540,6 +1924,8 @@ export interface components {
                 renewable_from: string;
                 /** Format: uri */
                 configUrl: string | null;
+                /** @description Per server: its personal profile links (empty when the licence has ended) */
+                profiles: components["schemas"]["ProfileServer"][];
             };
         };
         /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code */
@@ -1612,6 +1998,8 @@ export interface components {
                 session: string;
                 licence: string;
             }[] | null;
+            /** @description Public addresses (or networks) the clients' traffic leaves from */
+            exit_addresses?: string[] | null;
         };
         HeartbeatResult: {
             /** @constant */
@@ -1623,6 +2011,8 @@ export interface components {
         NodeLogin: {
             username: string;
             password?: string | null;
+            /** @description udp or tcp */
+            protocol?: string | null;
         };
         NodeSession: {
             session: string;
@@ -1638,6 +2028,86 @@ export interface components {
         };
         NodeSessionResult: {
             known: boolean;
+        };
+        OpenVpnProfile: {
+            /** @enum {unknown} */
+            protocol: "udp" | "tcp";
+            /**
+             * Format: uri
+             * @description The .ovpn, personal, a week
+             */
+            url: string;
+            /** @description openvpn://import-profile/<url>: opens OpenVPN Connect (3.3.6+), which downloads the profile (over HTTPS only) */
+            import_url: string;
+            /**
+             * Format: uri
+             * @description A QR code of url (SVG)
+             */
+            qr_svg: string;
+            /**
+             * Format: uri
+             * @description The same QR code as PNG
+             */
+            qr_png: string;
+        };
+        ProfileServer: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
+            /** @enum {unknown} */
+            status: "online" | "offline";
+            load: string;
+            openvpn: components["schemas"]["OpenVpnProfile"][];
+            /** @description WireGuard (experimental, desktops): the .conf; null where not offered */
+            wireguard: {
+                /** Format: uri */
+                url: string;
+            } | null;
+        };
+        /** @description One session to end, or all: true */
+        DisconnectDevices: {
+            email: string;
+            activation_code: string;
+            session?: string | null;
+            all?: boolean;
+        };
+        DeviceList: {
+            /** @constant */
+            success: true;
+            /** @description Servers in use (one device each) */
+            in_use: number;
+            /** @description Servers a licence may use at once */
+            limit: number;
+            devices: {
+                /** @description For /api/devices/disconnect */
+                session: string;
+                /** @description Only the id for a server no longer listed */
+                server: {
+                    id: string;
+                    name?: string;
+                    flag?: string;
+                    /** @description The city */
+                    location?: string;
+                };
+                /** @enum {unknown} */
+                protocol: "udp" | "tcp" | null;
+                /** @description Unix time in seconds */
+                since: number;
+            }[];
+        };
+        ConnectionCheck: {
+            protected: boolean;
+            /** @description The server whose exit address the request came from */
+            server: components["schemas"]["ServerName"] | null;
+        };
+        ServerName: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
         };
     };
     responses: never;

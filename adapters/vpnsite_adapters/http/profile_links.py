@@ -1,0 +1,54 @@
+"""The per-server profile links of a licence, as the create-user and licence-check answers give
+them: built from the status snapshot in memory (names, flags, live load), under one personal
+archive link."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from vpnsite.archives import WIREGUARD, profile_kinds
+from vpnsite.fleet import ServerView
+from vpnsite_adapters.jobs.status_snapshot import server_entry
+from vpnsite_adapters.links import openvpn_import_url, profile_qr_url, profile_url
+
+_SHOWN = ("id", "name", "flag", "location", "status", "load")
+
+
+def openvpn_file(server_id: str, protocol: str) -> str:
+    return f"{server_id}-{protocol}.ovpn"
+
+
+def wireguard_file(server_id: str) -> str:
+    return f"{server_id}.conf"
+
+
+def profile_list(origin: str, token: str, views: Sequence[ServerView]) -> list[dict[str, Any]]:
+    """Per server that offers a profile: what the status page shows of it, a link per OpenVPN
+    protocol (with OpenVPN Connect's import URL and QR codes), and the WireGuard link."""
+    listed = []
+    for view in views:
+        server_id = view.server.location.id
+        kinds = profile_kinds(view.server)
+        if not kinds:
+            continue
+        entry = server_entry(view)
+        openvpn = []
+        for protocol in kinds:
+            if protocol == WIREGUARD:
+                continue
+            url = profile_url(origin, token, openvpn_file(server_id, protocol))
+            openvpn.append(
+                {
+                    "protocol": protocol,
+                    "url": url,
+                    "import_url": openvpn_import_url(url),
+                    "qr_svg": profile_qr_url(origin, token, f"{server_id}-{protocol}.svg"),
+                    "qr_png": profile_qr_url(origin, token, f"{server_id}-{protocol}.png"),
+                }
+            )
+        wireguard = (
+            {"url": profile_url(origin, token, wireguard_file(server_id))} if WIREGUARD in kinds else None
+        )
+        listed.append({**{key: entry[key] for key in _SHOWN}, "openvpn": openvpn, "wireguard": wireguard})
+    return listed

@@ -1,0 +1,315 @@
+"""Per-server profile links (and their QR codes), devices seen and freed, and "am I protected?",
+through the real app on SQLite and PostgreSQL, every JSON answer checked against the contract."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image, ImageDraw
+
+from tests.integration.contract import assert_matches_contract
+from tests.integration.processes import vpnsite
+from tests.support.api import call, sign_up
+from vpnsite.fleet import Location
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.node.config import NodeConfig
+from vpnsite_adapters.vpn.keystore import initialise
+
+ORIGIN = "http://localhost"
+SERVERS = ("nl-ams-1", "us-nyc-1")
+BEAT = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
+
+
+@pytest.fixture
+def vpn_hub(make_hub: Any, tmp_path: Any) -> Any:
+    initialise(tmp_path / "data")
+    hub = make_hub(rate_limits="archive:ip=3/10m")
+    for name, host in zip(SERVERS, ("203.0.113.10", "203.0.113.20"), strict=True):
+        hub.store.fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), host, 1194, 443)
+        hub.store.fleet.set_token(name, hub.services.fleet.keys.read().nodes(f"token-{name}").current)
+    hub.store.fleet.set_wireguard("nl-ams-1", 51820, "c2VydmVyIGtleSBzZXJ2ZXIga2V5IHNlcnZlciBrZXk=")
+    hub.services.snapshot.refresh()
+    return hub
+
+
+def local(url: str) -> str:
+    assert url.startswith(ORIGIN + "/"), url
+    return url[len(ORIGIN) :]
+
+
+def fetch(client: Any, url: str, address: str) -> Any:
+    return client.get(local(url), environ_base={"REMOTE_ADDR": address})
+
+
+def svg_pixels(svg: bytes) -> Image.Image:
+    """Draw segno's SVG (one path of horizontal runs: M/m moves, h lines) as a bitmap."""
+    text = svg.decode()
+    width = int(re.search(r'width="(\d+)"', text)[1])  # type: ignore[index]
+    scale = int(re.search(r"scale\((\d+)\)", text)[1])  # type: ignore[index]
+    path = re.search(r' d="([^"]+)"', text)[1]  # type: ignore[index]
+    image = Image.new("L", (width, width), 255)
+    draw = ImageDraw.Draw(image)
+    x = y = 0.0
+    for command, *numbers in re.findall(r"([MmHh])(-?[\d.]+)(?:\s+(-?[\d.]+))?", path):
+        a, b = float(numbers[0]), float(numbers[1] or 0)
+        if command == "M":
+            x, y = a, b
+        elif command == "m":
+            x, y = x + a, y + b
+        else:
+            end = a if command == "H" else x + a
+            top = (y - 0.5) * scale
+            draw.rectangle([x * scale, top, end * scale - 1, top + scale - 1], fill=0)
+            x = end
+    return image
+
+
+def decoded(image: Image.Image) -> str:
+    found = zxingcpp.read_barcodes(image)
+    assert len(found) == 1, "one QR code, readable"
+    return str(found[0].text)
+
+
+def test_each_profile_has_its_own_link_an_import_url_and_qr_codes(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    status, created = call(client, "/api/create-user", sign_up(client))
+    assert status == 200
+    listed = {entry["id"]: entry for entry in created["profiles"]}
+    assert set(listed) == set(SERVERS)
+    amsterdam = listed["nl-ams-1"]
+    assert (amsterdam["flag"], amsterdam["location"], amsterdam["status"]) == ("nl", "Amsterdam", "offline")
+    assert [p["protocol"] for p in amsterdam["openvpn"]] == ["udp", "tcp"]
+    assert listed["us-nyc-1"]["wireguard"] is None and amsterdam["wireguard"] is not None
+
+    archive = fetch(client, created["activation_url"], "198.51.100.1")
+    with zipfile.ZipFile(io.BytesIO(archive.data)) as zipped:
+        in_archive = {name: zipped.read(name).decode() for name in zipped.namelist()}
+    for n, entry in enumerate(created["profiles"]):
+        for m, profile in enumerate(entry["openvpn"]):
+            file_name = f"{entry['id']}-{profile['protocol']}.ovpn"
+            assert profile["import_url"] == "openvpn://import-profile/" + profile["url"]
+            single = fetch(client, profile["url"], f"198.51.100.{10 + n * 2 + m}")
+            assert single.status_code == 200
+            assert single.mimetype == "application/x-openvpn-profile"
+            assert single.headers["Content-Disposition"] == f'attachment; filename="{file_name}"'
+            assert single.headers["Cache-Control"] == "no-store"
+            assert single.data.decode() == in_archive[file_name], "the same profile as in the archive"
+    conf = fetch(client, amsterdam["wireguard"]["url"], "198.51.100.30")
+    assert conf.status_code == 200 and conf.data.decode() == in_archive["wireguard/nl-ams-1.conf"]
+    assert conf.headers["Content-Disposition"] == 'attachment; filename="nl-ams-1.conf"'
+
+    udp = amsterdam["openvpn"][0]
+    svg = fetch(client, udp["qr_svg"], "198.51.100.40")
+    assert svg.mimetype == "image/svg+xml" and svg.headers["Cache-Control"] == "no-store"
+    assert "default-src 'none'" in svg.headers["Content-Security-Policy"]
+    assert b"<script" not in svg.data and b"http://localhost" not in svg.data, "a drawing, not a reference"
+    png = fetch(client, udp["qr_png"], "198.51.100.40")
+    assert png.mimetype == "image/png" and png.headers["Cache-Control"] == "no-store"
+    for image in (svg_pixels(svg.data), Image.open(io.BytesIO(png.data))):
+        held = decoded(image)
+        assert held == udp["url"], "the code holds the profile's personal link"
+        scanned = fetch(client, held, "198.51.100.41")
+        assert scanned.status_code == 200 and scanned.data.decode() == in_archive["nl-ams-1-udp.ovpn"]
+
+    token = local(created["activation_url"]).rsplit("/", 1)[1]
+    for wrong in (
+        f"/api/profile/{token}/elsewhere-udp.ovpn",
+        f"/api/profile/{token}/nl-ams-1-sctp.ovpn",
+        f"/api/profile/{token}/us-nyc-1.conf",
+        f"/api/profile/{token[:-2]}xx/nl-ams-1-udp.ovpn",
+        f"/api/profile-qr/{token}/elsewhere-udp.svg",
+        f"/api/profile-qr/{token[:-2]}xx/nl-ams-1-udp.svg",
+    ):
+        assert client.get(wrong, environ_base={"REMOTE_ADDR": "198.51.100.50"}).status_code == 404, wrong
+
+
+def test_profile_links_share_the_archive_limit_and_die_with_the_licence(vpn_hub: Any, clock: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    _, created = call(client, "/api/create-user", sign_up(client))
+    url = created["profiles"][0]["openvpn"][1]["url"]
+    assert fetch(client, created["activation_url"], "198.51.100.1").status_code == 200
+    assert [fetch(client, url, "198.51.100.1").status_code for _ in range(3)] == [200, 200, 429]
+    status, checked = call(
+        client,
+        "/api/check-license",
+        {"email": created["user_email"], "activation_code": created["user_code"]},
+    )
+    assert status == 200 and [entry["id"] for entry in checked["license"]["profiles"]] == list(SERVERS)
+    clock.advance(days=91)
+    assert fetch(client, url, "198.51.100.2").status_code == 404, "no profile outlives the licence"
+    _, ended = call(
+        client,
+        "/api/check-license",
+        {"email": created["user_email"], "activation_code": created["user_code"]},
+    )
+    assert ended["license"]["profiles"] == [] and ended["license"]["configUrl"] is None
+
+
+def test_profiles_import_into_openvpn_connect_without_asking_for_a_certificate(vpn_hub: Any) -> None:
+    """OpenVPN 3 (the core of OpenVPN Connect) takes a profile without `cert` and `key` for one
+    whose certificate is kept elsewhere, and asks for it, unless `setenv CLIENT_CERT 0`; a profile
+    imported from a link has no other file, so every key is inline, and the login is typed."""
+    client = create_app(vpn_hub.services).test_client()
+    _, created = call(client, "/api/create-user", sign_up(client))
+    for n, entry in enumerate(created["profiles"]):
+        for m, link in enumerate(entry["openvpn"]):
+            text = fetch(client, link["url"], f"198.51.100.{60 + n * 2 + m}").data.decode()
+            outside_blocks = re.sub(r"<([\w-]+)>.*?</\1>", "", text, flags=re.S)
+            directives = [line.split() for line in outside_blocks.splitlines() if line and line[0] != "#"]
+            names = {words[0] for words in directives}
+            assert ["setenv", "CLIENT_CERT", "0"] in directives
+            assert ["auth-user-pass"] in directives, "asks for the e-mail and code; no file"
+            assert not names & {"cert", "key", "pkcs12", "ca", "tls-crypt-v2", "tls-auth", "tls-crypt"}, (
+                "no key is a file reference"
+            )
+            assert re.search(r"<ca>\n-----BEGIN CERTIFICATE-----.+</ca>", text, re.S)
+            assert re.search(r"<tls-crypt-v2>\n-----BEGIN OpenVPN tls-crypt-v2 client key-----", text)
+            assert "GENERIC_CONFIG" not in text and "<auth-user-pass>" not in text
+
+
+def _log_in(client: Any, server: str, code: str, protocol: str = "udp") -> dict[str, Any]:
+    auth = {"Authorization": f"Bearer token-{server}"}
+    client.post("/api/node/heartbeat", json=BEAT, headers=auth)
+    login = {"username": "anna@example.org", "password": code, "protocol": protocol}
+    admitted = client.post("/api/node/login", json=login, headers=auth).get_json()
+    assert admitted["admitted"] is True
+    assert client.post(
+        "/api/node/established", json={"session": admitted["session"]}, headers=auth
+    ).get_json()
+    return admitted  # type: ignore[no-any-return]
+
+
+def test_a_user_sees_and_frees_devices(vpn_hub: Any, clock: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    _, bob = call(client, "/api/create-user", sign_up(client, "bob@example.org"))
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    started = int(clock.now().timestamp())
+    udp = _log_in(client, "nl-ams-1", anna["user_code"], "udp")
+    tcp = _log_in(client, "us-nyc-1", anna["user_code"], "tcp")
+    bobs = client.post(
+        "/api/node/login",
+        json={"username": "bob@example.org", "password": bob["user_code"], "protocol": "udp"},
+        headers={"Authorization": "Bearer token-nl-ams-1"},
+    ).get_json()
+
+    status, listing = call(client, "/api/devices", owner)
+    assert status == 200 and (listing["in_use"], listing["limit"]) == (2, 10)
+    assert [(d["session"], d["server"]["id"], d["protocol"], d["since"]) for d in listing["devices"]] == [
+        (udp["session"], "nl-ams-1", "udp", started),
+        (tcp["session"], "us-nyc-1", "tcp", started),
+    ]
+    assert listing["devices"][0]["server"] == {
+        "id": "nl-ams-1",
+        "name": "Netherlands",
+        "flag": "nl",
+        "location": "Amsterdam",
+    }
+    assert bobs["session"] not in str(listing) and "127.0.0.1" not in str(listing)
+
+    status, refused = call(client, "/api/devices/disconnect", {**owner, "session": bobs["session"]})
+    assert (status, refused["code"]) == (404, "session_not_found"), "nobody ends another's session"
+    status, _ = call(client, "/api/devices/disconnect", owner)
+    assert status == 422, "a session or all"
+    status, after = call(client, "/api/devices/disconnect", {**owner, "session": udp["session"]})
+    assert (
+        status == 200
+        and after["in_use"] == 1
+        and [d["session"] for d in after["devices"]] == [tcp["session"]]
+    )
+    held = [
+        {"session": udp["session"], "licence": udp["licence"]},
+        {"session": bobs["session"], "licence": bobs["licence"]},
+    ]
+    beat = client.post(
+        "/api/node/heartbeat",
+        json={**BEAT, "connections": held},
+        headers={"Authorization": "Bearer token-nl-ams-1"},
+    ).get_json()
+    assert beat["end"] == [udp["session"]], "the server is told to cut it, and only it"
+
+    status, emptied = call(client, "/api/devices/disconnect", {**owner, "all": True})
+    assert status == 200 and emptied["devices"] == [] and emptied["in_use"] == 0
+    again = _log_in(client, "nl-ams-1", anna["user_code"])
+    assert [d["session"] for d in call(client, "/api/devices", owner)[1]["devices"]] == [again["session"]]
+
+
+def test_devices_are_protected_like_the_licence_check(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    wrong = {"email": "anna@example.org", "activation_code": "1" * 20}
+    status, body = call(client, "/api/devices", wrong)
+    assert status in (404, 422) and body["code"] in ("licence_not_found", "validation_error")
+    right = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    answers = [call(client, "/api/check-license", right)[0] for _ in range(5)]
+    answers += [call(client, "/api/devices", right)[0] for _ in range(4)]
+    assert answers == [200] * 9
+    status, limited = call(client, "/api/devices/disconnect", {**right, "all": True})
+    assert (status, limited["code"]) == (429, "rate_limited"), "one budget with the licence check"
+
+
+def test_the_connection_check_knows_the_online_servers_exit_addresses(
+    vpn_hub: Any, clock: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    client = create_app(vpn_hub.services).test_client()
+
+    def check(address: str) -> Any:
+        response = client.get("/api/connection-check", environ_base={"REMOTE_ADDR": address})
+        assert response.headers["Cache-Control"] == "no-store"
+        assert address not in response.get_data(as_text=True), "the visitor's address is not echoed"
+        return assert_matches_contract("/api/connection-check", "GET", response)
+
+    exits = {**BEAT, "exit_addresses": ["198.51.100.7", "2001:db8:7::/64"]}
+    auth = {"Authorization": "Bearer token-nl-ams-1"}
+    assert client.post("/api/node/heartbeat", json=exits, headers=auth).status_code == 200
+    bad = client.post("/api/node/heartbeat", json={**BEAT, "exit_addresses": ["vpn.example"]}, headers=auth)
+    assert bad.status_code == 422
+    vpn_hub.services.snapshot.refresh()
+    protected = check("198.51.100.7")
+    assert protected == {
+        "protected": True,
+        "server": {"id": "nl-ams-1", "name": "Netherlands", "flag": "nl", "location": "Amsterdam"},
+    }
+    assert check("2001:db8:7::99")["protected"] is True
+    assert check("198.51.100.8") == {"protected": False, "server": None}
+    client.post("/api/node/heartbeat", json=BEAT, headers=auth)
+    vpn_hub.services.snapshot.refresh()
+    assert check("198.51.100.7")["protected"] is True, "a heartbeat without addresses keeps the known ones"
+    clock.advance(seconds=31)
+    vpn_hub.services.snapshot.refresh()
+    assert check("198.51.100.7")["protected"] is False, "a server offline protects nobody"
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "GET /api/connection-check 200" in logged
+    assert "198.51.100" not in logged and "2001:db8:7" not in logged, "no visitor's address is logged"
+
+
+def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: Path) -> None:
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data")}
+    env.pop("VPNSITE_DATABASE_URL", None)
+    add = ("vpn", "add-server", "nl-1", "--country", "nl", "--city", "Amsterdam", "--host", "203.0.113.9")
+    refused = vpnsite(*add, "--exit-address", "vpn.example.org", env=env)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "--exit-address" in refused.stderr and "Traceback" not in refused.stderr
+    assert vpnsite("vpn", "init", env=env).returncode == 0
+    added = vpnsite(*add, "--exit-address", "198.51.100.7", "--exit-address", "2001:DB8:7::/64", env=env)
+    assert added.returncode == 0, added.stderr
+    out = tmp_path / "nl-1"
+    written = vpnsite(
+        "vpn", "server-config", "nl-1", "--out", str(out), "--hub", "https://hub.example", env=env
+    )
+    assert written.returncode == 0, written.stderr
+    node = json.loads((out / "node.json").read_text())
+    assert node["exit_addresses"] == ["198.51.100.7", "2001:db8:7::/64"]
+    assert NodeConfig.load(out).exit_addresses == ("198.51.100.7", "2001:db8:7::/64"), (
+        "the node reports these"
+    )
