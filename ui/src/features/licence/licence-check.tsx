@@ -11,6 +11,9 @@ import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
+import { OneTapSetup } from "../setup/one-tap-setup";
+import { Devices } from "../devices/devices";
+import { CONNECTION_CHECK_ID } from "../connection-check/connection-check";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 const TERM_DAYS = 90;
@@ -33,7 +36,7 @@ function ServedDashboard({ active }: { active: boolean }) {
 
 type DashboardShown = { email: string; code: string; started: string; ends: string; remaining: string };
 
-function DashboardView({ active, shown, configUrl, renewal, another }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren }) {
+function DashboardView({ active, shown, configUrl, renewal, another, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; setup?: ComponentChildren }) {
   const { language, t, list } = useI18n();
   return (
     <section class="container dashboard">
@@ -52,6 +55,7 @@ function DashboardView({ active, shown, configUrl, renewal, another }: { active:
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
       {configUrl && <ArchiveLink href={configUrl} />}
+      {setup}
       <div class="card">
         <h2>{t("licence.stepsTitle")}</h2>
         <ol class="steps">
@@ -106,6 +110,13 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
   );
   return (
     <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
+      setup={current.active && (
+        <>
+          <OneTapSetup profiles={current.profiles} />
+          <Devices credentials={credentials} />
+          <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
+        </>
+      )}
       another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
     />
   );
