@@ -33,7 +33,12 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     tmp = tmp_path_factory.mktemp("one-tap")
     port = free_port()
     data_dir = tmp / "data"
-    env = {**os.environ, "VPNSITE_DATA_DIR": str(data_dir), "VPNSITE_ACCESS_LOG": "false", "VPNSITE_RATE_LIMITS": "off"}
+    env = {
+        **os.environ,
+        "VPNSITE_DATA_DIR": str(data_dir),
+        "VPNSITE_ACCESS_LOG": "false",
+        "VPNSITE_RATE_LIMITS": "off",
+    }
     env.pop("VPNSITE_DATABASE_URL", None)
     assert vpnsite("vpn", "init", env=env).returncode == 0
     tokens = {}
@@ -147,7 +152,9 @@ def node_login(fleet: Fleet, server: str, email: str, code: str) -> str:
     admitted = requests.post(fleet.base + "/api/node/login", json=login, headers=auth, timeout=10).json()
     assert admitted["admitted"] is True
     session = admitted["session"]
-    assert requests.post(fleet.base + "/api/node/established", json={"session": session}, headers=auth, timeout=10).ok
+    assert requests.post(
+        fleet.base + "/api/node/established", json={"session": session}, headers=auth, timeout=10
+    ).ok
     return str(session)
 
 
@@ -169,7 +176,9 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
     devices.get_by_role("button", name="Disconnect the device connected to Amsterdam").click()
     expect(devices.locator(".devices-count")).to_have_text("0 of 10 servers in use")
     expect(devices.locator(".device-row")).to_have_count(0)
-    listed = requests.post(fleet.base + "/api/devices", json={"email": email, "activation_code": code}, timeout=10).json()
+    listed = requests.post(
+        fleet.base + "/api/devices", json={"email": email, "activation_code": code}, timeout=10
+    ).json()
     assert listed["in_use"] == 0 and listed["devices"] == [], "the place is free on the server too"
 
     node_login(fleet, "nl-ams-1", email, code)
@@ -186,7 +195,10 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
 
 @pytest.mark.parametrize(
     ("path", "answer"),
-    [("/server-status", "Not protected: your address is visible"), ("/ru/server-status", "Не защищено: ваш адрес виден")],
+    [
+        ("/server-status", "Not protected: your address is visible"),
+        ("/ru/server-status", "Не защищено: ваш адрес виден"),
+    ],
 )
 def test_the_connection_check_says_not_protected(browser: Any, fleet: Fleet, path: str, answer: str) -> None:
     page = open_page(browser, fleet, 1280)
@@ -203,5 +215,3 @@ def test_without_javascript_the_check_says_it_needs_it(browser: Any, fleet: Flee
     expect(page.locator("#connection-check .check-needs-script")).to_be_visible()
     expect(page.locator("#connection-check .check-answer")).to_be_hidden()
     context.close()
-
-

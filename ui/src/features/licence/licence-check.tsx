@@ -11,9 +11,9 @@ import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
-import { OneTapSetup } from "../setup/one-tap-setup";
-import { Devices } from "../devices/devices";
-import { CONNECTION_CHECK_ID } from "../connection-check/connection-check";
+import { OneTapSetup } from "../../components/one-tap-setup";
+import { Devices } from "../../components/devices";
+import { CONNECTION_CHECK_ID } from "../../components/connection-check";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 const TERM_DAYS = 90;

@@ -13,7 +13,7 @@ import { Icon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
-import { OneTapSetup } from "../setup/one-tap-setup";
+import { OneTapSetup } from "../../components/one-tap-setup";
 import type { ProfileServer } from "../../lib/api";
 
 const RETRY_DELAYS_MS = [1000, 3000];

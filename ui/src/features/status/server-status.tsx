@@ -9,7 +9,7 @@ import { localPath, type Language } from "../../lib/language";
 import { useNarrow, usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Flag, Icon } from "../../components/icons";
-import { ConnectionCheck } from "../connection-check/connection-check";
+import { ConnectionCheck } from "../../components/connection-check";
 
 const fetchStatus = conditionalGetter("/api/server-status");
 

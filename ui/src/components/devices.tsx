@@ -1,12 +1,12 @@
 // The licence's live sessions (issue 16): server, protocol and since when — the API never gives an
 // address — with "Disconnect" per device and for all. Every answer carries the new list.
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../../lib/api";
-import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
-import { formatCount, plural } from "../../lib/format";
-import { useI18n } from "../../lib/i18n";
-import { LOCALE, type Language } from "../../lib/language";
-import { Flag } from "../../components/icons";
+import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
+import { ERROR_DISPLAYS, errorText } from "../lib/errors";
+import { formatCount, plural } from "../lib/format";
+import { useI18n } from "../lib/i18n";
+import { LOCALE, type Language } from "../lib/language";
+import { Flag } from "./icons";
 
 type Credentials = { email: string; code: string };
 

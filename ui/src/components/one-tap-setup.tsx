@@ -2,10 +2,10 @@
 // path a visitor sees is decided by CSS (.phone-only / .desktop-only at the phone width), not by
 // the script, so the first paint is already the right one and nothing moves when it hydrates; a
 // hidden lazy QR image is never fetched.
-import type { ProfileServer } from "../../lib/api";
-import { loadLevel } from "../../lib/format";
-import { useI18n } from "../../lib/i18n";
-import { Flag, Icon } from "../../components/icons";
+import type { ProfileServer } from "../lib/api";
+import { loadLevel } from "../lib/format";
+import { useI18n } from "../lib/i18n";
+import { Flag, Icon } from "./icons";
 
 /** Drawn at this size (CSS pixels): segno's SVG scales without blur, and the box is reserved. */
 const QR_SIZE = 112;

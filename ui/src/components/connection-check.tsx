@@ -2,9 +2,9 @@
 // exit addresses, in memory. The answer is per visitor, so it is asked for after the page loads;
 // a page without the script says the check needs it (html:not(.js) in styles.css).
 import { useEffect, useState } from "preact/hooks";
-import { checkConnection, type ConnectionCheck as Answer } from "../../lib/api";
-import { useI18n } from "../../lib/i18n";
-import { Icon } from "../../components/icons";
+import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
+import { useI18n } from "../lib/i18n";
+import { Icon } from "./icons";
 
 export const CONNECTION_CHECK_ID = "connection-check";
 
