@@ -208,6 +208,35 @@ def test_the_connection_check_says_not_protected(browser: Any, fleet: Fleet, pat
     close(page)
 
 
+@pytest.mark.parametrize("width", [390, 1280])
+def test_without_javascript_the_answers_list_the_servers_too(browser: Any, fleet: Fleet, width: int) -> None:
+    context = browser.new_context(
+        java_script_enabled=False, base_url=fleet.base, viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    email = f"nojs-{width}@example.org"
+    page.goto("/")
+    page.fill("#signup-email", email)
+    page.click("#signup button[type=submit]")
+    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible()
+    code = page.locator("#activation-code").inner_text().strip()
+
+    def check() -> None:
+        if width == 1280:
+            assert_desktop_setup(page, fleet.base)
+        else:
+            assert_phone_setup(page)
+
+    check()
+    page.goto("/license")
+    page.fill("#licence-email", email)
+    page.fill("#licence-code", code)
+    page.locator("form.card button[type=submit]").click()
+    expect(page.locator(".big-number")).to_have_text("90")
+    check()
+    context.close()
+
+
 def test_without_javascript_the_check_says_it_needs_it(browser: Any, fleet: Fleet) -> None:
     context = browser.new_context(java_script_enabled=False, base_url=fleet.base)
     page = context.new_page()

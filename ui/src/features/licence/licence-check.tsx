@@ -27,7 +27,7 @@ function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
   const shown = { email: slot("EMAIL"), code: slot("CODE"), started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
-    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null}
+    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && slot("RAW_ONE_TAP")}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
       another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
     />
