@@ -194,14 +194,17 @@ def test_a_young_service_says_it_is_new_instead_of_a_small_number(make_hub: Any,
     client = create_app(services).test_client()
     services.snapshot.users = users
     services.snapshot.server_status = Encoded.of(snapshot(users, False))
-    for language, words in (("en", "New: be among the first users"), ("ru", "станьте одним из первых")):
+    for language, words, launched in (
+        ("en", "New: be among the first users", "Just launched"),
+        ("ru", "станьте одним из первых", "Мы только открылись"),
+    ):
         prefix = "" if language == "en" else f"/{language}"
         for path in (prefix or "/", f"{prefix}/server-status", f"{prefix}/support"):
             page = client.get(path).get_data(as_text=True)
             badge = _text(page, 'class="user-badge">', "</a>")
             assert words in badge and not any(c.isdigit() for c in badge), (path, badge)
         home = client.get(prefix or "/").get_data(as_text=True)
-        assert words in _text(home, '<dd data-testid="home-user-count">', "</dd>")
+        assert launched in _text(home, '<dd data-testid="home-user-count">', "</dd>")
 
 
 def test_the_servers_block_is_the_scripts_block() -> None:

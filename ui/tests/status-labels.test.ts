@@ -52,6 +52,7 @@ test("below the threshold every count says the service is new, never a small num
     }
   }
   assert.equal(text("en", "FOOTER_USERS", 0), "New: be among the first users");
+  assert.equal(text("ru", "USERS", 99), "Мы только открылись");
   assert.equal(text("en", "JOIN_USERS", 101), "Join 101 users today");
   assert.equal(text("ru", "JOIN_USERS", 101), "Присоединяйтесь к 101 пользователю");
   assert.equal(text("fr", "FOOTER_USERS", 100), "100 utilisateurs");

@@ -41,7 +41,7 @@ export default {
     mail: "E-mail support",
   },
   cta: { floating: "Get VPN Free Now" },
-  proof: { first: "New: be among the first users", join: "Be one of our first users today" },
+  proof: { launched: "Just launched", first: "New: be among the first users", join: "Be one of our first users today" },
   home: {
     badge: "Free for the first 1,000,000 users",
     title: "Private, fast and free VPN",

@@ -43,7 +43,7 @@ const es: Dictionary = {
     mail: "Escribir a soporte",
   },
   cta: { floating: "Consigue tu VPN gratis" },
-  proof: { first: "Recién abierto: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },
+  proof: { launched: "Recién lanzado", first: "Nuevo: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },
   home: {
     badge: "Gratis para el primer 1.000.000 de usuarios",
     title: "VPN privada, rápida y gratuita",

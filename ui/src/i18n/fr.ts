@@ -43,7 +43,7 @@ const fr: Dictionary = {
     mail: "Écrire à l’assistance",
   },
   cta: { floating: "Obtenir le VPN gratuit" },
-  proof: { first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },
+  proof: { launched: "Tout juste lancé", first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },
   home: {
     badge: "Gratuit pour les 1 000 000 premiers utilisateurs",
     title: "Un VPN privé, rapide et gratuit",

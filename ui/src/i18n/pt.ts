@@ -43,7 +43,7 @@ const pt: Dictionary = {
     mail: "Escrever para o suporte",
   },
   cta: { floating: "Obtenha sua VPN grátis" },
-  proof: { first: "Novidade: seja um dos primeiros", join: "Seja hoje um dos nossos primeiros usuários" },
+  proof: { launched: "Recém-lançado", first: "Novidade: seja um dos primeiros", join: "Seja hoje um dos nossos primeiros usuários" },
   home: {
     badge: "Grátis para os primeiros 1.000.000 de usuários",
     title: "VPN privada, rápida e gratuita",

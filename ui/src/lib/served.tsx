@@ -75,7 +75,7 @@ export function FewUsers({ text }: { text: string }) {
  * what they say below FEW_USERS. The build exports both (prerender.tsx: formats), and the server
  * picks with the same threshold and plural rules. */
 export const COUNTED_USERS = {
-  USERS: (dictionary: Dictionary) => ({ forms: { other: "{n}" } as PluralForms, few: dictionary.proof.first }),
+  USERS: (dictionary: Dictionary) => ({ forms: { other: "{n}" } as PluralForms, few: dictionary.proof.launched }),
   FOOTER_USERS: (dictionary: Dictionary) => ({ forms: dictionary.footer.users as PluralForms, few: dictionary.proof.first }),
   JOIN_USERS: (dictionary: Dictionary) => ({ forms: dictionary.status.ctaTitle as PluralForms, few: dictionary.proof.join }),
 } satisfies Record<string, (dictionary: Dictionary) => { forms: PluralForms; few: string }>;
