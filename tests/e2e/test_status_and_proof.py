@@ -31,7 +31,9 @@ def young(make_server: Any) -> Any:
 
 
 @pytest.mark.parametrize("script", [True, False])
-def test_a_young_service_says_it_is_new_instead_of_a_small_number(browser: Any, young: Any, script: bool) -> None:
+def test_a_young_service_says_it_is_new_instead_of_a_small_number(
+    browser: Any, young: Any, script: bool
+) -> None:
     for users in (0, 1, 99):
         young.set_users(users)
         for prefix, launched, words, join in (
@@ -60,10 +62,24 @@ def test_a_young_service_says_it_is_new_instead_of_a_small_number(browser: Any, 
 
 
 LABELS = {
-    "ru": {"ranks": {"Очень высокая", "Высокая", "Средняя", "Низкая"}, "ping": "Пинг", "load": "Нагрузка",
-           "up": "Работает", "response": "Время отклика", "billing": "Не настроен", "ms": "мс"},
-    "fr": {"ranks": {"Très élevée", "Élevée", "Moyenne", "Faible"}, "ping": "Ping", "load": "Charge",
-           "up": "Opérationnel", "response": "Temps de réponse", "billing": "Non configuré", "ms": "ms"},
+    "ru": {
+        "ranks": {"Очень высокая", "Высокая", "Средняя", "Низкая"},
+        "ping": "Пинг",
+        "load": "Нагрузка",
+        "up": "Работает",
+        "response": "Время отклика",
+        "billing": "Не настроен",
+        "ms": "мс",
+    },
+    "fr": {
+        "ranks": {"Très élevée", "Élevée", "Moyenne", "Faible"},
+        "ping": "Ping",
+        "load": "Charge",
+        "up": "Opérationnel",
+        "response": "Temps de réponse",
+        "billing": "Non configuré",
+        "ms": "ms",
+    },
 }
 
 
@@ -111,6 +127,8 @@ def test_phones_show_a_large_count_short_in_the_html_and_after_the_script(browse
         expect(phone.locator(".user-badge .count-full")).to_have_text("1,234,567")
         phone.context.close()
     wide = open_page(browser, young, "/ru/server-status")
-    expect(wide.locator(".user-badge")).to_have_text(f"1{NBSP}234{NBSP}567 пользователей", use_inner_text=True)
+    expect(wide.locator(".user-badge")).to_have_text(
+        f"1{NBSP}234{NBSP}567 пользователей", use_inner_text=True
+    )
     expect(wide.locator("[data-testid=user-count]")).to_have_text(f"1{NBSP}234{NBSP}567", use_inner_text=True)
     wide.context.close()

@@ -182,9 +182,14 @@ def test_served_pages_count_users_as_the_script_does(make_hub: Any, users: int) 
         counted = expected[3]
         for page in (home, status):
             badge = _markup(page, 'class="user-badge">', "</a>")
-            assert badge == f'<span aria-hidden="true" class="dot online"></span>{counted["FOOTER_USERS"]}', language
+            assert badge == f'<span aria-hidden="true" class="dot online"></span>{counted["FOOTER_USERS"]}', (
+                language
+            )
         assert _markup(home, '<dd data-testid="home-user-count">', "</dd>") == counted["USERS"], language
-        assert _markup(status, '<strong data-testid="user-count" class="big-number">', "</strong>") == counted["USERS"]
+        assert (
+            _markup(status, '<strong data-testid="user-count" class="big-number">', "</strong>")
+            == counted["USERS"]
+        )
         assert _markup(status, '<div class="closing"><h2>', "</h2>") == counted["JOIN_USERS"], language
 
 

@@ -97,7 +97,9 @@ class PageFormats:
                     for name, text in table["counted_users"].items()
                 },
                 count_forms=table["count_forms"],
-                short_patterns={int(power): (shift, text) for power, (shift, text) in table["short_patterns"].items()},
+                short_patterns={
+                    int(power): (shift, text) for power, (shift, text) in table["short_patterns"].items()
+                },
                 decimal=table["decimal"],
             )
             for language, table in tables.items()

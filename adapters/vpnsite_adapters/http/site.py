@@ -131,7 +131,11 @@ class Site:
         servers online, and each text that counts users as markup (``PageFormats``): a number
         in the language's plural form, or the words for a new service."""
         formats = self.formats[language]
-        numbers = {"USER_COUNT": str(users), "SERVERS_ONLINE": str(servers), "SERVERS": formats.count(servers)}
+        numbers = {
+            "USER_COUNT": str(users),
+            "SERVERS_ONLINE": str(servers),
+            "SERVERS": formats.count(servers),
+        }
         return numbers, formats.counted(users)
 
     def _page(self, name: str) -> bytes:
@@ -162,7 +166,11 @@ class Site:
                 found = self._static[name] = _variant(body)
             return found
         status = self.snapshot.server_status
-        key = (self.snapshot.users, self.snapshot.servers_online, status.etag if name in self._with_status else "")
+        key = (
+            self.snapshot.users,
+            self.snapshot.servers_online,
+            status.etag if name in self._with_status else "",
+        )
         held = self._pages.get(name)
         if held is not None and held[0] == key:
             return held[1]

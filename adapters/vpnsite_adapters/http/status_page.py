@@ -50,9 +50,7 @@ class StatusPage:
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
             },
         )
-        vpn_rows = b"".join(
-            self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", [])
-        )
+        vpn_rows = b"".join(self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", []))
         system_rows = b"".join(
             self._system_row(parts, formats, server) for server in status.get("system_servers", [])
         )
@@ -98,7 +96,11 @@ class StatusPage:
         name = parts["system_names"].get(server.get("id"), parts["system_names"]["other"])
         return fill(
             row,
-            {"NAME": name, "STATUS": status, "STATUS_TEXT": parts["service"].get(status, parts["service"]["other"])},
+            {
+                "NAME": name,
+                "STATUS": status,
+                "STATUS_TEXT": parts["service"].get(status, parts["service"]["other"]),
+            },
         )
 
 
@@ -107,7 +109,11 @@ def _percent(parts: dict[str, Any], number: str) -> str:
 
 
 def _ping(parts: dict[str, Any], formats: LanguageFormats, ping: Any) -> str:
-    return str(parts["no_value"]) if ping is None else str(parts["ping"]).replace("{ms}", formats.count(int(ping)))
+    return (
+        str(parts["no_value"])
+        if ping is None
+        else str(parts["ping"]).replace("{ms}", formats.count(int(ping)))
+    )
 
 
 def _load(parts: dict[str, Any], load: Any) -> bytes:
