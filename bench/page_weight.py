@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-SITE = Path(__file__).resolve().parent.parent / "adapters" / "http" / "site"
+SITE = Path(__file__).resolve().parent.parent / "adapters" / "vpnsite_adapters" / "http" / "site"
 JS_BUDGET = 30 * 1024
 TOTAL_BUDGET = 60 * 1024
 STATIC_IMPORT = re.compile(rb'(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"(\./[^"]+)"')

@@ -85,8 +85,8 @@ async function buildSite(out) {
       `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${ssr.OG_LOCALE[language]}">` +
       `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${escape(info.title)}"><meta name="twitter:description" content="${escape(info.description)}">` +
       ssr.operatorMeta() + `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
-      // The server writes its last user count here (and into the page's __SLOT_USERS__): the script starts from it.
-      `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__">` +
+      // The server writes its last user count and servers online here (and into the page's counts): the script starts from them.
+      `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__"><meta name="vpnsite-servers" content="__SLOT_SERVERS_ONLINE__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script>` : "") +
       `<link rel="stylesheet" href="/assets/${cssName}">${served ? "" : `<script type="module" src="${scripts[language]}"></script>`}` +

@@ -67,7 +67,11 @@ def plural_category(count: int, language: str) -> str:
     return "one" if n == 1 else "other"
 
 
+def plural_form(count: int, forms: PluralForms, language: str) -> str:
+    """The form the language's rules pick for ``count``, with {n} left in."""
+    return forms.get(plural_category(count, language), forms["other"])
+
+
 def plural(count: int, forms: PluralForms, language: str) -> str:
     """The form the language's rules pick for ``count``, with {n} the formatted count."""
-    form = forms.get(plural_category(count, language), forms["other"])
-    return form.replace("{n}", format_number(count, language))
+    return plural_form(count, forms, language).replace("{n}", format_number(count, language))

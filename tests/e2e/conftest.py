@@ -9,11 +9,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
 from tests.integration.processes import free_port
 from tests.support.serve import serve, stop
@@ -67,6 +69,23 @@ class Server:
     def licences(self) -> int:
         with sqlite3.connect(self.data_dir / "vpnsite.db") as db:
             return int(db.execute("SELECT COUNT(*) FROM licence").fetchone()[0])
+
+    def users(self) -> int:
+        return int(requests.get(self.base + "/api/user-count", timeout=5).json()["user_count"])
+
+    def set_users(self, users: int) -> None:
+        """Make the service ``users`` strong: the difference goes onto the database's user tally,
+        which the running server counts from; returns once the server counts it."""
+        with sqlite3.connect(self.data_dir / "vpnsite.db") as db:
+            db.execute(
+                "INSERT INTO user_tally (stripe, users) VALUES (0, ?) "
+                "ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
+                (users - self.users(),),
+            )
+        deadline = time.monotonic() + 15
+        while self.users() != users:
+            assert time.monotonic() < deadline, f"the server still counts {self.users()} users"
+            time.sleep(0.1)
 
     def tickets(self) -> list[str]:
         with sqlite3.connect(self.data_dir / "vpnsite.db") as db:

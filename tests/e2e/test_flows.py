@@ -122,8 +122,11 @@ def test_the_status_page_shows_the_live_fleet_and_updates(page: Any, server: Any
     rows = page.locator("[data-testid=vpn-servers] li")
     expect(rows).to_have_count(8, timeout=10000)
     expect(page.locator("[data-testid=vpn-servers] .pill-online")).to_have_count(8, timeout=15000)
+    # A service past the threshold below which pages say it is new instead of counting.
+    server.set_users(1285)
     count = page.locator("[data-testid=user-count]")
-    before = int(count.inner_text().replace(",", ""))
+    expect(count).to_have_text("1,285", timeout=10000)
+    before = 1285
     form = requests.post(server.base + "/api/submit-email", json={"email": "status@example.org"}).json()[
         "form_data"
     ]
@@ -240,13 +243,22 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_status_page_comes_laid_out_and_keeps_its_layout(browser: Any, server: Any, width: int) -> None:
-    """The snapshot is in the HTML: no skeleton is replaced, and the script's refreshes move nothing."""
+@pytest.mark.parametrize("path", ["/server-status", "/"])
+def test_pages_come_laid_out_and_keep_their_layout(browser: Any, server: Any, width: int, path: str) -> None:
+    """The snapshot is in the HTML: no skeleton is replaced, the script's refreshes move nothing,
+    and neither does a new count (past a million: both forms are in the HTML, the stylesheet picks)."""
+    server.set_users(1_234_567)
     context = browser.new_context(viewport={"width": width, "height": 844}, base_url=server.base)
     page = context.new_page()
-    page.goto("/server-status", wait_until="networkidle")
-    for _ in range(2):
-        with page.expect_response(lambda response: "/api/server-status" in response.url, timeout=10000):
-            pass
+    page.goto(path, wait_until="networkidle")
+    if path == "/server-status":
+        for _ in range(2):
+            with page.expect_response(lambda response: "/api/server-status" in response.url, timeout=10000):
+                pass
+    # The footer in view, so a shift there would count.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    server.set_users(1_234_568)
+    # The footer polls every three seconds: the new count is the page's own redraw.
+    expect(page.locator(".user-badge .count-full")).to_have_text("1,234,568", timeout=10000)
     assert page.evaluate(LAYOUT_SHIFT) == 0
     context.close()

@@ -1,6 +1,7 @@
 """What the server writes into pages equals, byte for byte, what the website's script renders:
 the status page's live block for a snapshot (http/status_page.py); counts, dates, "{n} days" and
-the texts counting users (http/page_formats.py), with the plural rules Intl applies; in the five
+the texts counting users (http/page_formats.py), with the plural rules Intl applies, the words for
+a new service below the script's threshold and both forms of a count above a million; in the five
 languages."""
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ def test_counts_dates_and_days_are_the_scripts() -> None:
         22,
         25,
         90,
+        99,
+        100,
         101,
         111,
         999,
@@ -118,14 +121,24 @@ def test_counts_dates_and_days_are_the_scripts() -> None:
         1234,
         12_345,
         1_000_000,
+        1_000_001,
+        1_049_999,
+        1_050_000,
         1_234_567,
+        9_960_000,
+        12_345_678,
+        999_949_999,
+        999_999_999,
+        1_234_567_890,
+        12_345_678_901,
     )
     cases = [("formatSamples", count, "2027-02-13", language) for count in counts for language in LANGUAGES]
     for (_, count, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         formats = FORMATS[language]
         found = [formats.count(count), formats.date(date(2027, 2, 13)), formats.days_text(count)]
         assert found == expected[:3], (count, language)
-        assert formats.counted(count) == {"USERS": expected[0], **expected[3]}, (count, language)
+        counted = {name: markup.decode() for name, markup in formats.counted(count).items()}
+        assert counted == expected[3], (count, language)
 
 
 def test_the_servers_plural_rules_pick_what_intl_picks() -> None:
@@ -151,28 +164,67 @@ def _text(page: str, start: str, end: str) -> str:
     return unescape(page.split(start, 1)[1].split(end, 1)[0])
 
 
-@pytest.mark.parametrize("users", [0, 1, 2, 5, 21, 1_000_000])
+def _markup(page: str, start: str, end: str) -> str:
+    return page.split(start, 1)[1].split(end, 1)[0]
+
+
+@pytest.mark.parametrize("users", [0, 1, 2, 5, 21, 99, 100, 101, 1_000_000, 1_234_567])
 def test_served_pages_count_users_as_the_script_does(make_hub: Any, users: int) -> None:
     services = make_hub(public_url="https://vpn.example").services
     client = create_app(services).test_client()
     services.snapshot.users = users
+    services.snapshot.server_status = Encoded.of(snapshot(users, False))
     cases = [("formatSamples", users, "2027-02-13", language) for language in LANGUAGES]
     for (_, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         prefix = "" if language == "en" else f"/{language}"
         home = client.get(prefix or "/").get_data(as_text=True)
         status = client.get(f"{prefix}/server-status").get_data(as_text=True)
-        footer, join = expected[3]["FOOTER_USERS"], expected[3]["JOIN_USERS"]
+        counted = expected[3]
         for page in (home, status):
+            badge = _markup(page, 'class="user-badge">', "</a>")
+            assert badge == f'<span aria-hidden="true" class="dot online"></span>{counted["FOOTER_USERS"]}', (
+                language
+            )
+        assert _markup(home, '<dd data-testid="home-user-count">', "</dd>") == counted["USERS"], language
+        assert (
+            _markup(status, '<strong data-testid="user-count" class="big-number">', "</strong>")
+            == counted["USERS"]
+        )
+        assert _markup(status, '<div class="closing"><h2>', "</h2>") == counted["JOIN_USERS"], language
+
+
+@pytest.mark.parametrize("users", [0, 1, 99])
+def test_a_young_service_says_it_is_new_instead_of_a_small_number(make_hub: Any, users: int) -> None:
+    services = make_hub(public_url="https://vpn.example").services
+    client = create_app(services).test_client()
+    services.snapshot.users = users
+    services.snapshot.server_status = Encoded.of(snapshot(users, False))
+    for language, words, launched in (
+        ("en", "New: be among the first users", "Just launched"),
+        ("ru", "станьте одним из первых", "Мы только открылись"),
+    ):
+        prefix = "" if language == "en" else f"/{language}"
+        for path in (prefix or "/", f"{prefix}/server-status", f"{prefix}/support"):
+            page = client.get(path).get_data(as_text=True)
             badge = _text(page, 'class="user-badge">', "</a>")
-            assert badge == f'<span aria-hidden="true" class="dot online"></span>{footer}', language
-        assert _text(home, '<dd data-testid="home-user-count">', "</dd>") == expected[0]
-        assert _text(status, '<div class="closing"><h2>', "</h2>") == join, language
+            assert words in badge and not any(c.isdigit() for c in badge), (path, badge)
+        home = client.get(prefix or "/").get_data(as_text=True)
+        assert launched in _text(home, '<dd data-testid="home-user-count">', "</dd>")
 
 
 def test_the_servers_block_is_the_scripts_block() -> None:
     cases = [
         ("renderStatusBlock", snapshot(users, demo), language)
-        for users, demo in ((0, True), (625, False), (1285, True), (10_000, False), (2_500_000, False))
+        for users, demo in (
+            (0, True),
+            (99, False),
+            (100, False),
+            (625, False),
+            (1285, True),
+            (10_000, False),
+            (1_000_000, False),
+            (2_500_000, False),
+        )
         for language in LANGUAGES
     ]
     page = StatusPage.load(SITE_DIR / "forms" / "status.json")

@@ -236,6 +236,9 @@ def test_with_the_hub_stopped_new_logins_fail_fast_and_tunnels_stay_up(world: Wo
     steady.stop()
 
 
+STALL_MS = 1000
+
+
 def test_twenty_logins_do_not_stall_an_established_client(world: World) -> None:
     code, profiles = world.sign_up("ping@example.org")
     steady = world.connect(profiles["vpn-a-udp.ovpn"], "ping@example.org", code)
@@ -259,7 +262,10 @@ def test_twenty_logins_do_not_stall_an_established_client(world: World) -> None:
     ]
     times = [float(found) for found in re.findall(r"time=([\d.]+) ms", output)]
     assert len(times) >= 110, output
-    assert max(times) < 50, f"an established client's ping reached {max(times)} ms while others logged in"
+    # What this guards against, logins answered inside OpenVPN's event loop one after another,
+    # stalls the tunnel for seconds; a busy 2-core machine's scheduling alone reached 285 ms.
+    slowest = max(times)
+    assert slowest < STALL_MS, f"an established client's ping reached {slowest} ms while others logged in"
     for login in logins:
         login.stop()
     steady.stop()

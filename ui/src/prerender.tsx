@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { Flag } from "./components/icons";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
-import { LiveStatus, LoadValue, pingText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
+import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
 import type { ProfileServer, ServerStatus } from "./lib/api";
 import { I18nContext, makeTranslator } from "./lib/i18n";
 import { App } from "./app";
@@ -16,8 +16,8 @@ import type { Dictionary } from "./lib/i18n";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
-import { formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, type PluralForms } from "./lib/format";
-import { COUNTED_USERS, SERVED_SCREENS, countedUsersText, slot, type CountedUsers, type ServedScreen } from "./lib/served";
+import { FEW_USERS, formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
+import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
 
 const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 
@@ -31,17 +31,47 @@ export function render(path: string, language: Language, served: ServedScreen | 
 }
 
 /** What the server needs to write counted texts as the script does, per language: the plural
- * forms of "{n} days" and of every text that counts users (by its marker). Numbers, dates and the
- * plural rules are the server's own, held to Intl by tests/locale_vectors.json. */
+ * forms of "{n} days"; for every text that counts users (by its marker) its plural forms and its
+ * words for a new service, below the shared threshold; a large count's two forms and the short
+ * form's patterns. Numbers, dates and the plural rules are the server's own, held to Intl by
+ * tests/locale_vectors.json and tests/integration/test_status_page.py. */
 export function formats() {
   return Object.fromEntries(
-    LANGUAGES.map((language) => [
-      language,
-      {
-        days: DICTIONARIES[language].activation.days,
-        counted_users: Object.fromEntries(Object.entries(COUNTED_USERS).map(([name, forms]) => [name, forms(DICTIONARIES[language])])),
-      },
-    ]),
+    LANGUAGES.map((language) => {
+      const dictionary = DICTIONARIES[language];
+      const counted = Object.entries(COUNTED_USERS).map(([name, texts]) => {
+        const { forms, few } = texts(dictionary);
+        return [name, { forms, few: inLanguage(language, <FewUsers text={few} />) }];
+      });
+      return [
+        language,
+        {
+          days: dictionary.activation.days,
+          few_users: FEW_USERS,
+          short_from: SHORT_COUNT_FROM,
+          counted_users: Object.fromEntries(counted),
+          count_forms: inLanguage(language, <CountForms full={slot("FULL")} short={slot("SHORT")} />),
+          short_patterns: shortPatterns(language),
+          decimal: decimalSeparator(language),
+        },
+      ];
+    }),
+  );
+}
+
+function decimalSeparator(language: Language): string {
+  return new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+}
+
+/** For each power of ten from a million on, how the short form writes it: the power its number is
+ * counted in (millions: 6) and the text around the number ("{n}M", "{n} млн", "{n} mil M"). */
+function shortPatterns(language: Language): Record<number, [number, string]> {
+  return Object.fromEntries(
+    Array.from({ length: 10 }, (_, i) => i + 6).map((power) => {
+      const text = shortCount(10 ** power, language);
+      const number = /\d(?:[\d\s.,]*\d)?/u.exec(text)?.[0] ?? "1";
+      return [power, [power - (number.replace(/\D/g, "").length - 1), text.replace(number, "{n}")]];
+    }),
   );
 }
 
@@ -50,15 +80,13 @@ function inLanguage(language: Language, element: ComponentChildren): string {
   return renderToString(<I18nContext.Provider value={{ language, t, list, dictionary: DICTIONARIES[language] }}>{element}</I18nContext.Provider>);
 }
 
-const RANKS = ["very_high", "high", "medium", "low"];
-const PING_SAMPLE = 987654321;
 
 /** The status page's live block in pieces, per language, for the server to put together from its
  * snapshot (http/status_page.py): markup with slots, and the texts and tables it needs. */
 export function statusParts(language: Language) {
   const { t } = makeTranslator(language, DICTIONARIES[language]);
-  const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT"), ping: slot("PING"), load: slot("RAW_LOAD") };
-  const users = { users: slot("USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
+  const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
+  const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
   const block = (demo: boolean) => inLanguage(language, <StatusBlock demo={demo} users={users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
   const flags = Object.fromEntries(
     [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
@@ -67,33 +95,36 @@ export function statusParts(language: Language) {
     markup: {
       block: block(false),
       block_demo: block(true),
-      vpn_row: inLanguage(language, <VpnRow view={{ ...row, flag: slot("RAW_FLAG"), city: slot("CITY"), rank: slot("RANK"), popularity: slot("POPULARITY") }} />),
-      system_row: inLanguage(language, <SystemRow view={row} />),
+      vpn_row: inLanguage(language, <VpnRow view={{ ...row, flag: slot("RAW_FLAG"), city: slot("CITY"), ping: slot("PING"), load: slot("RAW_LOAD"), rank: slot("RANK"), rankText: slot("RANK_TEXT") }} />),
+      system_row: inLanguage(language, <SystemRow view={{ ...row, ping: slot("RAW_RESPONSE") }} />),
+      response: inLanguage(language, <ResponseTime ping={slot("PING")} />),
       load: inLanguage(language, <LoadValue load={slot("LOAD")} level={slot("LEVEL")} />),
       flags,
     },
     locations: DICTIONARIES[language].locations,
     status: { online: statusText("online", t), offline: statusText("offline", t), other: statusText("other", t) },
-    ping: pingText(PING_SAMPLE, t).replace(String(PING_SAMPLE), "{ms}"),
-    no_value: pingText(null, t),
+    service: { online: serviceText("online", t), offline: serviceText("offline", t), other: serviceText("other", t) },
+    ping: t("status.ms", { ms: "{ms}" }),
+    no_value: "—",
     system_names: { ...Object.fromEntries(Object.entries(SYSTEM_NAMES).map(([id, key]) => [id, t(key)])), other: t("status.billing") },
     load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
     rank_colours: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankColour(rank)])), other: rankColour("") },
+    ranks: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankText(rank, t)])), other: rankText("", t) },
     free_tier_users: FREE_TIER_USERS,
-    decimal: new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".",
+    decimal: decimalSeparator(language),
     // A percentage with {n} for its number ("{n}%", "{n} %").
     percent: formatPercent(0.5, language, 1).replace(new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: 1 }).format(50), "{n}"),
   };
 }
 
-/** A count, a date, "{n} days" and every text counting users (by marker, on a wide screen) as the
- * script writes them: what the server's formats must equal. */
+/** A count, a date, "{n} days" and every text counting users (by marker) as the script writes
+ * them: what the server's formats must equal. */
 export function formatSamples(count: number, day: string, language: Language): [string, string, string, Record<string, string>] {
   const forms = DICTIONARIES[language].activation.days as PluralForms;
   const counted = Object.fromEntries(
-    (Object.keys(COUNTED_USERS) as CountedUsers[]).map((name) => [name, countedUsersText(name, count, language, DICTIONARIES[language], false)]),
+    (Object.keys(COUNTED_USERS) as CountedUsers[]).map((name) => [name, inLanguage(language, countedUsers(name, count, language, DICTIONARIES[language]))]),
   );
-  return [formatCount(count, language, false), formatDate(parseDay(day), language), plural(count, forms, language), counted];
+  return [formatCount(count, language), formatDate(parseDay(day), language), plural(count, forms, language), counted];
 }
 
 /** The plural category Intl picks for each count: what the server's plural rules must pick. */
@@ -102,9 +133,9 @@ export function pluralCategories(counts: number[], language: Language): string[]
   return counts.map((count) => rules.select(count));
 }
 
-/** The live block for a snapshot as the script draws it (on a wide screen): what the server's must equal. */
+/** The live block for a snapshot as the script draws it: what the server's must equal. */
 export function renderStatusBlock(data: ServerStatus, language: Language): string {
-  return inLanguage(language, <LiveStatus data={data} phone={false} />);
+  return inLanguage(language, <LiveStatus data={data} />);
 }
 
 /** The one-tap setup list in pieces, per language, for the screens the server answers form posts

@@ -6,7 +6,7 @@ import es from "../src/i18n/es";
 import fr from "../src/i18n/fr";
 import pt from "../src/i18n/pt";
 import ru from "../src/i18n/ru";
-import { formatCount, formatDate, formatPercent, freeTierProgress, loadLevel, parseDay, plural, progressWidth, rankColour } from "../src/lib/format";
+import { formatCount, formatDate, formatPercent, freeTierProgress, loadLevel, parseDay, plural, progressWidth, rankColour, shortCount } from "../src/lib/format";
 import type { Language } from "../src/lib/language";
 
 const DICTIONARIES = { en, ru, es, fr, pt };
@@ -20,17 +20,17 @@ type Vectors = {
 const VECTORS = JSON.parse(readFileSync("../tests/locale_vectors.json", "utf8")) as Vectors;
 
 test("counts use the language's separators", () => {
-  assert.equal(formatCount(1285, "en", false), "1,285");
-  assert.equal(formatCount(1285, "es", false).replace(/\s/g, " "), "1285");
-  assert.equal(formatCount(1234567, "pt", false), "1.234.567");
-  assert.match(formatCount(1234567, "ru", false), /^1\s234\s567$/);
-  assert.match(formatCount(1234567, "fr", false), /^1\s234\s567$/);
+  assert.equal(formatCount(1285, "en"), "1,285");
+  assert.equal(formatCount(1285, "es").replace(/\s/g, " "), "1285");
+  assert.equal(formatCount(1234567, "pt"), "1.234.567");
+  assert.match(formatCount(1234567, "ru"), /^1\s234\s567$/);
+  assert.match(formatCount(1234567, "fr"), /^1\s234\s567$/);
 });
 
-test("phones show a compact count only above a million", () => {
-  assert.equal(formatCount(1_200_000, "en", true), "1.2m");
-  assert.equal(formatCount(999_999, "en", true), "999,999");
-  assert.equal(formatCount(1_000_000, "en", true), "1,000,000");
+test("a count's short form is the language's", () => {
+  assert.equal(shortCount(1_234_567, "en"), "1.2m");
+  assert.equal(shortCount(1_234_567, "ru"), "1,2\u00a0млн");
+  assert.equal(shortCount(1_234_567, "pt"), "1,2\u00a0mi");
 });
 
 test("free-tier progress is a percentage with three decimals below 10,000 users and one from there", () => {
@@ -53,7 +53,7 @@ test("the uptime is written as each language writes a percentage", () => {
 });
 
 test("numbers, dates and plural categories match the server's shared vectors", () => {
-  for (const { language, value, text } of VECTORS.numbers) assert.equal(formatCount(value, language, false), text);
+  for (const { language, value, text } of VECTORS.numbers) assert.equal(formatCount(value, language), text);
   for (const { language, day, text } of VECTORS.dates) assert.equal(formatDate(parseDay(day), language), text);
   const echo = { zero: "zero", one: "one", two: "two", few: "few", many: "many", other: "other" };
   for (const { language, count, category } of VECTORS.plurals) assert.equal(plural(count, echo, language), category, `${language} ${count}`);

@@ -4,8 +4,9 @@ for the pages the server fills.
 Numbers, dates and plural rules are the server's own (``vpnsite_adapters/formatting.py``, held to
 ``Intl`` by ``tests/locale_vectors.json``); the texts that count something come from the same
 dictionaries the script uses: the build writes each language's plural forms of them into
-``site/forms/formats.json`` (``ui/src/prerender.tsx``: ``formats``), so a page the server fills
-reads exactly as the script would render it.
+``site/forms/formats.json`` (``ui/src/prerender.tsx``: ``formats``), with the words said instead
+of a count below the script's threshold (``FEW_USERS``, exported there too) and the markup of a
+large count's two forms, so a page the server fills reads exactly as the script would render it.
 """
 
 from __future__ import annotations
@@ -13,20 +14,37 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 from attrs import frozen
 
-from vpnsite_adapters.formatting import PluralForms, format_date, format_number, plural
+from vpnsite_adapters.formatting import PluralForms, format_date, format_number, plural, plural_form
+from vpnsite_adapters.http.slots import escape, fill
+
+
+@frozen
+class CountedText:
+    forms: PluralForms
+    # Markup said instead of the count below the threshold, as the build rendered it.
+    few: str
 
 
 @frozen
 class LanguageFormats:
     language: str
     days: PluralForms
-    # Each marker that holds a text counting users (``__SLOT_FOOTER_USERS__``…) and its plural forms.
-    counted_users: Mapping[str, PluralForms]
+    few_users: int
+    short_from: int
+    # Each marker that holds a text counting users (``__SLOT_RAW_FOOTER_USERS__``…), by its name
+    # (``FOOTER_USERS``), and its texts.
+    counted_users: Mapping[str, CountedText]
+    # A large count's markup, with ``__SLOT_FULL__`` and ``__SLOT_SHORT__``.
+    count_forms: str
+    # Power of ten → (the power the short form counts in, its text around "{n}").
+    short_patterns: Mapping[int, tuple[int, str]]
+    decimal: str
 
     def count(self, value: int) -> str:
         return format_number(value, self.language)
@@ -37,10 +55,33 @@ class LanguageFormats:
     def days_text(self, days: int) -> str:
         return plural(days, self.days, self.language)
 
-    def counted(self, users: int) -> dict[str, str]:
-        """Every marker for a user count, filled: the count, and each text that counts users."""
-        texts = {name: plural(users, forms, self.language) for name, forms in self.counted_users.items()}
-        return {"USERS": self.count(users), **texts}
+    def short(self, value: int) -> str:
+        """The short form of a count from a million ("1.2M", "1,2 млн"), rounded as Intl rounds."""
+        power = len(str(value)) - 1
+        shift, pattern = self.short_patterns[power]
+        scaled = Decimal(value).scaleb(-shift).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        if scaled >= Decimal(10) ** (power + 1 - shift) and power + 1 in self.short_patterns:
+            shift, pattern = self.short_patterns[power + 1]
+            scaled = Decimal(value).scaleb(-shift).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        whole, _, tenth = str(scaled).partition(".")
+        number = self.count(int(whole)) + ("" if tenth in ("", "0") else self.decimal + tenth)
+        return pattern.replace("{n}", number)
+
+    def counted(self, users: int) -> dict[str, bytes]:
+        """Every marker for a user count, filled with markup: the words for a new service below
+        the threshold, else the language's plural form with the count (in both forms above the
+        short form's start)."""
+        return {name: self._counted(users, text) for name, text in self.counted_users.items()}
+
+    def _counted(self, users: int, text: CountedText) -> bytes:
+        if users < self.few_users:
+            return text.few.encode()
+        before, _, after = plural_form(users, text.forms, self.language).partition("{n}")
+        if users <= self.short_from:
+            number = escape(self.count(users)).encode()
+        else:
+            number = fill(self.count_forms.encode(), {"FULL": self.count(users), "SHORT": self.short(users)})
+        return escape(before).encode() + number + escape(after).encode()
 
 
 class PageFormats:
@@ -49,7 +90,17 @@ class PageFormats:
             language: LanguageFormats(
                 language=language,
                 days=dict(table["days"]),
-                counted_users={name: dict(forms) for name, forms in table["counted_users"].items()},
+                few_users=int(table["few_users"]),
+                short_from=int(table["short_from"]),
+                counted_users={
+                    name: CountedText(forms=dict(text["forms"]), few=text["few"])
+                    for name, text in table["counted_users"].items()
+                },
+                count_forms=table["count_forms"],
+                short_patterns={
+                    int(power): (shift, text) for power, (shift, text) in table["short_patterns"].items()
+                },
+                decimal=table["decimal"],
             )
             for language, table in tables.items()
         }

@@ -69,6 +69,9 @@ class Snapshot(Protocol):
     def users(self) -> int: ...
 
     @property
+    def servers_online(self) -> int: ...
+
+    @property
     def server_status(self) -> Encoded: ...
 
 
@@ -114,9 +117,9 @@ class Site:
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self._static: dict[str, Variant] = {}
         self._bound: dict[str, bytes] = {}
-        # Each page as last filled, with what it was filled from: the user count, and the status
-        # snapshot's ETag for the status page.
-        self._pages: dict[str, tuple[tuple[int, str], Variant]] = {}
+        # Each page as last filled, with what it was filled from: the user count, the servers
+        # online, and the status snapshot's ETag for the status page.
+        self._pages: dict[str, tuple[tuple[int, int, str], Variant]] = {}
 
     @classmethod
     def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
@@ -125,10 +128,17 @@ class Site:
             return None
         return cls(SITE_DIR, public_url, snapshot, operator)
 
-    def counts(self, language: str, users: int) -> dict[str, str]:
-        """What every page says of the user count: the count, and each text that counts users in
-        the language's plural form (``forms/formats.json``: ``counted``)."""
-        return {"USER_COUNT": str(users), **self.formats[language].counted(users)}
+    def counts(self, language: str, users: int, servers: int) -> tuple[dict[str, str], dict[str, bytes]]:
+        """What every page says of the snapshot: the numbers for the script (meta tags), the
+        servers online, and each text that counts users as markup (``PageFormats``): a number
+        in the language's plural form, or the words for a new service."""
+        formats = self.formats[language]
+        numbers = {
+            "USER_COUNT": str(users),
+            "SERVERS_ONLINE": str(servers),
+            "SERVERS": formats.count(servers),
+        }
+        return numbers, formats.counted(users)
 
     def _page(self, name: str) -> bytes:
         """A page as the server sends it before the snapshot goes in: its origin and operator."""
@@ -145,8 +155,10 @@ class Site:
     ) -> bytes:
         """The answer to a form post: the screen prerendered for it, with the visitor's values (and
         the markup ``pieces`` put together from the build's, such as the one-tap setup list)."""
-        body = self._page(f"/forms/{language}/{screen}.html")
-        return fill_raw(fill(body, {**self.counts(language, self.snapshot.users), **values}), pieces or {})
+        numbers, counted = self.counts(language, self.snapshot.users, self.snapshot.servers_online)
+        # The markup first: the visitor's values go in last, so nothing in them is read as a marker.
+        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), {**counted, **(pieces or {})})
+        return fill(body, {**numbers, **values})
 
     def variant(self, name: str) -> Variant:
         if not name.endswith(".html"):
@@ -157,23 +169,24 @@ class Site:
                     body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
                 found = self._static[name] = _variant(body)
             return found
-        users, status = self.snapshot.users, self.snapshot.server_status
-        key = (users, status.etag if name in self._with_status else "")
+        status = self.snapshot.server_status
+        key = (
+            self.snapshot.users,
+            self.snapshot.servers_online,
+            status.etag if name in self._with_status else "",
+        )
         held = self._pages.get(name)
         if held is not None and held[0] == key:
             return held[1]
         language = language_of(name.removeprefix("/pages"))
-        body = fill(self._page(name), self.counts(language, users))
-        if key[1]:
+        numbers, counted = self.counts(language, key[0], key[1])
+        raw = dict(counted)
+        if key[2]:
             snapshot = json.loads(status.body)
-            body = fill_raw(
-                body,
-                {
-                    "STATUS": self.status_page.block(language, snapshot, self.formats[language]),
-                    # A data block for the script: nothing in it may close the element.
-                    "STATUS_JSON": status.body.replace(b"<", b"\\u003c"),
-                },
-            )
+            raw["STATUS"] = self.status_page.block(language, snapshot, self.formats[language])
+            # A data block for the script: nothing in it may close the element.
+            raw["STATUS_JSON"] = status.body.replace(b"<", b"\\u003c")
+        body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)
         self._pages[name] = (key, found)
         return found

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vpnsite_adapters.http.page_formats import LanguageFormats
-from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.slots import escape, fill, fill_raw
 
 
 def js_number(value: float) -> str:
@@ -45,59 +45,82 @@ class StatusPage:
         block = fill(
             markup["block_demo" if demo else "block"].encode(),
             {
-                "USERS": formats.count(users),
-                "PROGRESS": parts["percent"].replace("{n}", str(progress).replace(".", parts["decimal"])),
+                "PROGRESS": _percent(parts, str(progress)),
                 "PROGRESS_NOW": js_number(width),
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
             },
         )
-        vpn_rows = b"".join(
-            self._vpn_row(parts, language, server) for server in status.get("vpn_servers", [])
+        vpn_rows = b"".join(self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", []))
+        system_rows = b"".join(
+            self._system_row(parts, formats, server) for server in status.get("system_servers", [])
         )
-        system_rows = b"".join(self._system_row(parts, server) for server in status.get("system_servers", []))
-        return fill_raw(block, {"VPN_ROWS": vpn_rows, "SYSTEM_ROWS": system_rows})
+        return fill_raw(
+            block,
+            {"USERS": formats.counted(users)["USERS"], "VPN_ROWS": vpn_rows, "SYSTEM_ROWS": system_rows},
+        )
 
-    def _metrics(self, parts: dict[str, Any], server: dict[str, Any]) -> tuple[dict[str, str], bytes]:
-        ping, load = server.get("ping"), server.get("load")
-        status = str(server.get("status"))
-        values = {
-            "STATUS": status,
-            "STATUS_TEXT": parts["status"].get(status, parts["status"]["other"]),
-            "PING": parts["no_value"] if ping is None else parts["ping"].replace("{ms}", str(ping)),
-        }
-        if load is None:
-            return values, fill(b"__SLOT_TEXT__", {"TEXT": parts["no_value"]})
-        percent = min(100, max(0, int(float(str(load).rstrip("%") or 0))))
-        level = parts["load_levels"][percent]
-        return values, fill(parts["markup"]["load"].encode(), {"LOAD": str(load), "LEVEL": level})
-
-    def _vpn_row(self, parts: dict[str, Any], language: str, server: dict[str, Any]) -> bytes:
-        values, load = self._metrics(parts, server)
+    def _vpn_row(self, parts: dict[str, Any], formats: LanguageFormats, server: dict[str, Any]) -> bytes:
         flag = str(server.get("flag"))
         place = parts["locations"].get(flag)
-        popularity = server.get("popularity", "")
-        if language != "en":
-            popularity = server.get(f"popularity_{language}", popularity)
+        rank = server.get("rank")
         row = fill_raw(
             parts["markup"]["vpn_row"].encode(),
             {
                 "FLAG": parts["markup"]["flags"].get(flag, parts["markup"]["flags"]["other"]).encode(),
-                "LOAD": load,
+                "LOAD": _load(parts, server.get("load")),
             },
         )
+        status = str(server.get("status"))
         return fill(
             row,
             {
-                **values,
+                "STATUS": status,
+                "STATUS_TEXT": parts["status"].get(status, parts["status"]["other"]),
+                "PING": _ping(parts, formats, server.get("ping")),
                 "NAME": place["name"] if place else str(server.get("name", "")),
                 "CITY": place["city"] if place else str(server.get("location", "")),
-                "RANK": parts["rank_colours"].get(server.get("rank"), parts["rank_colours"]["other"]),
-                "POPULARITY": str(popularity),
+                "RANK": parts["rank_colours"].get(rank, parts["rank_colours"]["other"]),
+                "RANK_TEXT": parts["ranks"].get(rank, parts["ranks"]["other"]),
             },
         )
 
-    def _system_row(self, parts: dict[str, Any], server: dict[str, Any]) -> bytes:
-        values, load = self._metrics(parts, server)
-        row = fill_raw(parts["markup"]["system_row"].encode(), {"LOAD": load})
+    def _system_row(self, parts: dict[str, Any], formats: LanguageFormats, server: dict[str, Any]) -> bytes:
+        status = str(server.get("status"))
+        # A service that is not configured has no response time to show.
+        response = (
+            fill(parts["markup"]["response"].encode(), {"PING": _ping(parts, formats, server.get("ping"))})
+            if status in ("online", "offline")
+            else b""
+        )
+        row = fill_raw(parts["markup"]["system_row"].encode(), {"RESPONSE": response})
         name = parts["system_names"].get(server.get("id"), parts["system_names"]["other"])
-        return fill(row, {**values, "NAME": name})
+        return fill(
+            row,
+            {
+                "NAME": name,
+                "STATUS": status,
+                "STATUS_TEXT": parts["service"].get(status, parts["service"]["other"]),
+            },
+        )
+
+
+def _percent(parts: dict[str, Any], number: str) -> str:
+    return str(parts["percent"]).replace("{n}", number.replace(".", parts["decimal"]))
+
+
+def _ping(parts: dict[str, Any], formats: LanguageFormats, ping: Any) -> str:
+    return (
+        str(parts["no_value"])
+        if ping is None
+        else str(parts["ping"]).replace("{ms}", formats.count(int(ping)))
+    )
+
+
+def _load(parts: dict[str, Any], load: Any) -> bytes:
+    """A load ("29%") as the language writes a percentage, coloured by its level."""
+    if load is None:
+        return escape(parts["no_value"]).encode()
+    value = Decimal(str(float(str(load).rstrip("%") or 0)))
+    level = parts["load_levels"][min(100, max(0, int(value)))]
+    text = _percent(parts, str(value.quantize(Decimal(1), ROUND_HALF_UP)))
+    return fill(parts["markup"]["load"].encode(), {"LOAD": text, "LEVEL": level})

@@ -71,7 +71,7 @@ export function Devices({ credentials }: { credentials: Credentials }) {
       </div>
       <p class="devices-count" role="status">
         {list
-          ? plural(list.limit, dictionary.devices.inUse, language).replace("{used}", formatCount(list.in_use, language, false))
+          ? plural(list.limit, dictionary.devices.inUse, language).replace("{used}", formatCount(list.in_use, language))
           : t("devices.loading")}
       </p>
       {error && <p class="alert" role="alert">{error}</p>}

@@ -3,10 +3,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
 import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
-import { PHONE_MAX_WIDTH } from "../lib/format";
-import { useNarrow, usePolling } from "../lib/poll";
+import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
-import { countedUsersText, servedUserCount } from "../lib/served";
+import { countedUsers, servedUserCount } from "../lib/served";
 import { operator } from "../lib/operator";
 import { Icon } from "./icons";
 
@@ -145,7 +144,6 @@ function Header() {
 
 function Footer() {
   const { language, t, dictionary } = useI18n();
-  const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data, loaded } = usePolling(fetchUserCount, FOOTER_POLL_MS);
   const [served] = useState(servedUserCount);
   const count = data?.user_count ?? served;
@@ -159,7 +157,7 @@ function Footer() {
           <p class="muted">{t("footer.tagline")}</p>
           <Link href={localPath("/server-status", language)} class="user-badge">
             <span class="dot online" aria-hidden="true" />
-            {countedUsersText("FOOTER_USERS", count, language, dictionary, phone)}
+            {countedUsers("FOOTER_USERS", count, language, dictionary)}
           </Link>
           <p class={healthy ? "operational" : "operational down"}>
             <span class={healthy ? "dot online" : "dot offline"} aria-hidden="true" /> {healthy ? t("footer.operational") : t("footer.unavailable")}

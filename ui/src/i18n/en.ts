@@ -41,6 +41,7 @@ export default {
     mail: "E-mail support",
   },
   cta: { floating: "Get VPN Free Now" },
+  proof: { launched: "Just launched", first: "New: be among the first users", join: "Be one of our first users today" },
   home: {
     badge: "Free for the first 1,000,000 users",
     title: "Private, fast and free VPN",
@@ -68,6 +69,7 @@ export default {
     servers: "Servers online",
     uptime: "Uptime",
     countries: "Countries of access",
+    countriesCount: "{{n}}+",
     testimonialsTitle: "What our users say",
     securityTitle: "Security you can check",
     security: {
@@ -181,6 +183,10 @@ export default {
     ping: "Ping",
     load: "Load",
     popularity: "Popularity",
+    ranks: { very_high: "Very high", high: "High", medium: "Medium", low: "Low" },
+    up: "Up",
+    down: "Down",
+    response: "Response time",
     ms: "{{ms}} ms",
     activation: "Activation server",
     hub: "Hub server",

@@ -43,6 +43,7 @@ const es: Dictionary = {
     mail: "Escribir a soporte",
   },
   cta: { floating: "Consigue tu VPN gratis" },
+  proof: { launched: "Recién lanzado", first: "Nuevo: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },
   home: {
     badge: "Gratis para el primer 1.000.000 de usuarios",
     title: "VPN privada, rápida y gratuita",
@@ -70,6 +71,7 @@ const es: Dictionary = {
     servers: "Servidores en línea",
     uptime: "Disponibilidad",
     countries: "Países de acceso",
+    countriesCount: "{{n}}+",
     testimonialsTitle: "Lo que dicen nuestros usuarios",
     securityTitle: "Seguridad que puedes comprobar",
     security: {
@@ -183,6 +185,10 @@ const es: Dictionary = {
     ping: "Ping",
     load: "Carga",
     popularity: "Popularidad",
+    ranks: { very_high: "Muy alta", high: "Alta", medium: "Media", low: "Baja" },
+    up: "Operativo",
+    down: "No disponible",
+    response: "Tiempo de respuesta",
     ms: "{{ms}} ms",
     activation: "Servidor de activación",
     hub: "Servidor central",

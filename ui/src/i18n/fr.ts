@@ -43,6 +43,7 @@ const fr: Dictionary = {
     mail: "Écrire à l’assistance",
   },
   cta: { floating: "Obtenir le VPN gratuit" },
+  proof: { launched: "Tout juste lancé", first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },
   home: {
     badge: "Gratuit pour les 1 000 000 premiers utilisateurs",
     title: "Un VPN privé, rapide et gratuit",
@@ -70,6 +71,7 @@ const fr: Dictionary = {
     servers: "Serveurs en ligne",
     uptime: "Disponibilité",
     countries: "Pays d’accès",
+    countriesCount: "{{n}}+",
     testimonialsTitle: "Ce qu’en disent nos utilisateurs",
     securityTitle: "Une sécurité vérifiable",
     security: {
@@ -183,6 +185,10 @@ const fr: Dictionary = {
     ping: "Ping",
     load: "Charge",
     popularity: "Popularité",
+    ranks: { very_high: "Très élevée", high: "Élevée", medium: "Moyenne", low: "Faible" },
+    up: "Opérationnel",
+    down: "Indisponible",
+    response: "Temps de réponse",
     ms: "{{ms}} ms",
     activation: "Serveur d’activation",
     hub: "Serveur central",

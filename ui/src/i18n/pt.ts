@@ -43,6 +43,7 @@ const pt: Dictionary = {
     mail: "Escrever para o suporte",
   },
   cta: { floating: "Obtenha sua VPN grátis" },
+  proof: { launched: "Recém-lançado", first: "Novidade: seja um dos primeiros", join: "Seja hoje um dos nossos primeiros usuários" },
   home: {
     badge: "Grátis para os primeiros 1.000.000 de usuários",
     title: "VPN privada, rápida e gratuita",
@@ -70,6 +71,7 @@ const pt: Dictionary = {
     servers: "Servidores on-line",
     uptime: "Disponibilidade",
     countries: "Países de acesso",
+    countriesCount: "{{n}}+",
     testimonialsTitle: "O que dizem nossos usuários",
     securityTitle: "Segurança que você pode verificar",
     security: {
@@ -183,6 +185,10 @@ const pt: Dictionary = {
     ping: "Ping",
     load: "Carga",
     popularity: "Popularidade",
+    ranks: { very_high: "Muito alta", high: "Alta", medium: "Média", low: "Baixa" },
+    up: "Operacional",
+    down: "Indisponível",
+    response: "Tempo de resposta",
     ms: "{{ms}} ms",
     activation: "Servidor de ativação",
     hub: "Servidor central",

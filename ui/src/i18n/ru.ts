@@ -43,6 +43,7 @@ const ru: Dictionary = {
     mail: "Написать в поддержку",
   },
   cta: { floating: "Получить VPN бесплатно" },
+  proof: { launched: "Мы только открылись", first: "Мы только открылись: станьте одним из первых", join: "Станьте одним из первых пользователей уже сегодня" },
   home: {
     badge: "Бесплатно для первых 1 000 000 пользователей",
     title: "Приватный, быстрый и бесплатный VPN",
@@ -70,6 +71,7 @@ const ru: Dictionary = {
     servers: "Серверов онлайн",
     uptime: "Время работы",
     countries: "Стран доступа",
+    countriesCount: "{{n}}+",
     testimonialsTitle: "Отзывы пользователей",
     securityTitle: "Безопасность, которую можно проверить",
     security: {
@@ -183,6 +185,10 @@ const ru: Dictionary = {
     ping: "Пинг",
     load: "Нагрузка",
     popularity: "Популярность",
+    ranks: { very_high: "Очень высокая", high: "Высокая", medium: "Средняя", low: "Низкая" },
+    up: "Работает",
+    down: "Недоступен",
+    response: "Время отклика",
     ms: "{{ms}} мс",
     activation: "Сервер активации",
     hub: "Центральный сервер",

@@ -1,18 +1,25 @@
 import { LOCALE, type Language } from "./language";
 
 export const FREE_TIER_USERS = 1_000_000;
-export const PHONE_MAX_WIDTH = 640;
+/** Below this many users the site says it is new instead of showing a small count. The build
+ * exports it to the server (forms/formats.json), so both write the same words at the same counts. */
+export const FEW_USERS = 100;
+/** Above this, phones (the stylesheet's 640 px) show a count in its short form ("1.2M"). */
+export const SHORT_COUNT_FROM = 1_000_000;
 
-/** A count with the language's separators; on phones, above a million, the compact "1.2M" form. */
-export function formatCount(value: number, language: Language, phone: boolean): string {
-  if (phone && value > 1_000_000) {
-    return new Intl.NumberFormat(LOCALE[language], { notation: "compact", maximumFractionDigits: 1 }).format(value);
-  }
+/** A count with the language's separators. */
+export function formatCount(value: number, language: Language): string {
   return new Intl.NumberFormat(LOCALE[language]).format(value);
 }
 
-/** Measured uptime the home page shows. */
+/** A count's short form ("1.2M", "1,2 млн"): what phones show above a million. */
+export function shortCount(value: number, language: Language): string {
+  return new Intl.NumberFormat(LOCALE[language], { notation: "compact", maximumFractionDigits: 1 }).format(value);
+}
+
+/** The spec's marketing figures the home page shows: uptime, and countries the VPN is used from. */
 export const UPTIME = 0.999;
+export const COUNTRIES_OF_ACCESS = 50;
 
 /** A share (0.25 → "25%", "25 %" in French or Russian) with exactly ``digits`` decimals. */
 export function formatPercent(share: number, language: Language, digits: number): string {
@@ -43,8 +50,12 @@ export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other
 /** The form of ``forms`` the language's plural rules pick for ``count``, with {n} the count as
  * shown (by default the count with the language's separators). */
 export function plural(count: number, forms: PluralForms, language: Language, shown?: string): string {
-  const rule = new Intl.PluralRules(LOCALE[language]).select(count);
-  return (forms[rule] ?? forms.other).replace("{n}", shown ?? formatCount(count, language, false));
+  return pluralForm(count, forms, language).replace("{n}", shown ?? formatCount(count, language));
+}
+
+/** The form of ``forms`` the language's plural rules pick for ``count``, with {n} left in. */
+export function pluralForm(count: number, forms: PluralForms, language: Language): string {
+  return forms[new Intl.PluralRules(LOCALE[language]).select(count)] ?? forms.other;
 }
 
 export type LoadLevel = "low" | "medium" | "high";

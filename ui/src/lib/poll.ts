@@ -43,17 +43,3 @@ export function usePolling<T>(load: () => Promise<T | null>, period: number): { 
 
   return { data, loaded };
 }
-
-/** True while the viewport is at most ``maxWidth`` pixels wide. */
-export function useNarrow(maxWidth: number): boolean {
-  const query = `(max-width: ${maxWidth}px)`;
-  const [narrow, setNarrow] = useState(false);
-  useEffect(() => {
-    const media = matchMedia(query);
-    setNarrow(media.matches);
-    const onChange = () => setNarrow(media.matches);
-    media.addEventListener("change", onChange);
-    return () => media.removeEventListener("change", onChange);
-  }, [query]);
-  return narrow;
-}

@@ -4,12 +4,12 @@ import { Flag, Icon } from "../components/icons";
 import { Reveal } from "../components/reveal";
 import { pickTestimonials, TESTIMONIALS } from "../content/testimonials";
 import { SignupForm } from "../features/signup/signup-form";
-import { formatCount, formatPercent, PHONE_MAX_WIDTH, UPTIME } from "../lib/format";
+import { COUNTRIES_OF_ACCESS, formatCount, formatPercent, UPTIME } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
-import { useNarrow, usePolling } from "../lib/poll";
+import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
-import { servedUserCount, usersText } from "../lib/served";
+import { countedUsers, servedNumber, servedUserCount, slot } from "../lib/served";
 
 const FEATURES: [string, string][] = [
   ["ip", "globe"],
@@ -27,11 +27,12 @@ const SECURITY: [string, string][] = [
 ];
 
 export function Home() {
-  const { language, t } = useI18n();
-  const phone = useNarrow(PHONE_MAX_WIDTH);
+  const { language, t, dictionary } = useI18n();
   const { data } = usePolling(fetchUserCount, HOME_POLL_MS);
   const [served] = useState(servedUserCount);
   const users = data?.user_count ?? served;
+  // The servers online as of the snapshot the server filled the page from (not polled).
+  const [servers] = useState(() => servedNumber("servers"));
   // The server renders the first three; the visitor then sees three of the eight at random.
   const [testimonials, setTestimonials] = useState(TESTIMONIALS.slice(0, 3));
   useEffect(() => setTestimonials(pickTestimonials()), []);
@@ -81,10 +82,10 @@ export function Home() {
       <section class="container section">
         <h2 class="section-title">{t("home.proofTitle")}</h2>
         <dl class="stats">
-          <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{usersText(users, (count) => formatCount(count, language, phone))}</dd></div>
-          <div><dt>{t("home.servers")}</dt><dd>8</dd></div>
+          <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{countedUsers("USERS", users, language, dictionary)}</dd></div>
+          <div><dt>{t("home.servers")}</dt><dd data-testid="home-servers">{servers === null ? slot("SERVERS_ONLINE") : formatCount(servers, language)}</dd></div>
           <div><dt>{t("home.uptime")}</dt><dd>{formatPercent(UPTIME, language, 1)}</dd></div>
-          <div><dt>{t("home.countries")}</dt><dd>50+</dd></div>
+          <div><dt>{t("home.countries")}</dt><dd>{t("home.countriesCount", { n: formatCount(COUNTRIES_OF_ACCESS, language) })}</dd></div>
         </dl>
         <h3 class="section-subtitle">{t("home.testimonialsTitle")}</h3>
         <ul class="grid grid-3">

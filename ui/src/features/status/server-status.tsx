@@ -1,40 +1,51 @@
 import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { conditionalGetter, type ServerStatus, type VpnServer } from "../../lib/api";
-import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, PHONE_MAX_WIDTH, progressWidth, rankColour } from "../../lib/format";
+import { conditionalGetter, type ServerStatus } from "../../lib/api";
+import { FREE_TIER_USERS, formatCount, formatPercent, freeTierProgress, loadLevel, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, type Translate } from "../../lib/i18n";
-import { countedUsersText, slot } from "../../lib/served";
+import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
-import { useNarrow, usePolling } from "../../lib/poll";
+import { usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Flag, Icon } from "../../components/icons";
 import { ConnectionCheck } from "../../components/connection-check";
 
 const fetchStatus = conditionalGetter("/api/server-status");
 
-function popularityLabel(server: VpnServer, language: Language): string {
-  return language === "en" ? server.popularity : (server[`popularity_${language}`] ?? server.popularity);
-}
-
 // The live block is drawn from views of plain strings, so the build can prerender it with slots
 // that the server fills from its snapshot for pages sent without JavaScript (http/status_page.py,
 // tied to this file by tests/integration/test_status_page.py).
 
-/** A pill's text: online, offline, or anything else as "not configured". */
+/** A VPN server's pill: online, offline, or anything else as "not configured". */
 export function statusText(status: string, t: Translate): string {
   return status === "online" ? t("status.online") : status === "offline" ? t("status.offline") : t("status.notConfigured");
 }
 
-export function pingText(ping: number | null, t: Translate): string {
-  return ping === null ? "—" : t("status.ms", { ms: ping });
+/** A system service's pill: up, down, or "not configured". */
+export function serviceText(status: string, t: Translate): string {
+  return status === "online" ? t("status.up") : status === "offline" ? t("status.down") : t("status.notConfigured");
 }
 
-type MetricsView = { ping: string; load: ComponentChildren };
-type VpnRowView = MetricsView & { flag: ComponentChildren; name: string; city: string; status: string; statusText: string; rank: string; popularity: string };
-type SystemRowView = MetricsView & { name: string; status: string; statusText: string };
+export function pingText(ping: number | null, language: Language, t: Translate): string {
+  return ping === null ? "—" : t("status.ms", { ms: formatCount(ping, language) });
+}
+
+/** A load as the snapshot writes it ("29%") as the language writes a percentage ("29 %"). */
+export function loadText(load: string, language: Language): string {
+  return formatPercent(Math.round(Number.parseFloat(load) || 0) / 100, language, 0);
+}
+
+export const RANKS = ["very_high", "high", "medium", "low"] as const;
+
+export function rankText(rank: string, t: Translate): string {
+  return (RANKS as readonly string[]).includes(rank) ? t(`status.ranks.${rank}`) : "—";
+}
+
+type VpnRowView = { flag: ComponentChildren; name: string; city: string; status: string; statusText: string; ping: string; load: ComponentChildren; rank: string; rankText: string };
+type SystemRowView = { name: string; status: string; statusText: string; ping: ComponentChildren };
 // progressNow and progressWidth are numbers, or the server's slots when prerendered.
-type UsersView = { users: string; progress: string; progressNow: string | number; progressWidth: string | number };
+type UsersView = { users: ComponentChildren; progress: string; progressNow: string | number; progressWidth: string | number };
 
 function StatusPill({ status, text }: { status: string; text: string }) {
   return (
@@ -48,26 +59,22 @@ export function LoadValue({ load, level }: { load: string; level: string }) {
   return <span class={`load load-${level}`}>{load}</span>;
 }
 
-function loadOf(load: string | null): ComponentChildren {
-  return load === null ? "—" : <LoadValue load={load} level={loadLevel(load)} />;
+function loadOf(load: string | null, language: Language): ComponentChildren {
+  return load === null ? "—" : <LoadValue load={loadText(load, language)} level={loadLevel(load)} />;
 }
 
-function Metrics({ view }: { view: MetricsView }) {
-  const { t } = useI18n();
+// Each metric keeps its column in both lists (styles.css), so a system service's response time
+// sits under the VPN servers' ping.
+function Metric({ kind, label, children }: { kind: "ping" | "load" | "rank"; label: string; children: ComponentChildren }) {
   return (
-    <>
-      <span class="metric">
-        <span class="muted small">{t("status.ping")}</span> {view.ping}
-      </span>
-      <span class="metric">
-        <span class="muted small">{t("status.load")}</span>
-        {view.load}
-      </span>
-    </>
+    <span class={`metric metric-${kind}`}>
+      <span class="muted small">{label}</span> {children}
+    </span>
   );
 }
 
 export function VpnRow({ view }: { view: VpnRowView }) {
+  const { t } = useI18n();
   return (
     <li class="server-row">
       {view.flag}
@@ -76,16 +83,21 @@ export function VpnRow({ view }: { view: VpnRowView }) {
         <span class="muted small">{view.city}</span>
       </div>
       <StatusPill status={view.status} text={view.statusText} />
-      <Metrics view={view} />
-      {/* Keyed by its text: a new rank is a new pill, not centred text moving inside the old one
-          (which counts as a layout shift). */}
-      <span key={view.popularity} class={`rank rank-${view.rank}`}>{view.popularity}</span>
+      <Metric kind="ping" label={t("status.ping")}>{view.ping}</Metric>
+      <Metric kind="load" label={t("status.load")}>{view.load}</Metric>
+      <Metric kind="rank" label={t("status.popularity")}>
+        {/* Keyed by its text: a new rank is a new pill, not centred text moving inside the old one
+            (which counts as a layout shift). */}
+        <span key={view.rankText} class={`rank rank-${view.rank}`}>{view.rankText}</span>
+      </Metric>
     </li>
   );
 }
 
 export const SYSTEM_NAMES: Record<string, string> = { "activation-server": "status.activation", "hub-server": "status.hub" };
 
+/** A system service: up or down and its response time; one that is not configured says so, with
+ * no time. No load: the services share the hub's machine, whose load says nothing of them. */
 export function SystemRow({ view }: { view: SystemRowView }) {
   return (
     <li class="server-row system">
@@ -94,15 +106,20 @@ export function SystemRow({ view }: { view: SystemRowView }) {
         <strong>{view.name}</strong>
       </div>
       <StatusPill status={view.status} text={view.statusText} />
-      <Metrics view={view} />
+      {view.ping}
     </li>
   );
+}
+
+export function ResponseTime({ ping }: { ping: string }) {
+  const { t } = useI18n();
+  return <Metric kind="ping" label={t("status.response")}>{ping}</Metric>;
 }
 
 /** The live block's content: the demo note, the users card and both lists. */
 export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolean; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
   const { language, t } = useI18n();
-  const progress = { percent: users.progress, cap: formatCount(FREE_TIER_USERS, language, false) };
+  const progress = { percent: users.progress, cap: formatCount(FREE_TIER_USERS, language) };
   return (
     <>
       {demo && <p class="notice">{t("status.demo")}</p>}
@@ -117,13 +134,13 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
       <h2>{t("status.vpnTitle")}</h2>
       <ul class="server-list" data-testid="vpn-servers">{vpnRows}</ul>
       <h2>{t("status.systemTitle")}</h2>
-      <ul class="server-list">{systemRows}</ul>
+      <ul class="server-list" data-testid="system-servers">{systemRows}</ul>
     </>
   );
 }
 
 /** The block for a snapshot, as the script draws it. */
-export function LiveStatus({ data, phone }: { data: ServerStatus; phone: boolean }) {
+export function LiveStatus({ data }: { data: ServerStatus }) {
   const { language, t, dictionary } = useI18n();
   const users = data.summary.user_count;
   const vpnRows = data.vpn_servers.map((server) => {
@@ -135,21 +152,25 @@ export function LiveStatus({ data, phone }: { data: ServerStatus; phone: boolean
       city: place?.city ?? server.location,
       status: server.status,
       statusText: statusText(server.status, t),
-      ping: pingText(server.ping, t),
-      load: loadOf(server.load),
+      ping: pingText(server.ping, language, t),
+      load: loadOf(server.load, language),
       rank: rankColour(server.rank),
-      popularity: popularityLabel(server, language),
+      rankText: rankText(server.rank, t),
     };
     return <VpnRow key={server.id} view={view} />;
   });
-  const systemRows = data.system_servers.map((server) => (
-    <SystemRow
-      key={server.id}
-      view={{ name: t(SYSTEM_NAMES[server.id] ?? "status.billing"), status: server.status, statusText: statusText(server.status, t), ping: pingText(server.ping, t), load: loadOf(server.load) }}
-    />
-  ));
+  const systemRows = data.system_servers.map((server) => {
+    const configured = server.status === "online" || server.status === "offline";
+    const view: SystemRowView = {
+      name: t(SYSTEM_NAMES[server.id] ?? "status.billing"),
+      status: server.status,
+      statusText: serviceText(server.status, t),
+      ping: configured ? <ResponseTime ping={pingText(server.ping, language, t)} /> : null,
+    };
+    return <SystemRow key={server.id} view={view} />;
+  });
   const view: UsersView = {
-    users: formatCount(users, language, phone),
+    users: countedUsers("USERS", users, language, dictionary),
     progress: freeTierProgress(users, language),
     progressNow: progressWidth(users),
     progressWidth: Math.max(progressWidth(users), 0.5),
@@ -169,7 +190,6 @@ function servedStatus(): ServerStatus | null {
 
 export function ServerStatusScreen() {
   const { language, t, dictionary } = useI18n();
-  const phone = useNarrow(PHONE_MAX_WIDTH);
   const { data } = usePolling(fetchStatus, STATUS_POLL_MS);
   const [served] = useState(servedStatus);
   const current = data ?? served;
@@ -179,7 +199,7 @@ export function ServerStatusScreen() {
       <h1>{t("status.title")}</h1>
       <p class="lead">{t("status.lead")}</p>
       <div class="status-live" aria-live="polite">
-        {current ? <LiveStatus data={current} phone={phone} /> : slot("RAW_STATUS")}
+        {current ? <LiveStatus data={current} /> : slot("RAW_STATUS")}
       </div>
       <ConnectionCheck />
       <div class="card security-note">
@@ -190,7 +210,7 @@ export function ServerStatusScreen() {
         </div>
       </div>
       <div class="closing">
-        <h2>{countedUsersText("JOIN_USERS", users, language, dictionary, phone)}</h2>
+        <h2>{countedUsers("JOIN_USERS", users, language, dictionary)}</h2>
         <Link href={`${localPath("/", language)}#signup`} class="button button-large">{t("status.ctaButton")}</Link>
       </div>
     </section>

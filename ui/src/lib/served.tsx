@@ -7,7 +7,8 @@
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { ActivationOutcome } from "./errors";
-import { formatCount, plural, type PluralForms } from "./format";
+import type { ComponentChildren } from "preact";
+import { FEW_USERS, formatCount, plural, pluralForm, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./format";
 import type { Dictionary } from "./i18n";
 import type { Language } from "./language";
 
@@ -44,29 +45,56 @@ export function useServed(): ServedScreen | null {
   return useContext(ServedContext);
 }
 
-/** The user count of the server's last snapshot, written into every page it sends
- * (`<meta name="vpnsite-users">`); null while prerendering. */
-export function servedUserCount(): number | null {
+/** A number the server wrote into every page it sends (`<meta name="vpnsite-users">`,
+ * `<meta name="vpnsite-servers">`); null while prerendering. */
+export function servedNumber(name: "users" | "servers"): number | null {
   if (typeof document === "undefined") return null;
-  const value = document.querySelector('meta[name="vpnsite-users"]')?.getAttribute("content") ?? "";
+  const value = document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
   return /^\d+$/.test(value) ? Number(value) : null;
 }
 
-/** A user count as the page shows it: the server's marker while prerendering. */
-export function usersText(count: number | null, format: (count: number) => string): string {
-  return count === null ? slot("USERS") : format(count);
+export const servedUserCount = (): number | null => servedNumber("users");
+
+/** Both forms of a large count: the stylesheet shows the short one on phones, so the page the
+ * server sends and the page the script draws are the same at every width. */
+export function CountForms({ full, short }: { full: string; short: string }) {
+  return (
+    <>
+      <span class="count-full">{full}</span>
+      <span class="count-short">{short}</span>
+    </>
+  );
 }
 
-/** The texts that count users, by the marker the server writes each at: the build exports their
- * plural forms (prerender.tsx: formats), and the server picks the form with the same plural rules. */
+/** What is said instead of a small count: true, and the same length at every count below it. */
+export function FewUsers({ text }: { text: string }) {
+  return <span class="proof-new">{text}</span>;
+}
+
+/** The texts that count users, by the marker the server writes each at: their plural forms and
+ * what they say below FEW_USERS. The build exports both (prerender.tsx: formats), and the server
+ * picks with the same threshold and plural rules. */
 export const COUNTED_USERS = {
-  FOOTER_USERS: (dictionary: Dictionary) => dictionary.footer.users,
-  JOIN_USERS: (dictionary: Dictionary) => dictionary.status.ctaTitle,
-} satisfies Record<string, (dictionary: Dictionary) => PluralForms>;
+  USERS: (dictionary: Dictionary) => ({ forms: { other: "{n}" } as PluralForms, few: dictionary.proof.launched }),
+  FOOTER_USERS: (dictionary: Dictionary) => ({ forms: dictionary.footer.users as PluralForms, few: dictionary.proof.first }),
+  JOIN_USERS: (dictionary: Dictionary) => ({ forms: dictionary.status.ctaTitle as PluralForms, few: dictionary.proof.join }),
+} satisfies Record<string, (dictionary: Dictionary) => { forms: PluralForms; few: string }>;
 
 export type CountedUsers = keyof typeof COUNTED_USERS;
 
-/** A text counting users in the language's plural form: the server's marker while prerendering. */
-export function countedUsersText(name: CountedUsers, count: number | null, language: Language, dictionary: Dictionary, phone: boolean): string {
-  return count === null ? slot(name) : plural(count, COUNTED_USERS[name](dictionary), language, formatCount(count, language, phone));
+/** A text counting users: the server's marker while prerendering, the words for a new service
+ * below FEW_USERS, else the language's plural form with the count (in both forms above a million). */
+export function countedUsers(name: CountedUsers, count: number | null, language: Language, dictionary: Dictionary): ComponentChildren {
+  if (count === null) return slot(`RAW_${name}`);
+  const { forms, few } = COUNTED_USERS[name](dictionary);
+  if (count < FEW_USERS) return <FewUsers text={few} />;
+  if (count <= SHORT_COUNT_FROM) return plural(count, forms, language);
+  const [before, after] = pluralForm(count, forms, language).split("{n}");
+  return (
+    <>
+      {before}
+      <CountForms full={formatCount(count, language)} short={shortCount(count, language)} />
+      {after}
+    </>
+  );
 }

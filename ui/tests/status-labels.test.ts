@@ -1,0 +1,65 @@
+// The status page's and the social proof's labels as a visitor reads them, in every language.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import en from "../src/i18n/en";
+import es from "../src/i18n/es";
+import fr from "../src/i18n/fr";
+import pt from "../src/i18n/pt";
+import ru from "../src/i18n/ru";
+import { loadText, rankText, RANKS, serviceText } from "../src/features/status/server-status";
+import { FEW_USERS } from "../src/lib/format";
+import { makeTranslator, type Dictionary } from "../src/lib/i18n";
+import type { Language } from "../src/lib/language";
+import { COUNTED_USERS, countedUsers, type CountedUsers } from "../src/lib/served";
+
+const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
+const text = (language: Language, name: CountedUsers, count: number) =>
+  renderToString(h("p", null, countedUsers(name, count, language, DICTIONARIES[language]) as never)).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+
+test("loads are percentages as each language writes them", () => {
+  assert.equal(loadText("89%", "en"), "89%");
+  assert.equal(loadText("89%", "fr"), "89\u00a0%");
+  assert.equal(loadText("89%", "ru"), "89\u00a0%");
+  assert.equal(loadText("0%", "pt"), "0%");
+});
+
+test("ranks and system services read as words in every language, never raw values", () => {
+  for (const [language, dictionary] of Object.entries(DICTIONARIES)) {
+    const { t } = makeTranslator(language as Language, dictionary);
+    const labels = RANKS.map((rank) => rankText(rank, t));
+    assert.equal(new Set(labels).size, RANKS.length, language);
+    for (const label of labels) assert.doesNotMatch(label, /_|^status\./, language);
+    assert.notEqual(serviceText("online", t), serviceText("offline", t));
+    assert.equal(serviceText("not_configured", t), dictionary.status.notConfigured);
+  }
+  const { t } = makeTranslator("ru", ru);
+  assert.equal(rankText("medium", t), "Средняя");
+  assert.equal(serviceText("online", t), "Работает");
+  assert.equal(rankText("bogus", t), "—");
+});
+
+test("below the threshold every count says the service is new, never a small number", () => {
+  for (const language of Object.keys(DICTIONARIES) as Language[]) {
+    for (const name of Object.keys(COUNTED_USERS) as CountedUsers[]) {
+      const few = COUNTED_USERS[name](DICTIONARIES[language]).few.replace(/\s+/g, " ");
+      for (const count of [0, 1, FEW_USERS - 1]) {
+        assert.equal(text(language, name, count), few, `${language} ${name} ${count}`);
+        assert.doesNotMatch(text(language, name, count), /\d/);
+      }
+      assert.match(text(language, name, FEW_USERS), /100/, `${language} ${name}`);
+    }
+  }
+  assert.equal(text("en", "FOOTER_USERS", 0), "New: be among the first users");
+  assert.equal(text("ru", "USERS", 99), "Мы только открылись");
+  assert.equal(text("en", "JOIN_USERS", 101), "Join 101 users today");
+  assert.equal(text("ru", "JOIN_USERS", 101), "Присоединяйтесь к 101 пользователю");
+  assert.equal(text("fr", "FOOTER_USERS", 100), "100 utilisateurs");
+});
+
+test("above a million a count carries both forms, the stylesheet picks one by width", () => {
+  const html = renderToString(h("p", null, countedUsers("FOOTER_USERS", 1_234_567, "en", en) as never));
+  assert.equal(html, '<p><span class="count-full">1,234,567</span><span class="count-short">1.2m</span> users</p>');
+  assert.equal(text("en", "USERS", 1_000_000), "1,000,000");
+});
