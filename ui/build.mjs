@@ -117,6 +117,7 @@ async function buildSite(out) {
     }
   }
   writeFileSync(join(out, "forms", "formats.json"), JSON.stringify(ssr.formats()));
+  writeFileSync(join(out, "forms", "profiles.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.profileParts(l)]))));
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;

@@ -2,8 +2,9 @@
 import type { ComponentChildren } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { Flag } from "./components/icons";
+import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
-import type { ServerStatus } from "./lib/api";
+import type { ProfileServer, ServerStatus } from "./lib/api";
 import { I18nContext, makeTranslator } from "./lib/i18n";
 import { App } from "./app";
 import en from "./i18n/en";
@@ -135,4 +136,30 @@ export function pluralCategories(counts: number[], language: Language): string[]
 /** The live block for a snapshot as the script draws it: what the server's must equal. */
 export function renderStatusBlock(data: ServerStatus, language: Language): string {
   return inLanguage(language, <LiveStatus data={data} />);
+}
+
+/** The one-tap setup list in pieces, per language, for the screens the server answers form posts
+ * with (http/profile_rows.py): markup with slots, the flags, the places and the load colours. */
+export function profileParts(language: Language) {
+  const city = slot("CITY");
+  const row = { id: slot("ID"), flag: slot("RAW_FLAG"), name: slot("NAME"), city, load: slot("LOAD"), level: slot("LEVEL"), links: slot("RAW_LINKS"), open: slot("RAW_OPEN") };
+  return {
+    markup: {
+      section: inLanguage(language, <ProfileSection rows={slot("RAW_ROWS")} />),
+      row: inLanguage(language, <ProfileRow view={row} />),
+      link: inLanguage(language, <ProfileLink url={slot("URL")} protocol={slot("PROTOCOL")} city={city} />),
+      wireguard: inLanguage(language, <WireguardLink url={slot("URL")} city={city} />),
+      open: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} />),
+      flags: Object.fromEntries(
+        [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
+      ),
+    },
+    locations: DICTIONARIES[language].locations,
+    load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
+  };
+}
+
+/** The one-tap setup list as the script draws it: what the server's must equal. */
+export function renderProfiles(profiles: ProfileServer[], language: Language): string {
+  return inLanguage(language, <OneTapSetup profiles={profiles} />);
 }

@@ -24,6 +24,7 @@ from vpnsite_adapters.http.api import (
     caller_ip,
     licence_json,
     personal_archive_url,
+    personal_profiles,
     services,
     signed_form,
 )
@@ -93,10 +94,14 @@ def forms_blueprint(site: Site) -> Blueprint:
     forms = Blueprint("forms", __name__)
 
     def answer(
-        screen: str, status: int, values: Mapping[str, str], headers: Mapping[str, str] | None = None
+        screen: str,
+        status: int,
+        values: Mapping[str, str],
+        headers: Mapping[str, str] | None = None,
+        pieces: Mapping[str, bytes] | None = None,
     ) -> Response:
         language = language_of(request.path)
-        response = html_response(site.answer(language, screen, values), status)
+        response = html_response(site.answer(language, screen, values, pieces), status)
         # Personal, so never stored; and the answer's own forms must be able to post again, which
         # a browser refuses to vouch for (Origin: null) under "no-referrer": "same-origin" names
         # the page to the site only, and its address holds nothing personal.
@@ -174,6 +179,9 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
                 "ARCHIVE_URL": personal_archive_url(activation.archive_token),
             },
+            pieces={
+                "ONE_TAP": site.profile_rows.section(language, personal_profiles(activation.archive_token))
+            },
         )
 
     def check(language: str, fields: dict[str, str]) -> Response:
@@ -194,6 +202,7 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "RENEW_FROM": formats.date(date.fromisoformat(view["renewable_from"])),
                 "ARCHIVE_URL": view["configUrl"] or "",
             },
+            pieces={"ONE_TAP": site.profile_rows.section(language, view["profiles"])},
         )
 
     def check_refused(refused: Refused, fields: dict[str, str]) -> Response:

@@ -22,6 +22,7 @@ from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
 
 from vpnsite_adapters.http.page_formats import PageFormats
+from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
@@ -112,6 +113,7 @@ class Site:
         }
         self.formats = PageFormats.load(root / "forms" / "formats.json")
         self.status_page = StatusPage.load(root / "forms" / "status.json")
+        self.profile_rows = ProfileRows.load(root / "forms" / "profiles.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self._static: dict[str, Variant] = {}
         self._bound: dict[str, bytes] = {}
@@ -148,12 +150,14 @@ class Site:
             self._bound[name] = found
         return found
 
-    def answer(self, language: str, screen: str, values: Mapping[str, str]) -> bytes:
-        """The answer to a form post: the screen prerendered for it, with the visitor's values."""
+    def answer(
+        self, language: str, screen: str, values: Mapping[str, str], pieces: Mapping[str, bytes] | None = None
+    ) -> bytes:
+        """The answer to a form post: the screen prerendered for it, with the visitor's values (and
+        the markup ``pieces`` put together from the build's, such as the one-tap setup list)."""
         numbers, counted = self.counts(language, self.snapshot.users, self.snapshot.servers_online)
-        # The counts' markup first: the visitor's values go in last, so nothing in them is read
-        # as a marker.
-        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), counted)
+        # The markup first: the visitor's values go in last, so nothing in them is read as a marker.
+        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), {**counted, **(pieces or {})})
         return fill(body, {**numbers, **values})
 
     def variant(self, name: str) -> Variant:

@@ -20,6 +20,10 @@ export type Activation = Schemas["ActivationResult"];
 export type Licence = Schemas["LicenceResult"]["license"];
 export type ServerStatus = Schemas["ServerStatus"];
 export type VpnServer = ServerStatus["vpn_servers"][number];
+export type ProfileServer = Schemas["ProfileServer"];
+export type DeviceList = Schemas["DeviceList"];
+export type Device = DeviceList["devices"][number];
+export type ConnectionCheck = Schemas["ConnectionCheck"];
 export type SystemServer = ServerStatus["system_servers"][number];
 
 /** A failed call: the HTTP status (0 when the network failed) and the body the API sent. */
@@ -73,6 +77,24 @@ export const renewLicence = (body: PostBody<"/api/renew">, language: Language) =
 
 export const sendTicket = (email: string, activationCode: string, message: string, language: Language) =>
   post("/api/support", { email, activation_code: activationCode, message }, language);
+
+export const listDevices = (email: string, activationCode: string, language: Language) =>
+  post("/api/devices", { email, activation_code: activationCode }, language);
+
+/** Ends one session of the licence, or all of them (session null). */
+export const disconnectDevices = (email: string, activationCode: string, session: string | null, language: Language) =>
+  post("/api/devices/disconnect", session === null ? { email, activation_code: activationCode, all: true } : { email, activation_code: activationCode, session }, language);
+
+export async function checkConnection(): Promise<ConnectionCheck> {
+  let response: Response;
+  try {
+    response = await fetch("/api/connection-check", { cache: "no-store" });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  if (!response.ok) throw new ApiError(response.status, null);
+  return (await response.json()) as ConnectionCheck;
+}
 
 /** A GET that remembers the last ETag: an unchanged answer comes back as 304 and costs nothing. */
 export function conditionalGetter<P extends GetPath>(path: P): () => Promise<GetResult<P> | null> {

@@ -11,6 +11,9 @@ import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
+import { OneTapSetup } from "../../components/one-tap-setup";
+import { Devices } from "../../components/devices";
+import { CONNECTION_CHECK_ID } from "../../components/connection-check";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 const TERM_DAYS = 90;
@@ -24,7 +27,7 @@ function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
   const shown = { email: slot("EMAIL"), code: slot("CODE"), started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
-    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null}
+    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && slot("RAW_ONE_TAP")}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
       another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
     />
@@ -33,7 +36,7 @@ function ServedDashboard({ active }: { active: boolean }) {
 
 type DashboardShown = { email: string; code: string; started: string; ends: string; remaining: string };
 
-function DashboardView({ active, shown, configUrl, renewal, another }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren }) {
+function DashboardView({ active, shown, configUrl, renewal, another, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; setup?: ComponentChildren }) {
   const { language, t, list } = useI18n();
   return (
     <section class="container dashboard">
@@ -52,6 +55,7 @@ function DashboardView({ active, shown, configUrl, renewal, another }: { active:
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
       {configUrl && <ArchiveLink href={configUrl} />}
+      {setup}
       <div class="card">
         <h2>{t("licence.stepsTitle")}</h2>
         <ol class="steps">
@@ -106,6 +110,13 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
   );
   return (
     <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
+      setup={current.active && (
+        <>
+          <OneTapSetup profiles={current.profiles} />
+          <Devices credentials={credentials} />
+          <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
+        </>
+      )}
       another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
     />
   );

@@ -13,6 +13,7 @@ import { Icon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
+import { OneTapSetup } from "../../components/one-tap-setup";
 
 const RETRY_DELAYS_MS = [1000, 3000];
 const marker = (sig: string) => `created${sig}`;
@@ -20,7 +21,7 @@ const marker = (sig: string) => `created${sig}`;
 type Arrival = { formData: FormData; email: string };
 type State = { kind: "loading" } | { kind: "success"; activation: Activation } | { kind: "error"; outcome: ActivationOutcome; message: string };
 /** What the success screen shows, formatted. */
-type Shown = { email: string; code: string; days: string; expires: string; archiveUrl: string };
+type Shown = { email: string; code: string; days: string; expires: string; archiveUrl: string; setup: ComponentChildren };
 /** The signed request the server's "Try again" posts back (spec: create-user's fields). */
 const SIGNED_FIELDS = ["email", "user_days", "subscription", "user_comment", "request_id", "sig"] as const;
 
@@ -71,6 +72,7 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
       <ArchiveLink href={shown.archiveUrl} />
+      {shown.setup}
       <SetupGuide />
       <p class="center">
         <Link href={localPath("/support", language)}>{t("activation.help")}</Link>
@@ -141,7 +143,7 @@ export function ActivationScreen() {
   };
 
   if (answered === "success") {
-    const shown = { email: slot("EMAIL"), code: slot("CODE"), days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL") };
+    const shown = { email: slot("EMAIL"), code: slot("CODE"), days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL"), setup: slot("RAW_ONE_TAP") };
     return <ActivationSuccess shown={shown} />;
   }
 
@@ -182,6 +184,7 @@ export function ActivationScreen() {
         days: plural(activation.user_days, dictionary.activation.days as PluralForms, language),
         expires: formatDate(new Date(activation.user_stop * 1000), language),
         archiveUrl: activation.activation_url,
+        setup: <OneTapSetup profiles={activation.profiles} />,
       }}
     />
   );

@@ -9,6 +9,7 @@ import { localPath, type Language } from "../../lib/language";
 import { usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Flag, Icon } from "../../components/icons";
+import { ConnectionCheck } from "../../components/connection-check";
 
 const fetchStatus = conditionalGetter("/api/server-status");
 
@@ -200,6 +201,7 @@ export function ServerStatusScreen() {
       <div class="status-live" aria-live="polite">
         {current ? <LiveStatus data={current} /> : slot("RAW_STATUS")}
       </div>
+      <ConnectionCheck />
       <div class="card security-note">
         <Icon name="shield" size={32} />
         <div>

@@ -1,0 +1,70 @@
+"""The one-tap setup list (a licence's servers with their profile links, import buttons and QR
+codes) for the screens sent without JavaScript: the activation result and the licence page.
+
+The markup is the script's own (``ui/src/components/one-tap-setup.tsx``), prerendered by the build
+into pieces with slots (``site/forms/profiles.json``); this module only chooses the pieces and
+fills them. ``tests/integration/test_profile_rows.py`` holds its output equal to what the script
+renders for the same profiles.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from vpnsite_adapters.http.slots import fill, fill_raw
+
+
+class ProfileRows:
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts
+
+    @classmethod
+    def load(cls, path: Path) -> ProfileRows:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def section(self, language: str, profiles: Sequence[dict[str, Any]]) -> bytes:
+        """The whole section, or nothing for a licence without profiles (as the script does)."""
+        if not profiles:
+            return b""
+        parts = self.parts.get(language, self.parts["en"])
+        rows = b"".join(self._row(parts, server) for server in profiles)
+        return fill_raw(parts["markup"]["section"].encode(), {"ROWS": rows})
+
+    @staticmethod
+    def _row(parts: dict[str, Any], server: dict[str, Any]) -> bytes:
+        markup = parts["markup"]
+        flag = str(server["flag"])
+        place = parts["locations"].get(flag)
+        name = place["name"] if place else str(server["name"])
+        city = place["city"] if place else str(server["location"])
+        openvpn = server["openvpn"]
+        links = b"".join(
+            fill(markup["link"].encode(), {"URL": p["url"], "PROTOCOL": p["protocol"].upper(), "CITY": city})
+            for p in openvpn
+        )
+        if server.get("wireguard"):
+            links += fill(markup["wireguard"].encode(), {"URL": server["wireguard"]["url"], "CITY": city})
+        # UDP first, as the script picks: the profile the import button and QR code carry.
+        first = next((p for p in openvpn if p["protocol"] == "udp"), openvpn[0] if openvpn else None)
+        opened = b""
+        if first:
+            values = {"IMPORT_URL": first["import_url"], "QR_URL": first["qr_svg"], "CITY": city}
+            opened = fill(markup["open"].encode(), values)
+        load = str(server["load"])
+        percent = min(100, max(0, int(float(load.rstrip("%") or 0))))
+        # Text first, pieces after: a value (a link, a name) is never read as a marker.
+        row = fill(
+            markup["row"].encode(),
+            {
+                "ID": str(server["id"]),
+                "NAME": name,
+                "CITY": city,
+                "LOAD": load,
+                "LEVEL": parts["load_levels"][percent],
+            },
+        )
+        shown_flag = fill(markup["flags"].get(flag, markup["flags"]["other"]).encode(), {"NAME": name})
+        return fill_raw(row, {"FLAG": shown_flag, "LINKS": links, "OPEN": opened})
