@@ -4,7 +4,19 @@ import { useI18n } from "../../lib/i18n";
 
 export const COPIED_FOR_MS = 2000;
 
-export function CopyCode({ code }: { code: string }) {
+/** The code in groups of four (codeGroups); the digits alone when selected or copied. */
+export function GroupedCode({ groups, id }: { groups: string[]; id?: string }) {
+  return (
+    <code id={id} class="code">
+      {groups.map((group, index) => (
+        <span key={index} class="code-group">{group}</span>
+      ))}
+    </code>
+  );
+}
+
+/** The code shown in groups; the copy button copies the digits alone. */
+export function CopyCode({ groups }: { groups: string[] }) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -14,7 +26,7 @@ export function CopyCode({ code }: { code: string }) {
   }, [copied]);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(code);
+      await navigator.clipboard.writeText(groups.join(""));
     } catch {
       const range = document.createRange();
       range.selectNodeContents(document.getElementById("activation-code") as Node);
@@ -26,7 +38,7 @@ export function CopyCode({ code }: { code: string }) {
   };
   return (
     <div class="code-box">
-      <code id="activation-code" class="code">{code}</code>
+      <GroupedCode id="activation-code" groups={groups} />
       <button type="button" class="button button-small" onClick={copy} aria-live="polite">
         <Icon name={copied ? "check" : "copy"} size={16} /> {copied ? t("activation.copied") : t("activation.copy")}
       </button>
