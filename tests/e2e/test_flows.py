@@ -46,9 +46,7 @@ def test_sign_up_copy_and_check_the_licence(page: Any, server: Any) -> None:
     expect(page.get_by_role("heading", name="Check your licence")).to_be_visible()
 
 
-def test_reloading_the_activation_page_shows_the_result_and_creates_nothing(
-    page: Any, server: Any
-) -> None:
+def test_reloading_the_activation_page_shows_the_result_and_creates_nothing(page: Any, server: Any) -> None:
     sign_up(page, "reload@example.org", "/ru")
     expect(page.get_by_role("heading", name="VPN активирован")).to_be_visible(timeout=15000)
     code = page.locator("#activation-code").inner_text()

@@ -73,7 +73,8 @@ def covered(page: Any, selector: str) -> bool:
             """(selector) => {
                 const bar = document.querySelector(".floating-cta");
                 if (!bar) return false;
-                const a = bar.getBoundingClientRect(), b = document.querySelector(selector).getBoundingClientRect();
+                const a = bar.getBoundingClientRect();
+                const b = document.querySelector(selector).getBoundingClientRect();
                 return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
             }""",
             selector,
@@ -126,8 +127,15 @@ def test_a_failed_checks_alert_is_in_view_announced_and_tied_to_the_fields(phone
     phone.goto("/license")
     phone.fill("#licence-email", "nobody@example.org")
     phone.fill("#licence-code", UNKNOWN_CODE)
-    # The visitor is at the button, the form's top (where the alert goes) above the viewport.
-    phone.evaluate("scrollTo(0, document.querySelector('form.form button[type=submit]').getBoundingClientRect().bottom + scrollY - innerHeight + 40)")
+    # The visitor has scrolled down to the button: the form's top, where the alert goes, is above
+    # the viewport.
+    phone.evaluate(
+        """() => {
+            const button = document.querySelector("form.form button[type=submit]");
+            scrollTo({ top: button.getBoundingClientRect().top + scrollY - 120, behavior: "instant" });
+        }"""
+    )
+    assert not in_viewport(phone, "form.form")
     phone.locator("form.form button[type=submit]").click()
     alert = phone.get_by_role("alert")
     expect(alert).to_be_visible()
@@ -206,7 +214,9 @@ def test_the_served_pages_show_the_code_in_groups_and_take_it_with_spaces(no_scr
     no_script.fill("#licence-email", "groups-nojs@example.org")
     no_script.fill("#licence-code", " ".join(code[i : i + 4] for i in range(0, 20, 4)))
     no_script.locator("form.form button[type=submit]").click()
-    expect(no_script.locator(".dashboard .code-group")).to_have_text([code[i : i + 4] for i in range(0, 20, 4)])
+    expect(no_script.locator(".dashboard .code-group")).to_have_text(
+        [code[i : i + 4] for i in range(0, 20, 4)]
+    )
 
 
 def test_the_licence_page_marks_login_as_the_current_page(page: Any, phone: Any) -> None:

@@ -57,12 +57,12 @@ class Refused(Exception):
         self.headers = dict(headers or {})
 
 
-
 def code_groups(code: str, size: int = 4) -> dict[str, str]:
     """The code as the served pages show it, in groups of four (ui/src/lib/served.ts:
     SERVED_CODE_GROUPS), each its own element so that copying gives the digits alone."""
     groups = [code[start : start + size] for start in range(0, len(code), size)]
     return {f"CODE_{number}": group for number, group in enumerate(groups, 1)}
+
 
 def same_origin(public_url: str) -> bool:
     """Whether the post comes from a page of the site (the CSRF check)."""

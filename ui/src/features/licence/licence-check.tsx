@@ -11,7 +11,7 @@ import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { SERVED_CODE_GROUPS, slot, useServed } from "../../lib/served";
-import { GroupedCode } from "../signup/copy-code";
+import { GroupedCode } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
 import { CONNECTION_CHECK_ID } from "../../components/connection-check";

@@ -1,19 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { Icon } from "../../components/icons";
 import { useI18n } from "../../lib/i18n";
+import { GroupedCode } from "../../components/grouped-code";
 
 export const COPIED_FOR_MS = 2000;
-
-/** The code in groups of four (codeGroups); the digits alone when selected or copied. */
-export function GroupedCode({ groups, id }: { groups: string[]; id?: string }) {
-  return (
-    <code id={id} class="code">
-      {groups.map((group, index) => (
-        <span key={index} class="code-group">{group}</span>
-      ))}
-    </code>
-  );
-}
 
 /** The code shown in groups; the copy button copies the digits alone. */
 export function CopyCode({ groups }: { groups: string[] }) {
