@@ -8,8 +8,8 @@ practices 100, CLS 0. SEO is reported, not budgeted: pages that must not be inde
 (/activation, /license) say so, and Lighthouse counts that against them.
 
 Usage: ``python bench/lighthouse.py [--check] [--desktop] [--runs N] [--only PATH ...]`` after
-``python build_ui.py``. Needs Lighthouse (LIGHTHOUSE, default `lighthouse` on PATH: `npm install -g lighthouse`)
-and Chromium (CHROME_PATH, default /usr/bin/chromium).
+``python build_ui.py``. Needs Lighthouse (LIGHTHOUSE, default `lighthouse` on PATH:
+`npm install -g lighthouse`) and Chromium (CHROME_PATH, default /usr/bin/chromium).
 """
 
 from __future__ import annotations

@@ -49,16 +49,19 @@ def sign_up(page: Any, email: str, path: str = "/") -> str:
     return digits
 
 
+WHOLLY_IN_VIEW = """(selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight;
+}"""
+
+
 def in_viewport(page: Any, selector: str) -> bool:
-    return bool(
-        page.evaluate(
-            """(selector) => {
-                const box = document.querySelector(selector).getBoundingClientRect();
-                return box.top >= 0 && box.bottom <= innerHeight;
-            }""",
-            selector,
-        )
-    )
+    return bool(page.evaluate(WHOLLY_IN_VIEW, selector))
+
+
+def comes_into_view(page: Any, selector: str) -> None:
+    """The page scrolls smoothly: wait, within a deadline, for where the scroll ends."""
+    page.wait_for_function(WHOLLY_IN_VIEW, arg=selector, timeout=5000)
 
 
 def settle(page: Any) -> None:
@@ -120,7 +123,7 @@ def test_check_another_licence_brings_the_form_heading_into_view_with_focus(phon
     heading = phone.get_by_role("heading", name="Check your licence")
     expect(heading).to_be_focused()
     expect(heading).to_be_in_viewport()
-    assert in_viewport(phone, "h1")
+    comes_into_view(phone, "h1")
 
 
 def test_a_failed_checks_alert_is_in_view_announced_and_tied_to_the_fields(phone: Any) -> None:
@@ -141,7 +144,7 @@ def test_a_failed_checks_alert_is_in_view_announced_and_tied_to_the_fields(phone
     expect(alert).to_be_visible()
     expect(alert).to_have_attribute("id", "licence-error")
     expect(alert).to_be_in_viewport()
-    assert in_viewport(phone, "#licence-error")
+    comes_into_view(phone, "#licence-error")
     for field in ("#licence-email", "#licence-code"):
         expect(phone.locator(field)).to_have_attribute("aria-invalid", "true")
         expect(phone.locator(field)).to_have_attribute("aria-describedby", "licence-error")
