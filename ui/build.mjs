@@ -6,7 +6,6 @@
 //   node build.mjs --tests        the unit tests, compiled to dist-tests/
 
 import { build } from "esbuild";
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -22,6 +21,7 @@ const common = {
   alias: { react: "preact/compat", "react-dom": "preact/compat" },
   logLevel: "warning",
   legalComments: "none",
+  charset: "utf8",
 };
 
 async function buildTests() {
@@ -29,10 +29,6 @@ async function buildTests() {
   rmSync(outdir, { recursive: true, force: true });
   const entries = readdirSync(join(here, "tests")).filter((name) => name.endsWith(".test.ts"));
   await build({ ...common, entryPoints: entries.map((name) => join(here, "tests", name)), outdir, platform: "node", format: "esm", outExtension: { ".js": ".mjs" } });
-}
-
-function hashed(name, content) {
-  return `${name}-${createHash("sha256").update(content).digest("hex").slice(0, 10)}`;
 }
 
 async function buildSite(out) {
@@ -53,15 +49,46 @@ async function buildSite(out) {
     write: true,
   });
   const scripts = {};
-  for (const [file, meta] of Object.entries(client.metafile.outputs)) {
+  const outputs = client.metafile.outputs;
+  const assetPath = (file) => "/" + relative(out, resolve(file)).replaceAll("\\", "/");
+  // A module's static imports, transitively: what the browser would otherwise find one file at a time.
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const { path, kind } of outputs[file].imports) if (kind === "import-statement") closure(path, seen);
+    return seen;
+  };
+  const outputOf = (source) => Object.keys(outputs).find((file) => outputs[file].entryPoint === source);
+  for (const [file, meta] of Object.entries(outputs)) {
     const language = meta.entryPoint?.match(/entries\/(\w+)\.tsx$/)?.[1];
-    if (language) scripts[language] = "/" + relative(out, resolve(file)).replaceAll("\\", "/");
+    if (language) scripts[language] = file;
   }
+  // What a page loads before it hydrates: its language's entry and, for a screen not on the home
+  // page, the screen's own chunk and its language's long texts (app.tsx's lazy imports).
+  const text = (language) => [`src/content/text/${language}.ts`];
+  const routeSources = {
+    "/activation": () => ["src/features/signup/activation.tsx"],
+    "/license": () => ["src/features/licence/licence-check.tsx"],
+    "/server-status": () => ["src/features/status/server-status.tsx"],
+    "/support": (l) => ["src/features/support/support-screen.tsx", ...text(l)],
+    "/about": (l) => ["src/routes/about.tsx", ...text(l)],
+    "/terms": (l) => ["src/routes/legal.tsx", ...text(l)],
+    "/privacy": (l) => ["src/routes/legal.tsx", ...text(l)],
+    "/cookie": (l) => ["src/routes/legal.tsx", ...text(l)],
+  };
+  const preloads = (route, language) => {
+    const files = closure(scripts[language]);
+    files.delete(scripts[language]);
+    for (const source of routeSources[route]?.(language) ?? []) {
+      const chunk = outputOf(source);
+      if (!chunk) throw new Error(`no chunk for ${source}: update routeSources in build.mjs`);
+      closure(chunk, files);
+    }
+    return [...files].map((file) => `<link rel="modulepreload" href="${assetPath(file)}">`).join("");
+  };
 
   const css = await build({ entryPoints: [join(here, "src/styles.css")], bundle: true, minify: true, write: false, logLevel: "warning" });
   const cssText = css.outputFiles[0].text;
-  const cssName = `${hashed("styles", cssText)}.css`;
-  writeFileSync(join(out, "assets", cssName), cssText);
 
   const ssrFile = join(here, "dist-ssr", "prerender.mjs");
   await build({ ...common, entryPoints: [join(here, "src/prerender.tsx")], outfile: ssrFile, platform: "browser", format: "esm" });
@@ -89,7 +116,9 @@ async function buildSite(out) {
       `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__"><meta name="vpnsite-servers" content="__SLOT_SERVERS_ONLINE__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script>` : "") +
-      `<link rel="stylesheet" href="/assets/${cssName}">${served ? "" : `<script type="module" src="${scripts[language]}"></script>`}` +
+      // The stylesheet is small: inline, it costs no request before the first paint.
+      `<style>${cssText}</style>` +
+      (served ? "" : `<script type="module" src="${assetPath(scripts[language])}"></script>${preloads(route, language)}`) +
       `</head><body><div id="app">${body}</div></body></html>`;
   };
 

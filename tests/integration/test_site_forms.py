@@ -23,7 +23,10 @@ if not (SITE_DIR / "forms" / "formats.json").is_file():
 
 ORIGIN = "https://vpn.example"
 SAME_SITE = {"Origin": ORIGIN}
-CODE = re.compile(r'<code id="activation-code" class="code">(\d{20})</code>')
+# The code in five groups of four (forms.py: code_groups), the digits alone when copied.
+CODE = re.compile(
+    r'<code id="activation-code" class="code">((?:<span class="code-group">\d{4}</span>){5})</code>'
+)
 
 
 def make_site(make_hub: Any, **settings: str) -> tuple[Any, Any]:
@@ -47,7 +50,7 @@ def html(response: Any) -> str:
 def sign_up(client: Any, email: str, prefix: str = "") -> tuple[Any, str]:
     response = client.post(f"{prefix}/activation", data={"email": email}, headers=SAME_SITE)
     found = CODE.search(response.get_data(as_text=True))
-    return response, found.group(1) if found else ""
+    return response, re.sub(r"\D", "", found.group(1)) if found else ""
 
 
 def test_sign_up_answers_the_activation_page_and_its_code_checks_on_the_licence_form(
@@ -70,7 +73,8 @@ def test_sign_up_answers_the_activation_page_and_its_code_checks_on_the_licence_
     dashboard = html(checked)
     assert checked.status_code == 200
     assert checked.headers["Cache-Control"] == "no-store"
-    assert "Ваша лицензия" in dashboard and code in dashboard and "15 января 2026 г." in dashboard
+    shown = "".join(f'<span class="code-group">{code[i : i + 4]}</span>' for i in range(0, 20, 4))
+    assert "Ваша лицензия" in dashboard and shown in dashboard and "15 января 2026 г." in dashboard
     assert "<script" not in dashboard
 
 
@@ -158,7 +162,7 @@ def test_a_failed_licence_check_shows_the_servers_message(site: tuple[Any, Any])
     )
     page = html(other)
     assert other.status_code == 404
-    assert '<p role="alert" class="alert">Activation code or e-mail not found.</p>' in page
+    assert '<p role="alert" id="licence-error" class="alert">Activation code or e-mail not found.</p>' in page
     assert 'value="someone@example.org"' in page
 
 

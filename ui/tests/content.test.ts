@@ -150,7 +150,7 @@ test("the about page of every language shows the figures of the table, in that l
     const path = language === "en" ? `${SITE}/about/index.html` : `${SITE}/${language}/about/index.html`;
     const page = visibleText(readFileSync(path, "utf8"));
     const figures = [MICRO_INVESTMENT_FROM, MINIMUM_START.total, MINIMUM_START.apps, MINIMUM_START.advertising, MINIMUM_START.servers, OPTIMAL.total, OPTIMAL.advertising, OPTIMAL.servers, SERVERS_PER_MONTH.hundred, SERVERS_PER_MONTH.thousand];
-    const shown = [...figures.map((money) => formatMoney(money, language)), ...PHASE_COSTS.map((cost) => phaseCost(cost, text.about, language))];
+    const shown = [...figures.map((money) => formatMoney(money, language)), ...PHASE_COSTS.filter((cost) => cost.kind !== "done").map((cost) => phaseCost(cost, text.about, language))];
     assert.deepEqual(shown.filter((figure) => !page.includes(figure.replace(/\s+/g, " "))), [], language);
   }
 });

@@ -101,6 +101,18 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+/** The licence page's link, marked as the page the visitor is on there. */
+function LoginLink({ class: className, onClick }: { class: string; onClick?: () => void }) {
+  const { language, t } = useI18n();
+  const [path] = useLocation();
+  const here = stripLanguage(path) === "/license";
+  return (
+    <Link href={localPath("/license", language)} class={here ? `${className} active` : className} aria-current={here ? "page" : undefined} onClick={onClick}>
+      {t("nav.login")}
+    </Link>
+  );
+}
+
 function MobileMenu() {
   const { language, t } = useI18n();
   const [path] = useLocation();
@@ -114,7 +126,7 @@ function MobileMenu() {
       </summary>
       <nav id="mobile-nav" class="mobile-nav" aria-label={t("nav.menu")}>
         <NavLinks onNavigate={close} />
-        <Link href={localPath("/license", language)} class="button" onClick={close}>{t("nav.login")}</Link>
+        <LoginLink class="button" onClick={close} />
       </nav>
     </details>
   );
@@ -134,7 +146,7 @@ function Header() {
         </nav>
         <div class="header-actions">
           <LanguageMenu />
-          <Link href={localPath("/license", language)} class="button button-small login">{t("nav.login")}</Link>
+          <LoginLink class="button button-small login" />
           <MobileMenu />
         </div>
       </div>
@@ -201,11 +213,31 @@ function Footer() {
   );
 }
 
+/** Whether any of the page's forms or its footer shows in the viewport (re-read on each route). */
+function useFormsOrFooterInView(path: string): boolean {
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    const showing = new Set<Element>();
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) showing.add(entry.target);
+        else showing.delete(entry.target);
+      }
+      setInView(showing.size > 0);
+    });
+    document.querySelectorAll("main form, .site-footer").forEach((element) => observer.observe(element));
+    return () => observer.disconnect();
+  }, [path]);
+  return inView;
+}
+
+// The bar would cover a form's buttons and the footer's last lines: it stays away while they show.
 function FloatingButton() {
   const { language, t } = useI18n();
   const [path] = useLocation();
   const y = useScrollY();
-  if (y <= SCROLL_THRESHOLD) return null;
+  const covering = useFormsOrFooterInView(path);
+  if (y <= SCROLL_THRESHOLD || covering) return null;
   const onHome = stripLanguage(path) === "/";
   const goToForm = (event: MouseEvent) => {
     if (!onHome) return;

@@ -3,7 +3,7 @@ export default {
     home: { title: "Free VPN — private, fast, no logs | vpnsite", description: "Get a free VPN licence with a 20-digit activation code in seconds. No credit card, no speed limits, no activity logs." },
     activation: { title: "Your VPN activation | vpnsite", description: "Your activation code, licence and personal configuration archive." },
     support: { title: "Support and FAQ | vpnsite", description: "Answers to common questions about the free VPN, and a form to contact support." },
-    about: { title: "About vpnsite — company, roadmap, investment", description: "An independent UK company building a free VPN for a million users: what is ready, the roadmap and investment goals." },
+    about: { title: "About us — company, roadmap, investment | vpnsite", description: "An independent UK company building a free VPN for a million users: what is ready, the roadmap and investment goals." },
     terms: { title: "Terms of service | vpnsite", description: "The terms for using the vpnsite VPN service." },
     privacy: { title: "Privacy policy | vpnsite", description: "Every kind of personal data we store, why, on what basis and for how long, and your rights. No traffic logs." },
     cookie: { title: "Cookie policy | vpnsite", description: "The one cookie the site sets, and the categories of cookies we may use." },
@@ -250,6 +250,7 @@ export default {
     again: "Check again",
   },
   about: {
+    heading: "About vpnsite",
     tryFree: "Try for free",
     contents: "On this page",
   },

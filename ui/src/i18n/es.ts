@@ -5,7 +5,7 @@ const es: Dictionary = {
     home: { title: "VPN gratis — privada, rápida y sin registros | vpnsite", description: "Consigue en segundos una licencia VPN gratuita con un código de activación de 20 dígitos. Sin tarjeta, sin límites de velocidad, sin registros." },
     activation: { title: "Activación de tu VPN | vpnsite", description: "Tu código de activación, tu licencia y tu archivo de configuración personal." },
     support: { title: "Soporte y preguntas frecuentes | vpnsite", description: "Respuestas a las preguntas frecuentes sobre la VPN gratuita y un formulario para contactar con soporte." },
-    about: { title: "Sobre vpnsite — empresa, hoja de ruta, inversión", description: "Una empresa británica independiente que construye una VPN gratuita para un millón de usuarios: lo que ya está listo, la hoja de ruta y los objetivos de inversión." },
+    about: { title: "Sobre nosotros — empresa, hoja de ruta, inversión | vpnsite", description: "Una empresa británica independiente que construye una VPN gratuita para un millón de usuarios: lo que ya está listo, la hoja de ruta y los objetivos de inversión." },
     terms: { title: "Condiciones del servicio | vpnsite", description: "Las condiciones de uso del servicio VPN de vpnsite." },
     privacy: { title: "Política de privacidad | vpnsite", description: "Todos los datos personales que guardamos, para qué, con qué base legal y durante cuánto tiempo, y tus derechos. Sin registros de tráfico." },
     cookie: { title: "Política de cookies | vpnsite", description: "La única cookie que usa el sitio y las categorías de cookies que podríamos usar." },
@@ -251,7 +251,7 @@ const es: Dictionary = {
     needsScript: "Esta comprobación necesita JavaScript: actívalo para saber si tu tráfico pasa por nuestra VPN.",
     again: "Comprobar de nuevo",
   },
-  about: { tryFree: "Pruébala gratis", contents: "En esta página" },
+  about: { heading: "Sobre vpnsite", tryFree: "Pruébala gratis", contents: "En esta página" },
   legal: {
     updated: "Última actualización: {{date}}",
     contact: "¿Tienes preguntas? Escríbenos mediante el formulario de soporte.",

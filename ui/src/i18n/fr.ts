@@ -5,7 +5,7 @@ const fr: Dictionary = {
     home: { title: "VPN gratuit — privé, rapide, sans journaux | vpnsite", description: "Obtenez en quelques secondes une licence VPN gratuite avec un code d’activation à 20 chiffres. Sans carte bancaire, sans limite de débit, sans journal." },
     activation: { title: "Activation de votre VPN | vpnsite", description: "Votre code d’activation, votre licence et votre archive de configuration personnelle." },
     support: { title: "Assistance et FAQ | vpnsite", description: "Les réponses aux questions fréquentes sur le VPN gratuit et un formulaire pour contacter l’assistance." },
-    about: { title: "À propos de vpnsite — société, feuille de route, investissement", description: "Une société britannique indépendante construit un VPN gratuit pour un million d’utilisateurs : ce qui est prêt, la feuille de route et les objectifs d’investissement." },
+    about: { title: "À propos — société, feuille de route, investissement | vpnsite", description: "Une société britannique indépendante construit un VPN gratuit pour un million d’utilisateurs : ce qui est prêt, la feuille de route et les objectifs d’investissement." },
     terms: { title: "Conditions d’utilisation | vpnsite", description: "Les conditions d’utilisation du service VPN vpnsite." },
     privacy: { title: "Politique de confidentialité | vpnsite", description: "Toutes les données personnelles que nous conservons, pourquoi, sur quelle base et combien de temps, et vos droits. Aucun journal de trafic." },
     cookie: { title: "Politique relative aux cookies | vpnsite", description: "Le seul cookie du site et les catégories de cookies que nous pourrions utiliser." },
@@ -251,7 +251,7 @@ const fr: Dictionary = {
     needsScript: "Cette vérification nécessite JavaScript : activez-le pour savoir si votre trafic passe par notre VPN.",
     again: "Vérifier à nouveau",
   },
-  about: { tryFree: "Essayer gratuitement", contents: "Sur cette page" },
+  about: { heading: "À propos de vpnsite", tryFree: "Essayer gratuitement", contents: "Sur cette page" },
   legal: {
     updated: "Dernière mise à jour : {{date}}",
     contact: "Des questions ? Écrivez-nous via le formulaire d’assistance.",

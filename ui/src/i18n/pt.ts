@@ -5,7 +5,7 @@ const pt: Dictionary = {
     home: { title: "VPN grátis — privada, rápida e sem registros | vpnsite", description: "Receba em segundos uma licença VPN gratuita com um código de ativação de 20 dígitos. Sem cartão, sem limite de velocidade, sem registros." },
     activation: { title: "Ativação da sua VPN | vpnsite", description: "Seu código de ativação, sua licença e seu pacote de configuração pessoal." },
     support: { title: "Suporte e perguntas frequentes | vpnsite", description: "Respostas às perguntas frequentes sobre a VPN gratuita e um formulário para falar com o suporte." },
-    about: { title: "Sobre a vpnsite — empresa, roteiro, investimento", description: "Uma empresa britânica independente constrói uma VPN gratuita para um milhão de usuários: o que está pronto, o roteiro e as metas de investimento." },
+    about: { title: "Sobre nós — empresa, roteiro, investimento | vpnsite", description: "Uma empresa britânica independente constrói uma VPN gratuita para um milhão de usuários: o que está pronto, o roteiro e as metas de investimento." },
     terms: { title: "Termos de serviço | vpnsite", description: "Os termos de uso do serviço de VPN da vpnsite." },
     privacy: { title: "Política de privacidade | vpnsite", description: "Todos os dados pessoais que guardamos, por quê, com que base legal e por quanto tempo, e seus direitos. Sem registros de tráfego." },
     cookie: { title: "Política de cookies | vpnsite", description: "O único cookie do site e as categorias de cookies que podemos usar." },
@@ -251,7 +251,7 @@ const pt: Dictionary = {
     needsScript: "Esta verificação precisa de JavaScript: ative-o para saber se o seu tráfego passa pela nossa VPN.",
     again: "Verificar de novo",
   },
-  about: { tryFree: "Experimente grátis", contents: "Nesta página" },
+  about: { heading: "Sobre a vpnsite", tryFree: "Experimente grátis", contents: "Nesta página" },
   legal: {
     updated: "Última atualização: {{date}}",
     contact: "Dúvidas? Fale conosco pelo formulário de suporte.",

@@ -27,3 +27,11 @@ export function codeProblem(typed: string): CodeProblem {
   if (!/^[0-9]{20}$/.test(code)) return "code_format";
   return luhnCheckDigit(code.slice(0, -1)) === code.slice(-1) ? null : "code_mistyped";
 }
+
+/** How the code is shown: in groups of four, each its own element, so the digits read in groups
+ * while selecting or copying them gives the digits alone. */
+export const CODE_GROUP_LENGTH = 4;
+
+export function codeGroups(code: string): string[] {
+  return code.match(new RegExp(`.{1,${CODE_GROUP_LENGTH}}`, "g")) ?? [];
+}

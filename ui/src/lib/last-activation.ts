@@ -12,3 +12,10 @@ export function lastActivation(): Partial<Activation> | null {
   const stored = sessionStorage.getItem(LAST_ACTIVATION_KEY);
   return stored ? (JSON.parse(stored) as Partial<Activation>) : null;
 }
+
+const SHOWN_FIELDS = ["user_email", "user_code", "user_days", "user_stop", "activation_url"] as const;
+
+/** Whether a stored activation holds everything the success screen shows. */
+export function isComplete(stored: Partial<Activation> | null): stored is Activation {
+  return stored !== null && SHOWN_FIELDS.every((field) => stored[field] !== undefined);
+}

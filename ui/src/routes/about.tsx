@@ -36,7 +36,7 @@ export function About({ text }: { text: PageText }) {
   const appsTotal = usd(PLATFORM_COSTS.reduce((sum, row) => sum + row.cost.amount, 0));
   return (
     <article class="container about">
-      <h1>vpnsite</h1>
+      <h1>{t("about.heading")}</h1>
       <p class="lead">{about.lead}</p>
       <Link href={localPath("/", language)} class="button">{t("about.tryFree")}</Link>
       <nav class="card toc" aria-label={t("about.contents")}>
@@ -86,7 +86,7 @@ export function About({ text }: { text: PageText }) {
             <li key={phase.title} class="card">
               <h3>{fill(about.phase, { n: String(index + 1), title: phase.title })}</h3>
               <ul>{phase.items.map((item) => <li key={item}>{item}</li>)}</ul>
-              <p class="small muted">{phaseCost(PHASE_COSTS[index], about, language)} · {phase.duration}</p>
+              <p class="small muted">{PHASE_COSTS[index].kind === "done" ? phase.duration : `${phaseCost(PHASE_COSTS[index], about, language)} · ${phase.duration}`}</p>
             </li>
           ))}
         </ol>

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
 import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
-import { codeProblem, cleanTypedCode } from "../../lib/check-digit";
+import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
@@ -10,7 +10,8 @@ import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
-import { slot, useServed } from "../../lib/served";
+import { SERVED_CODE_GROUPS, slot, useServed } from "../../lib/served";
+import { GroupedCode } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
 import { CONNECTION_CHECK_ID } from "../../components/connection-check";
@@ -25,7 +26,7 @@ function detailOf(error: unknown, fallback: string): string {
 /** The dashboard as the server answers the no-script form: the licence's values are slots. */
 function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
-  const shown = { email: slot("EMAIL"), code: slot("CODE"), started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
+  const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
     <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && slot("RAW_ONE_TAP")}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
@@ -34,7 +35,7 @@ function ServedDashboard({ active }: { active: boolean }) {
   );
 }
 
-type DashboardShown = { email: string; code: string; started: string; ends: string; remaining: string };
+type DashboardShown = { email: string; codeGroups: string[]; started: string; ends: string; remaining: string };
 
 function DashboardView({ active, shown, configUrl, renewal, another, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; setup?: ComponentChildren }) {
   const { language, t, list } = useI18n();
@@ -45,7 +46,7 @@ function DashboardView({ active, shown, configUrl, renewal, another, setup }: { 
         <p class={active ? "badge badge-green" : "badge badge-grey"}>{active ? t("licence.active") : t("licence.ended")}</p>
         <dl>
           <div><dt>{t("licence.email")}</dt><dd>{shown.email}</dd></div>
-          <div class="wide"><dt>{t("licence.code")}</dt><dd><code class="code">{shown.code}</code></dd></div>
+          <div class="wide"><dt>{t("licence.code")}</dt><dd><GroupedCode groups={shown.codeGroups} /></dd></div>
           <div><dt>{t("licence.started")}</dt><dd>{shown.started}</dd></div>
           <div><dt>{t("licence.ends")}</dt><dd>{shown.ends}</dd></div>
           <div><dt>{t("licence.remaining")}</dt><dd class="big-number">{shown.remaining}</dd></div>
@@ -91,7 +92,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
   };
   const shown = {
     email: current.email,
-    code: current.code ?? credentials.code,
+    codeGroups: codeGroups(current.code ?? credentials.code),
     started: formatDate(parseDay(current.start), language),
     ends: formatDate(parseDay(current.end), language),
     remaining: String(current.days),
@@ -148,6 +149,13 @@ function RenewByLink({ token }: { token: string }) {
   );
 }
 
+const ERROR_ID = "licence-error";
+
+/** An input's link to the form's alert while it is the field in the wrong. */
+function invalidWhen(invalid: boolean) {
+  return invalid ? { "aria-invalid": "true" as const, "aria-describedby": ERROR_ID } : {};
+}
+
 export function LicenceCheck() {
   const { language, t } = useI18n();
   const served = useServed();
@@ -156,9 +164,13 @@ export function LicenceCheck() {
   const [email, setEmail] = useState(refused ? slot("EMAIL") : "");
   const [code, setCode] = useState(refused ? slot("CODE") : "");
   const [checking, setChecking] = useState(false);
-  const [error, setError] = useState<string | null>(refused ? slot("ERROR") : null);
+  // Which fields the alert is about: a mistyped code is the code's fault; a refusal, both.
+  const [error, setError] = useState<{ text: string; codeOnly: boolean } | null>(refused ? { text: slot("ERROR"), codeOnly: false } : null);
   const [found, setFound] = useState<{ licence: Licence; email: string; code: string } | null>(null);
   const [renewToken, setRenewToken] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
+  const backToForm = useRef(false);
 
   useEffect(() => {
     setRenewToken(new URLSearchParams(location.search).get("renew"));
@@ -169,11 +181,25 @@ export function LicenceCheck() {
     }
   }, []);
 
+  // Back from a dashboard, the visitor is where the form starts, not wherever the dashboard's
+  // button was (on a phone, the footer).
+  useEffect(() => {
+    if (found || !backToForm.current) return;
+    backToForm.current = false;
+    heading.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, [found]);
+
+  // A refusal's alert sits above the fields, maybe above the viewport: bring it into view.
+  useEffect(() => {
+    if (error) alert.current?.scrollIntoView({ block: "nearest" });
+  }, [error]);
+
   const submit = async (event: Event) => {
     event.preventDefault();
     const problem = codeProblem(code);
     if (problem) {
-      setError(problem === "code_format" ? t("licence.codeFormat") : t("licence.codeTypo"));
+      setError({ text: problem === "code_format" ? t("licence.codeFormat") : t("licence.codeTypo"), codeOnly: true });
       return;
     }
     setChecking(true);
@@ -183,31 +209,35 @@ export function LicenceCheck() {
       setFound({ licence: result.license, email: email.trim(), code: cleanTypedCode(code) });
       setTimeout(() => window.scrollTo({ top: 0, behavior: "instant" }), SCROLL_AFTER_LOGIN_MS);
     } catch (failure) {
-      setError(detailOf(failure, t("licence.notFound")));
+      setError({ text: detailOf(failure, t("licence.notFound")), codeOnly: false });
     } finally {
       setChecking(false);
     }
   };
+  const another = () => {
+    backToForm.current = true;
+    setFound(null);
+  };
 
   if (served?.kind === "licence") return <ServedDashboard active={served.active} />;
   if (found) {
-    return <Dashboard licence={found.licence} credentials={{ email: found.email, code: found.code }} onAnother={() => setFound(null)} />;
+    return <Dashboard licence={found.licence} credentials={{ email: found.email, code: found.code }} onAnother={another} />;
   }
   return (
     <section class="container narrow">
-      <h1>{t("licence.title")}</h1>
+      <h1 ref={heading} tabIndex={-1}>{t("licence.title")}</h1>
       <p class="lead">{t("licence.lead")}</p>
       {renewToken && <RenewByLink token={renewToken} />}
       <form class="card form" method="post" action={localPath("/license", language)} onSubmit={submit}>
         {error && (
-          <p class="alert" role="alert">
-            {error}
+          <p class="alert" role="alert" id={ERROR_ID} ref={alert}>
+            {error.text}
           </p>
         )}
         <label for="licence-email">{t("licence.email")}</label>
-        <input id="licence-email" name="email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <input id="licence-email" name="email" type="email" required autoComplete="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} {...invalidWhen(error !== null && !error.codeOnly)} />
         <label for="licence-code">{t("licence.code")}</label>
-        <input id="licence-code" name="activation_code" required inputMode="numeric" autoComplete="off" placeholder={t("licence.codePlaceholder")} value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+        <input id="licence-code" name="activation_code" required inputMode="numeric" autoComplete="off" placeholder={t("licence.codePlaceholder")} value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} {...invalidWhen(error !== null)} />
         <button type="submit" class="button button-large" disabled={checking}>
           {checking && <span class="spinner" aria-hidden="true" />}
           {checking ? t("licence.checking") : t("licence.submit")}

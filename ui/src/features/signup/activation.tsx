@@ -6,11 +6,12 @@ import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
 import { useI18n } from "../../lib/i18n";
-import { rememberActivation } from "../../lib/last-activation";
+import { isComplete, lastActivation, rememberActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
-import { slot, useServed } from "../../lib/served";
+import { codeGroups } from "../../lib/check-digit";
+import { SERVED_CODE_GROUPS, slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
 import { OneTapSetup } from "../../components/one-tap-setup";
@@ -21,7 +22,7 @@ const marker = (sig: string) => `created${sig}`;
 type Arrival = { formData: FormData; email: string };
 type State = { kind: "loading" } | { kind: "success"; activation: Activation } | { kind: "error"; outcome: ActivationOutcome; message: string };
 /** What the success screen shows, formatted. */
-type Shown = { email: string; code: string; days: string; expires: string; archiveUrl: string; setup: ComponentChildren };
+type Shown = { email: string; codeGroups: string[]; days: string; expires: string; archiveUrl: string; setup: ComponentChildren };
 /** The signed request the server's "Try again" posts back (spec: create-user's fields). */
 const SIGNED_FIELDS = ["email", "user_days", "subscription", "user_comment", "request_id", "sig"] as const;
 
@@ -64,7 +65,7 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
       <div class="card details">
         <dl>
           <div><dt>{t("activation.email")}</dt><dd>{shown.email}</dd></div>
-          <div class="wide"><dt>{t("activation.code")}</dt><dd><CopyCode code={shown.code} /></dd></div>
+          <div class="wide"><dt>{t("activation.code")}</dt><dd><CopyCode groups={shown.codeGroups} /></dd></div>
           <div><dt>{t("activation.validity")}</dt><dd>{shown.days}</dd></div>
           <div><dt>{t("activation.expires")}</dt><dd>{shown.expires}</dd></div>
         </dl>
@@ -74,7 +75,7 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
       <ArchiveLink href={shown.archiveUrl} />
       {shown.setup}
       <SetupGuide />
-      <p class="center">
+      <p class="center help-link">
         <Link href={localPath("/support", language)}>{t("activation.help")}</Link>
       </p>
     </section>
@@ -128,7 +129,10 @@ export function ActivationScreen() {
     if (answered) return;
     const found = takeArrival();
     if (!found) {
-      navigate(localPath("/", language), { replace: true });
+      // The same page again (another language, a reload): the tab's activation, or home.
+      const shownBefore = lastActivation();
+      if (isComplete(shownBefore)) setState({ kind: "success", activation: shownBefore });
+      else navigate(localPath("/", language), { replace: true });
       return;
     }
     arrival.current = found;
@@ -143,7 +147,7 @@ export function ActivationScreen() {
   };
 
   if (answered === "success") {
-    const shown = { email: slot("EMAIL"), code: slot("CODE"), days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL"), setup: slot("RAW_ONE_TAP") };
+    const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL"), setup: slot("RAW_ONE_TAP") };
     return <ActivationSuccess shown={shown} />;
   }
 
@@ -180,7 +184,7 @@ export function ActivationScreen() {
     <ActivationSuccess
       shown={{
         email: activation.user_email,
-        code: activation.user_code,
+        codeGroups: codeGroups(activation.user_code),
         days: plural(activation.user_days, dictionary.activation.days as PluralForms, language),
         expires: formatDate(new Date(activation.user_stop * 1000), language),
         archiveUrl: activation.activation_url,

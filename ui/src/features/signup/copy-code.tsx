@@ -1,10 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { Icon } from "../../components/icons";
 import { useI18n } from "../../lib/i18n";
+import { GroupedCode } from "../../components/grouped-code";
 
 export const COPIED_FOR_MS = 2000;
 
-export function CopyCode({ code }: { code: string }) {
+/** The code shown in groups; the copy button copies the digits alone. */
+export function CopyCode({ groups }: { groups: string[] }) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -14,7 +16,7 @@ export function CopyCode({ code }: { code: string }) {
   }, [copied]);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(code);
+      await navigator.clipboard.writeText(groups.join(""));
     } catch {
       const range = document.createRange();
       range.selectNodeContents(document.getElementById("activation-code") as Node);
@@ -26,7 +28,7 @@ export function CopyCode({ code }: { code: string }) {
   };
   return (
     <div class="code-box">
-      <code id="activation-code" class="code">{code}</code>
+      <GroupedCode id="activation-code" groups={groups} />
       <button type="button" class="button button-small" onClick={copy} aria-live="polite">
         <Icon name={copied ? "check" : "copy"} size={16} /> {copied ? t("activation.copied") : t("activation.copy")}
       </button>
