@@ -7,9 +7,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,8 +20,7 @@ import requests
 from aiosmtpd.controller import Controller
 
 from tests.integration.processes import free_port
-from tests.support.serve import Served, signed_form, stop
-from tests.support.serve import serve as start_serve
+from tests.support.serve import Served, serving, signed_form
 from vpnsite_adapters.mail.queue import LEASE
 from vpnsite_adapters.sql.store import SqlStore
 
@@ -33,23 +30,8 @@ STOP_DEADLINE = 60
 
 @pytest.fixture
 def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(**settings: str) -> Served:
-        port = free_port()
-        env = {
-            **os.environ,
-            "VPNSITE_DATA_DIR": str(tmp_path / f"data-{port}"),
-            "VPNSITE_DATABASE_URL": database_url,
-            **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
-        }
-        served = start_serve(env, tmp_path / f"serve-{port}.log", port=port)
-        started.append(served.process)
-        return served
-
-    yield start
-    for process in started:
-        stop(process)
+    with serving(tmp_path, database_url=database_url) as start:
+        yield start
 
 
 class Refused(Exception):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import socket
 import stat
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,7 +15,7 @@ import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
-from tests.support.serve import Served, signed_form, stop
+from tests.support.serve import Served, serving, signed_form, stop
 from tests.support.serve import serve as start_serve
 from vpnsite.codes import luhn_check_digit
 from vpnsite_adapters.sql.store import SqlStore
@@ -27,24 +26,8 @@ Serve = Callable[..., Served]
 @pytest.fixture
 def serve(tmp_path: Path, database_url: str) -> Iterator[Serve]:
     """Start `vpnsite serve` with VPNSITE_* settings."""
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(**settings: str) -> Served:
-        port = free_port()
-        env = {
-            **os.environ,
-            "VPNSITE_DATA_DIR": str(tmp_path / f"data-{port}"),
-            "VPNSITE_DATABASE_URL": database_url,
-            "VPNSITE_PUBLIC_URL": "https://vpn.example",
-            **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
-        }
-        served = start_serve(env, tmp_path / f"serve-{port}.log", port=port)
-        started.append(served.process)
-        return served
-
-    yield start
-    for process in started:
-        stop(process)
+    with serving(tmp_path, database_url=database_url, public_url="https://vpn.example") as start:
+        yield start
 
 
 def submit(base: str, email: str, **headers: str) -> requests.Response:

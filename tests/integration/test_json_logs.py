@@ -10,7 +10,6 @@ import logging
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -20,9 +19,8 @@ from typing import Any
 import pytest
 import requests
 
-from tests.integration.processes import free_port, vpnsite
-from tests.support.serve import Served, stop
-from tests.support.serve import serve as start_serve
+from tests.integration.processes import vpnsite
+from tests.support.serve import Served, serving
 from vpnsite_adapters.log_lines import JsonFormatter, RequestIdFilter, request_id
 
 Serve = Callable[..., Served]
@@ -31,22 +29,8 @@ EMAIL = "private.person@example.org"
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Serve]:
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(**settings: str) -> Served:
-        port = free_port()
-        env = {
-            **os.environ,
-            "VPNSITE_DATA_DIR": str(tmp_path / f"data-{port}"),
-            **{f"VPNSITE_{key.upper()}": value for key, value in settings.items()},
-        }
-        served = start_serve(env, tmp_path / f"serve-{port}.log", port=port)
-        started.append(served.process)
-        return served
-
-    yield start
-    for process in started:
-        stop(process)
+    with serving(tmp_path) as start:
+        yield start
 
 
 def log_records(served: Served) -> list[dict[str, Any]]:

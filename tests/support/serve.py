@@ -3,10 +3,12 @@ front, settings from the environment), started and waited for in one place."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -77,3 +79,29 @@ def signed_form(base: str, email: str, **headers: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     form = response.json()["form_data"]
     return {"email": form.pop("user_email"), **form}
+
+
+@contextmanager
+def serving(folder: Path, **common: str) -> Iterator[Callable[..., Served]]:
+    """A starter of `vpnsite serve` processes, each with its own port, data directory and log in
+    ``folder``, the settings ``common`` and those of the call (``name=value`` for
+    ``VPNSITE_NAME``); every one is stopped when the block ends."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(**settings: str) -> Served:
+        port = free_port()
+        given = {**common, **settings}
+        env = {
+            **os.environ,
+            "VPNSITE_DATA_DIR": str(folder / f"data-{port}"),
+            **{f"VPNSITE_{key.upper()}": value for key, value in given.items()},
+        }
+        served = serve(env, folder / f"serve-{port}.log", port=port)
+        started.append(served.process)
+        return served
+
+    try:
+        yield start
+    finally:
+        for process in started:
+            stop(process)
