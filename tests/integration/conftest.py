@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -54,14 +54,26 @@ def _admin(sql: str) -> None:
 
 
 @pytest.fixture
-def fresh_postgres_url(postgres_server: str) -> Iterator[str]:
-    name = f"vpnsite_test_{uuid.uuid4().hex[:12]}"
-    _admin(f"CREATE DATABASE {name}")
+def new_postgres_database(postgres_server: str) -> Iterator[Callable[[], str]]:
+    """Makes empty PostgreSQL databases, as many as a test asks for; all dropped after it."""
+    names: list[str] = []
     base = postgres_server.rsplit("/", 1)[0]
+
+    def create() -> str:
+        names.append(f"vpnsite_test_{uuid.uuid4().hex[:12]}")
+        _admin(f"CREATE DATABASE {names[-1]}")
+        return f"{base}/{names[-1]}"
+
     try:
-        yield f"{base}/{name}"
+        yield create
     finally:
-        _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        for name in names:
+            _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def fresh_postgres_url(new_postgres_database: Callable[[], str]) -> str:
+    return new_postgres_database()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -11,28 +11,16 @@ import re
 import tarfile
 import threading
 import time
-import uuid
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg2
 import pytest
 import requests
 
 from tests.integration.processes import vpnsite
 from tests.support.serve import serve, signed_form, stop
-
-
-def _admin(server: str, sql: str) -> None:
-    connection = psycopg2.connect(server)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-    finally:
-        connection.close()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -42,16 +30,8 @@ def databases(request: pytest.FixtureRequest) -> Iterator[tuple[str | None, str 
     if request.param == "sqlite":
         yield None, None
         return
-    server = str(request.getfixturevalue("postgres_server"))
-    names = [f"vpnsite_backup_{uuid.uuid4().hex[:10]}" for _ in range(2)]
-    for name in names:
-        _admin(server, f"CREATE DATABASE {name}")
-    try:
-        base = server.rsplit("/", 1)[0]
-        yield f"{base}/{names[0]}", f"{base}/{names[1]}"
-    finally:
-        for name in names:
-            _admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    create = request.getfixturevalue("new_postgres_database")
+    yield create(), create()
 
 
 def _environment(data_dir: Path, database_url: str | None) -> dict[str, str]:
