@@ -277,26 +277,24 @@ class World:
 
     def fetch(self, namespace: str, timeout: float = 3) -> str | None:
         """What the web server behind server A saw as our address, or None when unreachable."""
-        script = (
-            "import sys, urllib.request\n"
-            f"try: print(urllib.request.urlopen('http://{INTERNET}:8080/', timeout={timeout})"
-            ".read().decode())\n"
-            "except OSError: sys.exit(1)\n"
-        )
-        result = self.net.run(namespace, sys.executable, "-c", script)
-        return result.stdout.strip() if result.returncode == 0 else None
+        answer = self._get(namespace, f"http://{INTERNET}:8080/", timeout)
+        return None if answer is None else answer.strip()
 
     def hub_json(self, namespace: str, path: str, timeout: float = 3) -> dict[str, object] | None:
         """GET a hub API path from inside a namespace (through its tunnel, when one is up), at
         the hub's address on server A's link; None when unreachable."""
+        answer = self._get(namespace, f"http://10.77.1.1:{self.port}{path}", timeout)
+        return None if answer is None else json.loads(answer)
+
+    def _get(self, namespace: str, url: str, timeout: float) -> str | None:
+        """The body a GET of ``url`` from inside ``namespace`` answers; None when unreachable."""
         script = (
             "import sys, urllib.request\n"
-            f"try: print(urllib.request.urlopen('http://10.77.1.1:{self.port}{path}', timeout={timeout})"
-            ".read().decode())\n"
+            f"try: print(urllib.request.urlopen({url!r}, timeout={timeout}).read().decode())\n"
             "except OSError: sys.exit(1)\n"
         )
         result = self.net.run(namespace, sys.executable, "-c", script)
-        return json.loads(result.stdout) if result.returncode == 0 else None
+        return result.stdout if result.returncode == 0 else None
 
     def pause_hub(self) -> None:
         assert self.hub is not None

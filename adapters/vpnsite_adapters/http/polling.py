@@ -122,8 +122,7 @@ class PollingEndpoints:
             status, headers, body = "200 OK", prepared.ok, prepared.encoded.body
             ok()
         start_response(status, [*headers, request_id, *secure, *cors])
-        if self.access_log is not None:
-            self._log(method, environ, int(status[:3]), started, request_id[1])
+        self._log(method, environ, int(status[:3]), started, request_id[1])
         return [b""] if method == "HEAD" else [body]
 
     def _log(
