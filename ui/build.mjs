@@ -115,7 +115,8 @@ async function buildSite(out) {
       // The server writes its last user count and servers online here (and into the page's counts): the script starts from them.
       `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__"><meta name="vpnsite-servers" content="__SLOT_SERVERS_ONLINE__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
-      (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script>` : "") +
+      // And the connection check's answer for the visitor the server sends it to.
+      (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +
       // The stylesheet is small: inline, it costs no request before the first paint.
       `<style>${cssText}</style>` +
       (served ? "" : `<script type="module" src="${assetPath(scripts[language])}"></script>${preloads(route, language)}`) +
@@ -146,6 +147,8 @@ async function buildSite(out) {
     }
   }
   writeFileSync(join(out, "forms", "formats.json"), JSON.stringify(ssr.formats()));
+  writeFileSync(join(out, "forms", "check.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.checkParts(l)]))));
+  writeFileSync(join(out, "forms", "devices.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.deviceParts(l)]))));
   writeFileSync(join(out, "forms", "profiles.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.profileParts(l)]))));
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {

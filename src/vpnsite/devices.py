@@ -34,7 +34,7 @@ class Devices:
 
     def list(self, email: str, typed_code: str, ip: str | None) -> DeviceList:
         licence, _ = self.checks.authenticate(email, typed_code, ip)
-        return self._listing(licence)
+        return self.of(licence)
 
     def disconnect(self, email: str, typed_code: str, ip: str | None, session_id: str | None) -> DeviceList:
         """End one session of the licence (``session_id``), or all of them (None). Its place is
@@ -44,9 +44,10 @@ class Devices:
             self.sessions.mark_ending(licence.id, None)
         elif not self.sessions.mark_ending(licence.id, [session_id]):
             raise SessionNotFound()
-        return self._listing(licence)
+        return self.of(licence)
 
-    def _listing(self, licence: Licence) -> DeviceList:
+    def of(self, licence: Licence) -> DeviceList:
+        """The devices of a licence already proven its owner's (``LicenceChecks.authenticate``)."""
         now = self.clock.now()
         held = self.sessions.sessions_of(licence.id, now - UNCONFIRMED_FOR, silent_since(now))
         return DeviceList(licence, sorted(held, key=lambda session: (session.started_at, session.server_id)))

@@ -65,6 +65,11 @@ class LicenceChecks:
 
     def check(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
         licence, code = self.authenticate(email, typed_code, ip)
+        return self.opened(licence, code)
+
+    def opened(self, licence: Licence, code: str) -> CheckedLicence:
+        """What its owner sees of a licence already proven theirs (``authenticate``): a live one
+        comes with a fresh archive link."""
         if not licence.is_live(self.clock.now()):
             return CheckedLicence(licence, code, None)
         return CheckedLicence(licence, code, self.new_archive_link(licence.id))

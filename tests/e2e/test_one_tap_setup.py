@@ -237,10 +237,66 @@ def test_without_javascript_the_answers_list_the_servers_too(browser: Any, fleet
     context.close()
 
 
-def test_without_javascript_the_check_says_it_needs_it(browser: Any, fleet: Fleet) -> None:
+@pytest.mark.parametrize(
+    ("path", "answer"),
+    [
+        ("/server-status", "Not protected: your address is visible"),
+        ("/fr/server-status", "Non protégé : votre adresse est visible"),
+    ],
+)
+def test_without_javascript_the_server_answers_the_check(
+    browser: Any, fleet: Fleet, path: str, answer: str
+) -> None:
     context = browser.new_context(java_script_enabled=False, base_url=fleet.base)
     page = context.new_page()
-    page.goto("/server-status")
-    expect(page.locator("#connection-check .check-needs-script")).to_be_visible()
-    expect(page.locator("#connection-check .check-answer")).to_be_hidden()
+    response = page.goto(path)
+    assert response is not None and response.headers["cache-control"] == "private, no-cache"
+    check = page.locator("#connection-check")
+    expect(check.locator(".check-answer")).to_have_text(answer)
+    check.get_by_role("button").click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"{path}?#connection-check"), "checking again asks the server again"
+    expect(check.locator(".check-answer")).to_have_text(answer)
+    context.close()
+
+
+def test_without_javascript_the_dashboard_lists_and_frees_devices(browser: Any, fleet: Fleet) -> None:
+    context = browser.new_context(
+        java_script_enabled=False, base_url=fleet.base, viewport={"width": 390, "height": 900}
+    )
+    page = context.new_page()
+    email = "nojs-devices@example.org"
+    page.goto("/ru/")
+    page.fill("#signup-email", email)
+    page.click("#signup button[type=submit]")
+    code = page.locator("#activation-code").inner_text().strip()
+    node_login(fleet, "nl-ams-1", email, code)
+    node_login(fleet, "us-nyc-1", email, code)
+
+    page.goto("/ru/license")
+    page.fill("#licence-email", email)
+    page.fill("#licence-code", code)
+    page.locator("form.card button[type=submit]").click()
+    devices = page.locator(".devices")
+    expect(devices.locator(".devices-count")).to_have_text("Используется 2 из 10 серверов")
+    expect(devices.locator(".device-row")).to_have_count(2)
+    expect(devices.locator(".device-row").first).to_contain_text("Амстердам")
+    expect(devices.locator(".device-row").first).to_contain_text("UDP · подключено с")
+    expect(devices.locator(".device-row").first).to_contain_text("UTC")
+
+    devices.get_by_role("button", name="Отключить устройство на сервере Амстердам").click()
+    expect(page.locator(".big-number")).to_have_text("90")
+    expect(devices.locator(".devices-count")).to_have_text("Используется 1 из 10 серверов")
+    expect(devices.locator(".device-row")).to_have_count(1)
+    expect(devices.locator(".device-row")).to_contain_text("Нью-Йорк")
+    listed = requests.post(
+        fleet.base + "/api/devices", json={"email": email, "activation_code": code}, timeout=10
+    ).json()
+    assert [device["server"]["id"] for device in listed["devices"]] == ["us-nyc-1"], "freed on the hub too"
+
+    devices.get_by_role("button", name="Отключить все").click()
+    expect(devices.locator(".devices-count")).to_have_text("Используется 0 из 10 серверов")
+    expect(devices).to_contain_text("Сейчас ни одно устройство не подключено.")
+    devices.get_by_role("button", name="Обновить").click()
+    expect(devices.locator(".devices-count")).to_have_text("Используется 0 из 10 серверов")
     context.close()

@@ -313,3 +313,95 @@ def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: 
     assert NodeConfig.load(out).exit_addresses == ("198.51.100.7", "2001:db8:7::/64"), (
         "the node reports these"
     )
+
+
+def test_the_licence_form_lists_and_ends_devices_without_javascript(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    _, bob = call(client, "/api/create-user", sign_up(client, "bob@example.org"))
+    udp = _log_in(client, "nl-ams-1", anna["user_code"], "udp")
+    tcp = _log_in(client, "us-nyc-1", anna["user_code"], "tcp")
+    bobs = client.post(
+        "/api/node/login",
+        json={"username": "bob@example.org", "password": bob["user_code"], "protocol": "udp"},
+        headers={"Authorization": "Bearer token-nl-ams-1"},
+    ).get_json()
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+
+    def post(**fields: str) -> tuple[int, str]:
+        response = client.post("/license", data={**owner, **fields}, headers={"Origin": ORIGIN})
+        assert response.headers["Cache-Control"] == "no-store"
+        return response.status_code, response.get_data(as_text=True)
+
+    def disconnect_buttons(page: str) -> list[str]:
+        return re.findall(r'name="disconnect" value="([^"]*)"', page)
+
+    status, page = post()
+    assert status == 200 and "2 of 10 servers in use" in page
+    assert sorted(disconnect_buttons(page)) == sorted([udp["session"], tcp["session"], "all"])
+    assert "127.0.0.1" not in page and bobs["session"] not in page
+
+    status, page = post(disconnect=udp["session"])
+    assert status == 200 and "1 of 10 servers in use" in page and udp["session"] not in page
+    status, page = post(disconnect=udp["session"])
+    assert status == 200 and "1 of 10 servers in use" in page, "a device already gone is no error"
+    status, page = post(disconnect=bobs["session"])
+    assert status == 200 and "1 of 10 servers in use" in page, "nobody ends another's session"
+    assert (
+        call(client, "/api/devices", {"email": "bob@example.org", "activation_code": bob["user_code"]})[1][
+            "in_use"
+        ]
+        == 1
+    )
+    status, page = post(disconnect="x" * 65)
+    assert status == 422 and 'class="alert"' in page
+    status, page = post(disconnect="all")
+    assert status == 200 and "0 of 10 servers in use" in page and "No device is connected right now." in page
+    wrong = client.post(
+        "/license",
+        data={**owner, "activation_code": "1" * 20, "disconnect": "all"},
+        headers={"Origin": ORIGIN},
+    )
+    assert wrong.status_code in (404, 422) and b'<li class="device-row">' not in wrong.data
+
+
+def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    auth = {"Authorization": "Bearer token-nl-ams-1"}
+    exits = {**BEAT, "exit_addresses": ["198.51.100.7"]}
+    assert client.post("/api/node/heartbeat", json=exits, headers=auth).status_code == 200
+    vpn_hub.services.snapshot.refresh()
+
+    def status_page(address: str, path: str = "/server-status") -> Any:
+        response = client.get(path, environ_base={"REMOTE_ADDR": address})
+        assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-cache"
+        assert address not in response.get_data(as_text=True)
+        return response
+
+    def answer(response: Any) -> tuple[str, Any]:
+        page = response.get_data(as_text=True)
+        shown = re.search(r'class="check-answer"[^>]*>([^<]*)<', page)
+        data = re.search(r'<script type="application/json" id="vpnsite-check">(.*?)</script>', page)
+        assert shown and data
+        return shown.group(1), json.loads(data.group(1))
+
+    protected = status_page("198.51.100.7")
+    assert answer(protected) == (
+        "Protected — via Amsterdam",
+        {
+            "protected": True,
+            "server": {"id": "nl-ams-1", "name": "Netherlands", "flag": "nl", "location": "Amsterdam"},
+        },
+    )
+    exposed = status_page("198.51.100.8")
+    assert answer(exposed) == ("Not protected: your address is visible", {"protected": False, "server": None})
+    assert protected.headers["ETag"] != exposed.headers["ETag"]
+    again = client.get(
+        "/server-status",
+        environ_base={"REMOTE_ADDR": "198.51.100.8"},
+        headers={"If-None-Match": protected.headers["ETag"]},
+    )
+    assert again.status_code == 200, "a page checked from another address is not this visitor's answer"
+    assert answer(status_page("198.51.100.7", "/es/server-status"))[0] == "Protegido — a través de Ámsterdam"
+    home = client.get("/", environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert home.headers["Cache-Control"] == "no-cache" and b"vpnsite-check" not in home.get_data()

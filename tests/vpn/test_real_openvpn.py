@@ -192,17 +192,26 @@ def test_the_connection_check_answers_protected_only_through_the_tunnel(world: W
     def check() -> Any:
         return world.hub_json(world.client_a, "/api/connection-check")
 
+    def page_says() -> str | None:
+        """The answer the status page is sent with, for browsers without JavaScript."""
+        page = world.hub_page(world.client_a, "/server-status")
+        found = re.search(r'class="check-answer"[^>]*>([^<]*)<', page or "")
+        return found.group(1) if found else None
+
     # Without the tunnel, client-a reaches the hub straight through server A's routing (no NAT).
     sh("ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE)
     try:
         assert check() == {"protected": False, "server": None}, "a direct request is not protected"
+        assert page_says() == "Not protected: your address is visible"
         code, profiles = world.sign_up("check@example.org")
         client = world.connect(profiles["vpn-a-tcp.ovpn"], "check@example.org", code)
         assert client.wait_connected(), client.text()
         assert poll(lambda: (check() or {}).get("protected") is True, 15), check()
         assert check()["server"]["id"] == "vpn-a"
+        assert page_says() == "Protected — via Amsterdam"
         client.stop()
         assert poll(lambda: check() == {"protected": False, "server": None}, 15), check()
+        assert page_says() == "Not protected: your address is visible"
     finally:
         sh("ip", "route", "del", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE, check=False)
 

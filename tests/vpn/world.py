@@ -286,6 +286,10 @@ class World:
         answer = self._get(namespace, f"http://10.77.1.1:{self.port}{path}", timeout)
         return None if answer is None else json.loads(answer)
 
+    def hub_page(self, namespace: str, path: str, timeout: float = 3) -> str | None:
+        """A website page as the hub sends it to a request from inside a namespace."""
+        return self._get(namespace, f"http://10.77.1.1:{self.port}{path}", timeout)
+
     def _get(self, namespace: str, url: str, timeout: float) -> str | None:
         """The body a GET of ``url`` from inside ``namespace`` answers; None when unreachable."""
         script = (

@@ -1,10 +1,12 @@
 // Rendered in Node at build time: every route in every language becomes a static page.
 import type { ComponentChildren } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
+import { DeviceListing, DeviceRow, DevicesSection, deviceRowView, DISCONNECT_ALL, inUseText, NoDevices } from "./components/devices";
+import { ConnectionCheckView } from "./components/connection-check";
 import { Flag } from "./components/icons";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
-import type { ProfileServer, ServerStatus } from "./lib/api";
+import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { I18nContext, makeTranslator } from "./lib/i18n";
 import { App } from "./app";
 import en from "./i18n/en";
@@ -162,4 +164,61 @@ export function profileParts(language: Language) {
 /** The one-tap setup list as the script draws it: what the server's must equal. */
 export function renderProfiles(profiles: ProfileServer[], language: Language): string {
   return inLanguage(language, <OneTapSetup profiles={profiles} />);
+}
+
+/** The device list in pieces, per language, for the licence page the server answers without
+ * JavaScript (http/device_rows.py): markup with slots, the texts it counts and formats with, the
+ * flags and the places. */
+export function deviceParts(language: Language) {
+  const dictionary = DICTIONARIES[language];
+  const { t } = makeTranslator(language, dictionary);
+  const credentials = { email: slot("EMAIL"), code: slot("CODE") };
+  return {
+    markup: {
+      section: inLanguage(language, <DevicesSection count={slot("COUNT")} listing={slot("RAW_LISTING")} credentials={credentials} busy={false} />),
+      listing: inLanguage(language, <DeviceListing rows={slot("RAW_ROWS")} credentials={credentials} busy={false} />),
+      none: inLanguage(language, <NoDevices />),
+      row: inLanguage(language, <DeviceRow view={{ session: slot("SESSION"), flag: slot("RAW_FLAG"), city: slot("CITY"), detail: slot("DETAIL") }} credentials={credentials} busy={false} />),
+      flags: Object.fromEntries(
+        [...Object.keys(dictionary.locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
+      ),
+      no_flag: inLanguage(language, <span aria-hidden="true" />),
+    },
+    locations: dictionary.locations,
+    in_use: dictionary.devices.inUse,
+    since: t("devices.since", { time: "{time}" }),
+    disconnect_all: DISCONNECT_ALL,
+  };
+}
+
+/** A device list as the script draws it, each device's "since" given as the server wrote it:
+ * what the server's must equal. */
+export function renderDevices(list: DeviceList, since: Record<string, string>, credentials: { email: string; code: string }, language: Language): string {
+  const dictionary = DICTIONARIES[language];
+  const { t } = makeTranslator(language, dictionary);
+  const listing = list.devices.length
+    ? <DeviceListing credentials={credentials} busy={false} rows={list.devices.map((device) => (
+        <DeviceRow key={device.session} credentials={credentials} busy={false} view={deviceRowView(device, since[device.session] ?? "", t, dictionary)} />
+      ))} />
+    : <NoDevices />;
+  const count = inUseText(list.in_use, list.limit, dictionary.devices.inUse, language);
+  return inLanguage(language, <DevicesSection count={count} listing={listing} credentials={credentials} busy={false} />);
+}
+
+/** The connection check's answers, per language, for the status page the server fills for each
+ * visitor (http/connection_answer.py): markup (the city of a server as a slot) and the places. */
+export function checkParts(language: Language) {
+  const answered = (answer: ConnectionCheck) => inLanguage(language, <ConnectionCheckView state={{ kind: "answered", answer }} />);
+  return {
+    markup: {
+      protected_via: answered({ protected: true, server: { id: "", name: "", flag: "", location: slot("CITY") } }),
+      exposed: answered({ protected: false, server: null }),
+    },
+    locations: DICTIONARIES[language].locations,
+  };
+}
+
+/** The connection check as the script draws an answer: what the server's must equal. */
+export function renderConnectionCheck(answer: ConnectionCheck, language: Language): string {
+  return inLanguage(language, <ConnectionCheckView state={{ kind: "answered", answer }} />);
 }

@@ -8,19 +8,14 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from vpnsite.devices import DeviceList
-from vpnsite.fleet import VpnServer
 from vpnsite_adapters.http.api import caller_ip, json_body, personal, services
+from vpnsite_adapters.http.connection_answer import answer_json, server_json
 from vpnsite_adapters.http.schemas import CheckLicense, DisconnectDevices, FieldError, InvalidBody
 
 devices_api = Blueprint("devices_api", __name__)
 
 
-def _server(server: VpnServer) -> dict[str, str]:
-    location = server.location
-    return {"id": location.id, "name": location.name, "flag": location.country, "location": location.city}
-
-
-def _devices(listing: DeviceList) -> dict[str, Any]:
+def devices_json(listing: DeviceList) -> dict[str, Any]:
     known = {view.server.location.id: view.server for view in services().snapshot.views}
     devices = []
     for session in listing.sessions:
@@ -28,7 +23,7 @@ def _devices(listing: DeviceList) -> dict[str, Any]:
         devices.append(
             {
                 "session": session.id,
-                "server": _server(server) if server is not None else {"id": session.server_id},
+                "server": server_json(server) if server is not None else {"id": session.server_id},
                 "protocol": session.protocol,
                 "since": int(session.started_at.timestamp()),
             }
@@ -40,7 +35,7 @@ def _devices(listing: DeviceList) -> dict[str, Any]:
 def devices() -> Response:
     body: CheckLicense = json_body(CheckLicense)
     listing = services().devices.list(body.email, body.activation_code, caller_ip())
-    return personal(jsonify(_devices(listing)))
+    return personal(jsonify(devices_json(listing)))
 
 
 @devices_api.post("/api/devices/disconnect")
@@ -50,14 +45,13 @@ def disconnect() -> Response:
         raise InvalidBody([FieldError(("body", "session"), "missing", {})])
     session = None if body.all else body.session
     listing = services().devices.disconnect(body.email, body.activation_code, caller_ip(), session)
-    return personal(jsonify(_devices(listing)))
+    return personal(jsonify(devices_json(listing)))
 
 
 @devices_api.get("/api/connection-check")
 def connection_check() -> Response:
     """Compared in memory with the exit addresses of the servers online at the last snapshot; the
     visitor's address is neither stored, logged nor sent back."""
-    server = services().snapshot.exits.server_of(caller_ip())
-    response = jsonify(protected=server is not None, server=None if server is None else _server(server))
+    response = jsonify(answer_json(services().snapshot.exits.server_of(caller_ip())))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -11,6 +11,7 @@ the visitor's values filled in (``Site.answer``). A post must come from the site
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from datetime import UTC, date
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +20,7 @@ from flask import Blueprint, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from vpnsite.codes import clean_typed_code
-from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed
+from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed, SessionNotFound
 from vpnsite.licences import DAY
 from vpnsite_adapters.http.api import (
     caller_ip,
@@ -29,11 +30,13 @@ from vpnsite_adapters.http.api import (
     services,
     signed_form,
 )
+from vpnsite_adapters.http.devices_api import devices_json
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.schemas import (
     CheckLicense,
     CreateUser,
+    DisconnectDevices,
     FieldError,
     InvalidBody,
     SubmitEmail,
@@ -193,9 +196,26 @@ def forms_blueprint(site: Site) -> Blueprint:
         )
 
     def check(language: str, fields: dict[str, str]) -> Response:
-        body: CheckLicense = structure(_present(fields, "email", "activation_code"), CheckLicense)
-        with services().metrics.counting_licence_check():
-            checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
+        """The dashboard; with ``disconnect`` (a session's id, or the word for all), after ending
+        that device of the licence."""
+        checks, devices = services().licence_checks, services().devices
+        listing = None
+        if fields.get("disconnect"):
+            everything = fields["disconnect"] == site.device_rows.disconnect_all()
+            ending = {"all": True} if everything else {"session": fields["disconnect"]}
+            body = structure({**_present(fields, "email", "activation_code"), **ending}, DisconnectDevices)
+            with suppress(SessionNotFound):  # gone already, which is what its owner wanted
+                listing = devices.disconnect(
+                    body.email, body.activation_code, caller_ip(), None if body.all else body.session
+                )
+        else:
+            body = structure(_present(fields, "email", "activation_code"), CheckLicense)
+        if listing is None:
+            with services().metrics.counting_licence_check():
+                checked = checks.check(body.email, body.activation_code, caller_ip())
+            listing = devices.of(checked.licence)
+        else:
+            checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
         view = licence_json(checked.licence, checked.code, checked.archive_token)
         formats = site.formats[language]
         return answer(
@@ -210,7 +230,12 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "RENEW_FROM": formats.date(date.fromisoformat(view["renewable_from"])),
                 "ARCHIVE_URL": view["configUrl"] or "",
             },
-            pieces={"ONE_TAP": site.profile_rows.section(language, view["profiles"])},
+            pieces={
+                "ONE_TAP": site.profile_rows.section(language, view["profiles"]),
+                "DEVICES": site.device_rows.section(
+                    language, devices_json(listing), view["email"], checked.code
+                ),
+            },
         )
 
     def check_refused(refused: Refused, fields: dict[str, str]) -> Response:

@@ -21,6 +21,10 @@ from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
 
+from vpnsite.connection_check import ExitIndex
+from vpnsite_adapters.http.api import caller_ip
+from vpnsite_adapters.http.connection_answer import ConnectionAnswers
+from vpnsite_adapters.http.device_rows import DeviceRows
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slots import fill, fill_raw
@@ -74,6 +78,9 @@ class Snapshot(Protocol):
     @property
     def server_status(self) -> Encoded: ...
 
+    @property
+    def exits(self) -> ExitIndex: ...
+
 
 class Encoded(Protocol):
     @property
@@ -114,12 +121,16 @@ class Site:
         self.formats = PageFormats.load(root / "forms" / "formats.json")
         self.status_page = StatusPage.load(root / "forms" / "status.json")
         self.profile_rows = ProfileRows.load(root / "forms" / "profiles.json")
+        self.device_rows = DeviceRows.load(root / "forms" / "devices.json")
+        self.connection_answers = ConnectionAnswers.load(root / "forms" / "check.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
+        self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
         self._static: dict[str, Variant] = {}
         self._bound: dict[str, bytes] = {}
-        # Each page as last filled, with what it was filled from: the user count, the servers
-        # online, and the status snapshot's ETag for the status page.
-        self._pages: dict[str, tuple[tuple[int, int, str], Variant]] = {}
+        # Each page as last filled, by its name and the connection check's answer (the server a
+        # visitor's address is an exit of; on the status page only), with what it was filled
+        # from: the user count, the servers online, and the status snapshot's ETag.
+        self._pages: dict[tuple[str, str], tuple[tuple[int, int, str], Variant]] = {}
 
     @classmethod
     def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
@@ -160,7 +171,9 @@ class Site:
         body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), {**counted, **(pieces or {})})
         return fill(body, {**numbers, **values})
 
-    def variant(self, name: str) -> Variant:
+    def variant(self, name: str, visitor: str | None = None) -> Variant:
+        """A file as sent. A page is filled with the last snapshot and, on the status page, the
+        connection check's answer for the ``visitor``'s address (compared in memory, never kept)."""
         if not name.endswith(".html"):
             found = self._static.get(name)
             if found is None:
@@ -175,7 +188,9 @@ class Site:
             self.snapshot.servers_online,
             status.etag if name in self._with_status else "",
         )
-        held = self._pages.get(name)
+        exit_of = self.snapshot.exits.server_of(visitor) if name in self.with_check else None
+        answer = exit_of.location.id if exit_of is not None else ""
+        held = self._pages.get((name, answer))
         if held is not None and held[0] == key:
             return held[1]
         language = language_of(name.removeprefix("/pages"))
@@ -186,9 +201,12 @@ class Site:
             raw["STATUS"] = self.status_page.block(language, snapshot, self.formats[language])
             # A data block for the script: nothing in it may close the element.
             raw["STATUS_JSON"] = status.body.replace(b"<", b"\\u003c")
+        if name in self.with_check:
+            raw["CHECK"] = self.connection_answers.block(language, exit_of)
+            raw["CHECK_JSON"] = self.connection_answers.data(exit_of)
         body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)
-        self._pages[name] = (key, found)
+        self._pages[(name, answer)] = (key, found)
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
@@ -223,7 +241,11 @@ def site_blueprint(site: Site) -> Blueprint:
     blueprint = Blueprint("site", __name__)
 
     def respond(name: str, status: int, cache: str) -> Response:
-        variant = site.variant(name)
+        answers_visitor = name in site.with_check
+        variant = site.variant(name, caller_ip() if answers_visitor else None)
+        if answers_visitor:
+            # The page holds this visitor's answer: no shared cache may hand it to another.
+            cache = "private, " + cache
         suffix = Path(name).suffix
         gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
         if status == 200 and request.if_none_match.contains(variant.etag.strip('"')):

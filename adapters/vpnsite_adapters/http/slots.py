@@ -10,8 +10,10 @@ import re
 from collections.abc import Mapping
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})
-_SLOT = re.compile(rb"__SLOT_(?!RAW_)([A-Z0-9_]+)__")
-_RAW = re.compile(rb"__SLOT_RAW_([A-Z0-9_]+)__")
+# A name is words joined by single underscores, so two markers side by side stay two.
+_NAME = rb"([A-Z0-9]+(?:_[A-Z0-9]+)*)__"
+_SLOT = re.compile(rb"__SLOT_(?!RAW_)" + _NAME)
+_RAW = re.compile(rb"__SLOT_RAW_" + _NAME)
 
 
 def escape(text: str) -> str:

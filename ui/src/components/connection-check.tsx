@@ -1,30 +1,33 @@
 // "Am I protected?" (issue 16): the hub compares the visitor's address with its online servers'
-// exit addresses, in memory. The answer is per visitor, so it is asked for after the page loads;
-// a page without the script says the check needs it (html:not(.js) in styles.css).
+// exit addresses, in memory. The server writes the answer into the status page it sends (with the
+// answer's data beside it, `#vpnsite-check`), so the page answers without JavaScript and the script
+// starts from the same answer; "Check again" reloads the page without the script, asks the API with it.
+//
+// The answers are exported for the build, which prerenders them with slots for the server
+// (http/connection_answer.py, tied to this file by tests/integration/test_connection_answer.py).
 import { useEffect, useState } from "preact/hooks";
 import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
 import { useI18n } from "../lib/i18n";
+import { localPath } from "../lib/language";
+import { slot } from "../lib/served";
 import { Icon } from "./icons";
 
 export const CONNECTION_CHECK_ID = "connection-check";
 
-type State = { kind: "checking" } | { kind: "answered"; answer: Answer } | { kind: "failed" };
+export type CheckState = { kind: "checking" } | { kind: "answered"; answer: Answer } | { kind: "failed" };
 
-export function ConnectionCheck() {
-  const { t, dictionary } = useI18n();
-  const [state, setState] = useState<State>({ kind: "checking" });
-  const check = async () => {
-    setState({ kind: "checking" });
-    try {
-      setState({ kind: "answered", answer: await checkConnection() });
-    } catch {
-      setState({ kind: "failed" });
-    }
-  };
-  useEffect(() => {
-    void check();
-  }, []);
+/** The answer the server wrote into the page for this visitor; null while prerendering. */
+function servedAnswer(): Answer | null {
+  const data = typeof document === "undefined" ? null : document.getElementById("vpnsite-check")?.textContent;
+  try {
+    return data ? (JSON.parse(data) as Answer) : null;
+  } catch {
+    return null;
+  }
+}
 
+export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onAgain?: () => void }) {
+  const { language, t, dictionary } = useI18n();
   let text: string;
   let tone = "pending";
   if (state.kind === "checking") text = t("check.checking");
@@ -41,17 +44,43 @@ export function ConnectionCheck() {
     text = t("check.exposed");
     tone = "exposed";
   }
+  const again = (event: Event) => {
+    event.preventDefault();
+    onAgain?.();
+  };
   return (
     <section id={CONNECTION_CHECK_ID} class={`card connection-check check-${tone}`} aria-labelledby="connection-check-title">
       <Icon name="shield" size={28} />
       <div>
         <h2 id="connection-check-title">{t("check.title")}</h2>
         <p class="check-answer" role="status">{text}</p>
-        <p class="check-needs-script muted small">{t("check.needsScript")}</p>
       </div>
-      <button type="button" class="button button-ghost button-small" onClick={check} disabled={state.kind === "checking"}>
-        {t("check.again")}
-      </button>
+      <form method="get" action={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`} onSubmit={again}>
+        <button type="submit" class="button button-ghost button-small" disabled={state.kind === "checking"}>
+          {t("check.again")}
+        </button>
+      </form>
     </section>
   );
+}
+
+export function ConnectionCheck() {
+  const [state, setState] = useState<CheckState>(() => {
+    const served = servedAnswer();
+    return served ? { kind: "answered", answer: served } : { kind: "checking" };
+  });
+  const check = async () => {
+    setState({ kind: "checking" });
+    try {
+      setState({ kind: "answered", answer: await checkConnection() });
+    } catch {
+      setState({ kind: "failed" });
+    }
+  };
+  useEffect(() => {
+    if (state.kind === "checking") void check();
+  }, []);
+  // Prerendered, the place of the answer the server writes for each visitor.
+  if (typeof document === "undefined") return <>{slot("RAW_CHECK")}</>;
+  return <ConnectionCheckView state={state} onAgain={check} />;
 }

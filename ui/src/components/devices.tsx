@@ -1,40 +1,121 @@
 // The licence's live sessions (issue 16): server, protocol and since when — the API never gives an
 // address — with "Disconnect" per device and for all. Every answer carries the new list.
+//
+// Each button is a form that posts the licence's e-mail and code back to the licence page, so the
+// page the server answers without JavaScript has the same list and the same buttons: the server
+// puts it together from these pieces, prerendered with slots by the build (http/device_rows.py,
+// tied to this file by tests/integration/test_device_rows.py). With the script, a submit is a call.
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
-import { formatCount, plural } from "../lib/format";
-import { useI18n } from "../lib/i18n";
-import { LOCALE, type Language } from "../lib/language";
+import { formatCount, plural, type PluralForms } from "../lib/format";
+import { useI18n, type Dictionary, type Translate } from "../lib/i18n";
+import { localPath, LOCALE, type Language } from "../lib/language";
 import { Flag } from "./icons";
 
-type Credentials = { email: string; code: string };
+export type Credentials = { email: string; code: string };
+
+/** The form field that says which device to end: a session's id, or this word for all of them. */
+export const DISCONNECT_ALL = "all";
+
+export type DeviceRowView = { session: string; flag: ComponentChildren; city: string; detail: string };
+
+/** A button that posts the licence's credentials (and what to disconnect, if anything). */
+export function DeviceForm({ credentials, disconnect, label, busy, onSubmit, class: className, children }: {
+  credentials: Credentials; disconnect?: string; label?: string; busy: boolean; onSubmit?: () => void; class: string; children: ComponentChildren;
+}) {
+  const { language } = useI18n();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onSubmit?.();
+  };
+  return (
+    <form method="post" action={localPath("/license", language)} class="device-form" onSubmit={submit}>
+      <input type="hidden" name="email" value={credentials.email} />
+      <input type="hidden" name="activation_code" value={credentials.code} />
+      {disconnect !== undefined && <input type="hidden" name="disconnect" value={disconnect} />}
+      <button type="submit" class={className} disabled={busy} aria-label={label}>
+        {children}
+      </button>
+    </form>
+  );
+}
+
+export function DeviceRow({ view, credentials, busy, onDisconnect }: { view: DeviceRowView; credentials: Credentials; busy: boolean; onDisconnect?: () => void }) {
+  const { t } = useI18n();
+  return (
+    <li class="device-row">
+      {view.flag}
+      <span class="server-name">
+        <strong>{view.city}</strong>
+        <span class="muted small">{view.detail}</span>
+      </span>
+      <DeviceForm credentials={credentials} disconnect={view.session} label={t("devices.disconnectOne", { city: view.city })}
+        busy={busy} onSubmit={onDisconnect} class="button button-ghost button-small">
+        {t("devices.disconnect")}
+      </DeviceForm>
+    </li>
+  );
+}
+
+/** The listed devices and the button that ends them all. */
+export function DeviceListing({ rows, credentials, busy, onDisconnectAll }: { rows: ComponentChildren; credentials: Credentials; busy: boolean; onDisconnectAll?: () => void }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <ul class="device-list">{rows}</ul>
+      <DeviceForm credentials={credentials} disconnect={DISCONNECT_ALL} busy={busy} onSubmit={onDisconnectAll} class="button button-secondary">
+        {t("devices.disconnectAll")}
+      </DeviceForm>
+    </>
+  );
+}
+
+export function NoDevices() {
+  const { t } = useI18n();
+  return <p class="muted small">{t("devices.none")}</p>;
+}
+
+export function DevicesSection({ count, listing, error, credentials, busy, onRefresh }: {
+  count: string; listing: ComponentChildren; error?: string | null; credentials: Credentials; busy: boolean; onRefresh?: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <section class="card devices" aria-labelledby="devices-title" aria-busy={busy}>
+      <div class="devices-head">
+        <h2 id="devices-title">{t("devices.title")}</h2>
+        <DeviceForm credentials={credentials} busy={busy} onSubmit={onRefresh} class="button button-ghost button-small">
+          {t("devices.refresh")}
+        </DeviceForm>
+      </div>
+      <p class="devices-count" role="status">{count}</p>
+      {error && <p class="alert" role="alert">{error}</p>}
+      {listing}
+      <p class="muted small">{t("devices.note")}</p>
+    </section>
+  );
+}
+
+/** "3 of 10 servers in use", in the language's plural form of the limit. */
+export function inUseText(inUse: number, limit: number, forms: PluralForms, language: Language): string {
+  return plural(limit, forms, language).replace("{used}", formatCount(inUse, language));
+}
 
 function sinceText(since: number, language: Language): string {
   return new Intl.DateTimeFormat(LOCALE[language], { dateStyle: "medium", timeStyle: "short" }).format(new Date(since * 1000));
 }
 
-function DeviceRow({ device, busy, onDisconnect }: { device: Device; busy: boolean; onDisconnect: () => void }) {
-  const { language, t, dictionary } = useI18n();
+/** A device as its row shows it: the place in the page's language, protocol and since when. */
+export function deviceRowView(device: Device, since: string, t: Translate, dictionary: Dictionary): DeviceRowView {
   const place = device.server.flag ? dictionary.locations[device.server.flag as keyof typeof dictionary.locations] : undefined;
   const name = place?.name ?? device.server.name ?? device.server.id;
-  const city = place?.city ?? device.server.location ?? device.server.id;
-  return (
-    <li class="device-row">
-      {device.server.flag ? <Flag country={device.server.flag} label={name} /> : <span aria-hidden="true" />}
-      <span class="server-name">
-        <strong>{city}</strong>
-        <span class="muted small">
-          {device.protocol ? `${device.protocol.toUpperCase()} · ` : ""}
-          {t("devices.since", { time: sinceText(device.since, language) })}
-        </span>
-      </span>
-      <button type="button" class="button button-ghost button-small" onClick={onDisconnect} disabled={busy}
-        aria-label={t("devices.disconnectOne", { city })}>
-        {t("devices.disconnect")}
-      </button>
-    </li>
-  );
+  return {
+    session: device.session,
+    flag: device.server.flag ? <Flag country={device.server.flag} label={name} /> : <span aria-hidden="true" />,
+    city: place?.city ?? device.server.location ?? device.server.id,
+    detail: `${device.protocol ? `${device.protocol.toUpperCase()} · ` : ""}${t("devices.since", { time: since })}`,
+  };
 }
 
 export function Devices({ credentials }: { credentials: Credentials }) {
@@ -61,34 +142,17 @@ export function Devices({ credentials }: { credentials: Credentials }) {
     void refresh();
   }, [credentials.email, credentials.code]);
 
+  let listing: ComponentChildren = null;
+  if (list && list.devices.length > 0) {
+    const rows = list.devices.map((device) => (
+      <DeviceRow key={device.session} view={deviceRowView(device, sinceText(device.since, language), t, dictionary)} credentials={credentials} busy={busy} onDisconnect={() => disconnect(device.session)} />
+    ));
+    listing = <DeviceListing rows={rows} credentials={credentials} busy={busy} onDisconnectAll={() => disconnect(null)} />;
+  } else if (list) {
+    listing = <NoDevices />;
+  }
   return (
-    <section class="card devices" aria-labelledby="devices-title" aria-busy={busy}>
-      <div class="devices-head">
-        <h2 id="devices-title">{t("devices.title")}</h2>
-        <button type="button" class="button button-ghost button-small" onClick={refresh} disabled={busy}>
-          {t("devices.refresh")}
-        </button>
-      </div>
-      <p class="devices-count" role="status">
-        {list
-          ? plural(list.limit, dictionary.devices.inUse, language).replace("{used}", formatCount(list.in_use, language))
-          : t("devices.loading")}
-      </p>
-      {error && <p class="alert" role="alert">{error}</p>}
-      {list && list.devices.length > 0 && (
-        <>
-          <ul class="device-list">
-            {list.devices.map((device) => (
-              <DeviceRow key={device.session} device={device} busy={busy} onDisconnect={() => disconnect(device.session)} />
-            ))}
-          </ul>
-          <button type="button" class="button button-secondary" onClick={() => disconnect(null)} disabled={busy}>
-            {t("devices.disconnectAll")}
-          </button>
-        </>
-      )}
-      {list && list.devices.length === 0 && <p class="muted small">{t("devices.none")}</p>}
-      <p class="muted small">{t("devices.note")}</p>
-    </section>
+    <DevicesSection count={list ? inUseText(list.in_use, list.limit, dictionary.devices.inUse, language) : t("devices.loading")}
+      listing={listing} error={error} credentials={credentials} busy={busy} onRefresh={refresh} />
   );
 }

@@ -246,7 +246,6 @@ export default {
     protected: "Protected",
     exposed: "Not protected: your address is visible",
     failed: "The check did not answer. Please try again.",
-    needsScript: "This check needs JavaScript: turn it on to see whether your traffic goes through our VPN.",
     again: "Check again",
   },
   about: {

@@ -248,7 +248,6 @@ const es: Dictionary = {
     protected: "Protegido",
     exposed: "Sin protección: tu dirección es visible",
     failed: "La comprobación no ha respondido. Inténtalo de nuevo.",
-    needsScript: "Esta comprobación necesita JavaScript: actívalo para saber si tu tráfico pasa por nuestra VPN.",
     again: "Comprobar de nuevo",
   },
   about: { heading: "Sobre vpnsite", tryFree: "Pruébala gratis", contents: "En esta página" },

@@ -248,7 +248,6 @@ const fr: Dictionary = {
     protected: "Protégé",
     exposed: "Non protégé : votre adresse est visible",
     failed: "La vérification n’a pas répondu. Veuillez réessayer.",
-    needsScript: "Cette vérification nécessite JavaScript : activez-le pour savoir si votre trafic passe par notre VPN.",
     again: "Vérifier à nouveau",
   },
   about: { heading: "À propos de vpnsite", tryFree: "Essayer gratuitement", contents: "Sur cette page" },

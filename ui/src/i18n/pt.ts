@@ -248,7 +248,6 @@ const pt: Dictionary = {
     protected: "Protegido",
     exposed: "Sem proteção: seu endereço está visível",
     failed: "A verificação não respondeu. Tente novamente.",
-    needsScript: "Esta verificação precisa de JavaScript: ative-o para saber se o seu tráfego passa pela nossa VPN.",
     again: "Verificar de novo",
   },
   about: { heading: "Sobre a vpnsite", tryFree: "Experimente grátis", contents: "Nesta página" },

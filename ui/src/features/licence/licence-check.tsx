@@ -28,10 +28,22 @@ function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
   const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
-    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && slot("RAW_ONE_TAP")}
+    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && <DashboardExtras setup={slot("RAW_ONE_TAP")} devices={slot("RAW_DEVICES")} />}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
       another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
     />
+  );
+}
+
+/** What an active licence's dashboard adds: the setup list, the devices and the connection check. */
+function DashboardExtras({ setup, devices }: { setup: ComponentChildren; devices: ComponentChildren }) {
+  const { language, t } = useI18n();
+  return (
+    <>
+      {setup}
+      {devices}
+      <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
+    </>
   );
 }
 
@@ -111,13 +123,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
   );
   return (
     <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
-      setup={current.active && (
-        <>
-          <OneTapSetup profiles={current.profiles} />
-          <Devices credentials={credentials} />
-          <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
-        </>
-      )}
+      setup={current.active && <DashboardExtras setup={<OneTapSetup profiles={current.profiles} />} devices={<Devices credentials={credentials} />} />}
       another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
     />
   );

@@ -1,0 +1,52 @@
+"""The connection check's answer ("am I protected?") as the API gives it and as the status page
+shows it: the server writes the answer for each visitor into the page it sends, so it needs no
+script.
+
+The markup is the script's own (``ui/src/components/connection-check.tsx``), prerendered by the
+build for each answer with the city as a slot (``site/forms/check.json``);
+``tests/integration/test_connection_answer.py`` holds what this module writes equal to what the
+script renders for the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from vpnsite.fleet import VpnServer
+from vpnsite_adapters.http.slots import fill
+
+
+def server_json(server: VpnServer) -> dict[str, str]:
+    """A server as the visitor may see it: its place, never an address."""
+    location = server.location
+    return {"id": location.id, "name": location.name, "flag": location.country, "location": location.city}
+
+
+def answer_json(server: VpnServer | None) -> dict[str, Any]:
+    """Protected (via ``server``) or not; the visitor's own address is never part of it."""
+    return {"protected": server is not None, "server": None if server is None else server_json(server)}
+
+
+class ConnectionAnswers:
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts
+
+    @classmethod
+    def load(cls, path: Path) -> ConnectionAnswers:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def block(self, language: str, server: VpnServer | None) -> bytes:
+        parts = self.parts.get(language, self.parts["en"])
+        if server is None:
+            exposed: str = parts["markup"]["exposed"]
+            return exposed.encode()
+        place = parts["locations"].get(server.location.country)
+        city = place["city"] if place else server.location.city
+        return fill(parts["markup"]["protected_via"].encode(), {"CITY": city})
+
+    @staticmethod
+    def data(server: VpnServer | None) -> bytes:
+        """The answer for the script, in a data block: nothing in it may close the element."""
+        return json.dumps(answer_json(server), separators=(",", ":")).encode().replace(b"<", b"\\u003c")

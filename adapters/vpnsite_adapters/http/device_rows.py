@@ -1,0 +1,77 @@
+"""A licence's devices (its live sessions) for the licence page the server answers without
+JavaScript: the list with a form button per device and one for all, each posting the licence's
+e-mail and code back to the licence page.
+
+The markup is the script's own (``ui/src/components/devices.tsx``), prerendered by the build into
+pieces with slots (``site/forms/devices.json``); this module only chooses the pieces and fills
+them. ``tests/integration/test_device_rows.py`` holds its output equal to what the script renders
+for the same list. The script writes "since" in the visitor's time zone, which the server does not
+know: the server writes it in UTC, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from vpnsite_adapters.formatting import format_date, format_number, plural
+from vpnsite_adapters.http.slots import fill, fill_raw
+
+
+def since_text(since: int, language: str) -> str:
+    """When a session started, as a visitor anywhere can read it: the date and the UTC time."""
+    moment = datetime.fromtimestamp(since, UTC)
+    return f"{format_date(moment.date(), language)}, {moment:%H:%M} UTC"
+
+
+class DeviceRows:
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts
+
+    @classmethod
+    def load(cls, path: Path) -> DeviceRows:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def disconnect_all(self) -> str:
+        """The value of the form field that ends every device rather than one."""
+        return str(self.parts["en"]["disconnect_all"])
+
+    def section(self, language: str, listing: dict[str, Any], email: str, code: str) -> bytes:
+        """The whole section for a listing as the devices API answers it (``http/devices_api.py``)."""
+        parts = self.parts.get(language, self.parts["en"])
+        markup = parts["markup"]
+        credentials = {"EMAIL": email, "CODE": code}
+        if listing["devices"]:
+            rows = b"".join(self._row(parts, device, credentials, language) for device in listing["devices"])
+            shown = fill_raw(fill(markup["listing"].encode(), credentials), {"ROWS": rows})
+        else:
+            shown = markup["none"].encode()
+        count = plural(listing["limit"], parts["in_use"], language).replace(
+            "{used}", format_number(listing["in_use"], language)
+        )
+        section = fill(markup["section"].encode(), {"COUNT": count, **credentials})
+        return fill_raw(section, {"LISTING": shown})
+
+    @staticmethod
+    def _row(
+        parts: dict[str, Any], device: dict[str, Any], credentials: dict[str, str], language: str
+    ) -> bytes:
+        markup = parts["markup"]
+        server = device["server"]
+        flag = server.get("flag")
+        place = parts["locations"].get(flag) if flag else None
+        name = place["name"] if place else str(server.get("name") or server["id"])
+        city = place["city"] if place else str(server.get("location") or server["id"])
+        since = parts["since"].replace("{time}", since_text(device["since"], language))
+        detail = f"{device['protocol'].upper()} · {since}" if device["protocol"] else since
+        row = fill(
+            markup["row"].encode(),
+            {"SESSION": device["session"], "CITY": city, "DETAIL": detail, **credentials},
+        )
+        if flag:
+            shown_flag = fill(markup["flags"].get(flag, markup["flags"]["other"]).encode(), {"NAME": name})
+        else:
+            shown_flag = markup["no_flag"].encode()
+        return fill_raw(row, {"FLAG": shown_flag})

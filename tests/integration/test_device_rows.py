@@ -1,0 +1,79 @@
+"""The device list and the connection check's answer the server writes into the pages it sends
+without JavaScript equal, byte for byte, what the website's script renders for the same list and
+answer (http/device_rows.py, http/connection_answer.py), in the five languages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
+from vpnsite.fleet import Location, VpnServer
+from vpnsite_adapters.http.connection_answer import ConnectionAnswers, answer_json
+from vpnsite_adapters.http.device_rows import DeviceRows, since_text
+from vpnsite_adapters.http.site import SITE_DIR
+
+SINCE = int(datetime(2026, 11, 24, 7, 5, tzinfo=UTC).timestamp())
+CREDENTIALS = {"email": 'a&b"<c>@example.org', "code": "12345678901234567890"}
+
+
+def device(session: str, server: dict[str, str], protocol: str | None) -> dict[str, Any]:
+    return {"session": session, "server": server, "protocol": protocol, "since": SINCE}
+
+
+LISTING = {
+    "success": True,
+    "in_use": 3,
+    "limit": 10,
+    "devices": [
+        device("s-1&<", {"id": "nl-1", "name": "Netherlands", "flag": "nl", "location": "Amsterdam"}, "udp"),
+        device(
+            "s-2", {"id": "xx-1", "name": 'X <server> & "co"', "flag": "xx", "location": "Some <town>"}, "tcp"
+        ),
+        device("s-3", {"id": "gone-1"}, None),
+    ],
+}
+EMPTY = {"success": True, "in_use": 0, "limit": 10, "devices": []}
+
+
+def test_the_device_list_is_the_scripts_list() -> None:
+    rows = DeviceRows.load(SITE_DIR / "forms" / "devices.json")
+    cases = []
+    for listing in (LISTING, EMPTY):
+        for language in LANGUAGES:
+            since = {item["session"]: since_text(SINCE, language) for item in listing["devices"]}
+            cases.append(("renderDevices", listing, since, CREDENTIALS, language))
+    for (_, listing, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        section = rows.section(language, listing, CREDENTIALS["email"], CREDENTIALS["code"]).decode()
+        assert section == expected, (language, len(listing["devices"]))
+    ru = rows.section("ru", LISTING, "me@example.org", "1" * 20).decode()
+    assert ru.count('class="device-row"') == 3 and "3 из 10" in ru
+    assert ru.count('name="disconnect" value="s-2"') == 1
+    assert ru.count('name="disconnect" value="all"') == 1 and ru.count('value="me@example.org"') == 5
+
+
+def test_since_is_written_in_utc_in_the_visitors_language() -> None:
+    assert since_text(SINCE, "en") == "24 November 2026, 07:05 UTC"
+    assert since_text(SINCE, "ru") == "24 ноября 2026 г., 07:05 UTC"
+    assert since_text(SINCE, "pt") == "24 de novembro de 2026, 07:05 UTC"
+
+
+def vpn_server(id: str, country: str, city: str) -> VpnServer:
+    location = Location(id=id, name=f"{country.upper()} <n>", country=country, city=city)
+    return VpnServer(location=location, host="vpn.example")
+
+
+def test_the_connection_answer_is_the_scripts_answer() -> None:
+    answers = ConnectionAnswers.load(SITE_DIR / "forms" / "check.json")
+    servers = [None, vpn_server("nl-1", "nl", "Amsterdam"), vpn_server("xx-1", "xx", "Some <town> & co")]
+    cases = [
+        ("renderConnectionCheck", answer_json(server), language)
+        for server in servers
+        for language in LANGUAGES
+    ]
+    expected = iter(rendered_by_the_script(cases))
+    for server in servers:
+        for language in LANGUAGES:
+            assert answers.block(language, server).decode() == next(expected), (language, server)
+    assert "Protégé — via Amsterdam" in answers.block("fr", servers[1]).decode()
+    assert "Не защищено" in answers.block("ru", None).decode()
