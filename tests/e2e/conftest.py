@@ -75,12 +75,15 @@ class Server:
 
     def set_users(self, users: int) -> None:
         """Make the service ``users`` strong: the difference goes onto the database's user tally,
-        which the running server counts from; returns once the server counts it."""
+        which the running server counts from; returns once the server counts it. The difference
+        is taken from the tally itself, not from the server's count, which may not yet include a
+        sign-up just made (no licence ends on these servers: their clock is the real one)."""
         with sqlite3.connect(self.data_dir / "vpnsite.db") as db:
             db.execute(
-                "INSERT INTO user_tally (stripe, users) VALUES (0, ?) "
-                "ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
-                (users - self.users(),),
+                "INSERT INTO user_tally (stripe, users)"
+                " VALUES (0, ? - (SELECT COALESCE(SUM(users), 0) FROM user_tally))"
+                " ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
+                (users,),
             )
         deadline = time.monotonic() + 15
         while self.users() != users:

@@ -237,12 +237,21 @@ def test_the_hz_id_cookie(page: Any) -> None:
     assert 364 * 86400 < cookie["expires"] - __import__("time").time() <= 365 * 86400
 
 
-LAYOUT_SHIFT = """() => new Promise((done) => {
-  let total = 0;
+# Every layout shift since the page loaded, with what moved (so a failure says where to look).
+LAYOUT_SHIFTS = """() => new Promise((done) => {
+  const shifts = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      const moved = entry.sources.map((source) => {
+        const node = source.node;
+        const where = node && node.nodeType === 1 ? `${node.tagName}.${node.className}` : node?.parentElement?.className;
+        return `${where}: ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`;
+      });
+      shifts.push({ value: entry.value, moved });
+    }
   }).observe({ type: "layout-shift", buffered: true });
-  requestAnimationFrame(() => requestAnimationFrame(() => done(total)));
+  requestAnimationFrame(() => requestAnimationFrame(() => done(shifts)));
 })"""
 
 
@@ -264,5 +273,6 @@ def test_pages_come_laid_out_and_keep_their_layout(browser: Any, server: Any, wi
     server.set_users(1_234_568)
     # The footer polls every three seconds: the new count is the page's own redraw.
     expect(page.locator(".user-badge .count-full")).to_have_text("1,234,568", timeout=10000)
-    assert page.evaluate(LAYOUT_SHIFT) == 0
+    shifts = page.evaluate(LAYOUT_SHIFTS)
+    assert sum(shift["value"] for shift in shifts) == 0, shifts
     context.close()
