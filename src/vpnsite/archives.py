@@ -18,7 +18,7 @@ from vpnsite.fleet import VpnServer
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock
-from vpnsite.rate_limits import ARCHIVE, Limiter
+from vpnsite.rate_limits import ARCHIVE, QR_CODE, Limiter
 from vpnsite.tunnel_addresses import TunnelAddressStore, tunnel_address
 
 LINK_LIFETIME = timedelta(days=7)
@@ -140,9 +140,12 @@ class Archives:
             return ProfileDownload(licence, server, kind)
         return ProfileDownload(licence, server, kind, tunnel_address(self.tunnels, licence.id, server_id))
 
-    def check_link(self, token: str) -> None:
-        """Refuse a link that is not genuine or has expired (without looking the licence up)."""
-        if self.links.read(token, self.clock.now()) is None:
+    def check_qr_link(self, token: str, ip: str | None) -> None:
+        """Refuse a link that is not genuine or has expired (without looking the licence up), and
+        more QR codes from one address than its limit allows: each is drawn afresh."""
+        now = self.clock.now()
+        self.limiter.admit(QR_CODE, {"ip": ip}, now)
+        if self.links.read(token, now) is None:
             raise LicenceNotFound()
 
     def _licence(self, token: str, ip: str | None) -> Licence:

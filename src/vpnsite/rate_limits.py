@@ -22,7 +22,8 @@ CREATE_USER = "create-user"
 CHECK_LICENSE = "check-license"
 SUPPORT = "support"
 ARCHIVE = "archive"
-ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT, ARCHIVE)
+QR_CODE = "qr-code"
+ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT, ARCHIVE, QR_CODE)
 
 
 @frozen
@@ -70,6 +71,8 @@ DEFAULT_RULES: tuple[RateLimit, ...] = (
     RateLimit(SUPPORT, "ip", 5, timedelta(hours=1)),
     RateLimit(SUPPORT, "email", 5, timedelta(hours=1)),
     RateLimit(ARCHIVE, "ip", 20, timedelta(minutes=10)),
+    # A QR code per server on every activation and dashboard a desktop shows: a few dozen a visit.
+    RateLimit(QR_CODE, "ip", 100, timedelta(minutes=10)),
 )
 
 _RULE = re.compile(

@@ -245,7 +245,8 @@ LAYOUT_SHIFTS = """() => new Promise((done) => {
       if (entry.hadRecentInput) continue;
       const moved = entry.sources.map((source) => {
         const node = source.node;
-        const where = node && node.nodeType === 1 ? `${node.tagName}.${node.className}` : node?.parentElement?.className;
+        const element = node && node.nodeType === 1 ? node : node?.parentElement;
+        const where = element ? `${element.tagName}.${element.className}` : "?";
         return `${where}: ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`;
       });
       shifts.push({ value: entry.value, moved });

@@ -154,6 +154,23 @@ def test_profile_links_share_the_archive_limit_and_die_with_the_licence(vpn_hub:
     assert ended["license"]["profiles"] == [] and ended["license"]["configUrl"] is None
 
 
+def test_qr_codes_are_drawn_under_a_limit_per_address(make_hub: Any, tmp_path: Any) -> None:
+    initialise(tmp_path / "data")
+    hub = make_hub(rate_limits="qr-code:ip=3/10m")
+    hub.store.fleet.add_server(
+        Location("nl-ams-1", "Netherlands", "nl", "Amsterdam"), "203.0.113.10", 1194, 443
+    )
+    hub.services.snapshot.refresh()
+    client = create_app(hub.services).test_client()
+    _, created = call(client, "/api/create-user", sign_up(client))
+    udp = created["profiles"][0]["openvpn"][0]
+    answers = [fetch(client, udp["qr_svg"], "198.51.100.1").status_code for _ in range(3)]
+    answers.append(fetch(client, udp["qr_png"], "198.51.100.1").status_code)
+    assert answers == [200, 200, 200, 429]
+    assert fetch(client, udp["qr_svg"], "198.51.100.2").status_code == 200, "another address has its own"
+    assert fetch(client, udp["url"], "198.51.100.1").status_code == 200, "the profile itself is not held back"
+
+
 def test_profiles_import_into_openvpn_connect_without_asking_for_a_certificate(vpn_hub: Any) -> None:
     """OpenVPN 3 (the core of OpenVPN Connect) takes a profile without `cert` and `key` for one
     whose certificate is kept elsewhere, and asks for it, unless `setenv CLIENT_CERT 0`; a profile

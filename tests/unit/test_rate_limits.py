@@ -105,6 +105,7 @@ def test_the_defaults_are_the_products_limits() -> None:
         ("support", "ip", 5, 3600, False),
         ("support", "email", 5, 3600, False),
         ("archive", "ip", 20, 600, False),
+        ("qr-code", "ip", 100, 600, False),
     }
     assert longest_window(DEFAULT_RULES) == timedelta(days=1)
     assert longest_window(()) == timedelta(0)

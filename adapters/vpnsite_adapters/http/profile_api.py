@@ -70,12 +70,12 @@ def profile(token: str, file_name: str) -> Response:
 @profile_api.get("/api/profile-qr/<token>/<image_name>")
 def profile_qr(token: str, image_name: str) -> Response:
     """A QR code holding the profile's link, for a phone's camera. The link's signature and week
-    are checked (no one draws codes of made-up links here); the licence is checked when the phone
-    opens the link, under the archive's limits."""
+    are checked (no one draws codes of made-up links here), under a limit of its own per address;
+    the licence is checked when the phone opens the link, under the archive's limits."""
     found = _QR_IMAGE.fullmatch(image_name)
     if found is None:
         raise ProfileNotFound()
-    services().archives.check_link(token)
+    services().archives.check_qr_link(token, caller_ip())
     server_id, kind = found["server"], found["kind"]
     offered = any(
         view.server.location.id == server_id and kind in profile_kinds(view.server)
