@@ -52,3 +52,7 @@ def test_the_servers_list_is_the_scripts_list() -> None:
     for (_, profiles, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         assert rows.section(language, profiles).decode() == expected, (language, len(profiles))
     assert rows.section("ru", PROFILES).count(b'class="profile-row"') == len(PROFILES)
+    assert ">29\u00a0%<".encode() in rows.section("ru", PROFILES), (
+        "a load as the language writes a percentage"
+    )
+    assert b">70%<" in rows.section("en", PROFILES), "69.5% rounds as the script rounds it"

@@ -61,6 +61,11 @@ export function formats() {
   );
 }
 
+/** A percentage with {n} for its number ("{n}%", "{n} %"). */
+function percentPattern(language: Language): string {
+  return formatPercent(0.5, language, 1).replace(new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: 1 }).format(50), "{n}");
+}
+
 function decimalSeparator(language: Language): string {
   return new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
 }
@@ -114,8 +119,7 @@ export function statusParts(language: Language) {
     ranks: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankText(rank, t)])), other: rankText("", t) },
     free_tier_users: FREE_TIER_USERS,
     decimal: decimalSeparator(language),
-    // A percentage with {n} for its number ("{n}%", "{n} %").
-    percent: formatPercent(0.5, language, 1).replace(new Intl.NumberFormat(LOCALE[language], { minimumFractionDigits: 1 }).format(50), "{n}"),
+    percent: percentPattern(language),
   };
 }
 
@@ -158,6 +162,8 @@ export function profileParts(language: Language) {
     },
     locations: DICTIONARIES[language].locations,
     load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
+    percent: percentPattern(language),
+    decimal: decimalSeparator(language),
   };
 }
 

@@ -24,6 +24,22 @@ from vpnsite_adapters.formatting import PluralForms, format_date, format_number,
 from vpnsite_adapters.http.slots import escape, fill
 
 
+def percent_text(pattern: str, decimal: str, number: str) -> str:
+    """A number ("99.9") as the language writes a percentage: its pattern ("{n} %", from the
+    build) and decimal sign."""
+    return pattern.replace("{n}", number.replace(".", decimal))
+
+
+def load_value(load: object) -> Decimal:
+    """A load as the snapshot writes it ("29%", "69.5%") as a number."""
+    return Decimal(str(float(str(load).rstrip("%") or 0)))
+
+
+def load_percent(pattern: str, decimal: str, load: object) -> str:
+    """A load as the script writes it: rounded to a whole percentage."""
+    return percent_text(pattern, decimal, str(load_value(load).quantize(Decimal(1), ROUND_HALF_UP)))
+
+
 @frozen
 class CountedText:
     forms: PluralForms

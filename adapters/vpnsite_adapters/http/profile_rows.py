@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from vpnsite_adapters.http.page_formats import load_percent, load_value
 from vpnsite_adapters.http.slots import fill, fill_raw
 
 
@@ -53,8 +54,8 @@ class ProfileRows:
         if first:
             values = {"IMPORT_URL": first["import_url"], "QR_URL": first["qr_svg"], "CITY": city}
             opened = fill(markup["open"].encode(), values)
-        load = str(server["load"])
-        percent = min(100, max(0, int(float(load.rstrip("%") or 0))))
+        load = load_percent(parts["percent"], parts["decimal"], server["load"])
+        percent = min(100, max(0, int(load_value(server["load"]))))
         # Text first, pieces after: a value (a link, a name) is never read as a marker.
         row = fill(
             markup["row"].encode(),

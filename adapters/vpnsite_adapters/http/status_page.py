@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-from vpnsite_adapters.http.page_formats import LanguageFormats
+from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
 from vpnsite_adapters.http.slots import escape, fill, fill_raw
 
 
@@ -45,7 +45,7 @@ class StatusPage:
         block = fill(
             markup["block_demo" if demo else "block"].encode(),
             {
-                "PROGRESS": _percent(parts, str(progress)),
+                "PROGRESS": percent_text(parts["percent"], parts["decimal"], str(progress)),
                 "PROGRESS_NOW": js_number(width),
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
             },
@@ -104,10 +104,6 @@ class StatusPage:
         )
 
 
-def _percent(parts: dict[str, Any], number: str) -> str:
-    return str(parts["percent"]).replace("{n}", number.replace(".", parts["decimal"]))
-
-
 def _ping(parts: dict[str, Any], formats: LanguageFormats, ping: Any) -> str:
     return (
         str(parts["no_value"])
@@ -120,7 +116,6 @@ def _load(parts: dict[str, Any], load: Any) -> bytes:
     """A load ("29%") as the language writes a percentage, coloured by its level."""
     if load is None:
         return escape(parts["no_value"]).encode()
-    value = Decimal(str(float(str(load).rstrip("%") or 0)))
-    level = parts["load_levels"][min(100, max(0, int(value)))]
-    text = _percent(parts, str(value.quantize(Decimal(1), ROUND_HALF_UP)))
+    level = parts["load_levels"][min(100, max(0, int(load_value(load))))]
+    text = load_percent(parts["percent"], parts["decimal"], load)
     return fill(parts["markup"]["load"].encode(), {"LOAD": text, "LEVEL": level})

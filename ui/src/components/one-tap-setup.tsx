@@ -8,7 +8,7 @@
 // tests/integration/test_profile_rows.py).
 import type { ComponentChildren } from "preact";
 import type { ProfileServer } from "../lib/api";
-import { loadLevel } from "../lib/format";
+import { loadLevel, loadPercent } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { Flag, Icon } from "./icons";
 
@@ -68,7 +68,7 @@ export function ProfileRow({ view }: { view: ProfileRowView }) {
 }
 
 function LiveProfileRow({ server }: { server: ProfileServer }) {
-  const { dictionary } = useI18n();
+  const { language, dictionary } = useI18n();
   const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
   const name = place?.name ?? server.name;
   const city = place?.city ?? server.location;
@@ -87,7 +87,7 @@ function LiveProfileRow({ server }: { server: ProfileServer }) {
     flag: <Flag country={server.flag} label={name} />,
     name,
     city,
-    load: server.load,
+    load: loadPercent(server.load, language),
     level: loadLevel(server.load),
     links,
     open: first && <OpenProfile importUrl={first.import_url} qrUrl={first.qr_svg} city={city} />,

@@ -26,6 +26,11 @@ export function formatPercent(share: number, language: Language, digits: number)
   return new Intl.NumberFormat(LOCALE[language], { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share);
 }
 
+/** A load as the snapshot writes it ("29%") as the language writes a percentage ("29 %"). */
+export function loadPercent(load: string, language: Language): string {
+  return formatPercent(Math.round(Number.parseFloat(load) || 0) / 100, language, 0);
+}
+
 /** Progress toward the free tier, as a percentage: one decimal from 10,000 users, three below. */
 export function freeTierProgress(users: number, language: Language): string {
   const share = Math.min(Math.max(0, users) / FREE_TIER_USERS, 1);

@@ -2,7 +2,7 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
-import { FREE_TIER_USERS, formatCount, formatPercent, freeTierProgress, loadLevel, progressWidth, rankColour } from "../../lib/format";
+import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
@@ -31,11 +31,6 @@ export function pingText(ping: number | null, language: Language, t: Translate):
   return ping === null ? "—" : t("status.ms", { ms: formatCount(ping, language) });
 }
 
-/** A load as the snapshot writes it ("29%") as the language writes a percentage ("29 %"). */
-export function loadText(load: string, language: Language): string {
-  return formatPercent(Math.round(Number.parseFloat(load) || 0) / 100, language, 0);
-}
-
 export const RANKS = ["very_high", "high", "medium", "low"] as const;
 
 export function rankText(rank: string, t: Translate): string {
@@ -60,7 +55,7 @@ export function LoadValue({ load, level }: { load: string; level: string }) {
 }
 
 function loadOf(load: string | null, language: Language): ComponentChildren {
-  return load === null ? "—" : <LoadValue load={loadText(load, language)} level={loadLevel(load)} />;
+  return load === null ? "—" : <LoadValue load={loadPercent(load, language)} level={loadLevel(load)} />;
 }
 
 // Each metric keeps its column in both lists (styles.css), so a system service's response time
