@@ -8,8 +8,8 @@ import es from "../src/i18n/es";
 import fr from "../src/i18n/fr";
 import pt from "../src/i18n/pt";
 import ru from "../src/i18n/ru";
-import { loadText, rankText, RANKS, serviceText } from "../src/features/status/server-status";
-import { FEW_USERS } from "../src/lib/format";
+import { rankText, RANKS, serviceText } from "../src/features/status/server-status";
+import { FEW_USERS, loadPercent } from "../src/lib/format";
 import { makeTranslator, type Dictionary } from "../src/lib/i18n";
 import type { Language } from "../src/lib/language";
 import { COUNTED_USERS, countedUsers, type CountedUsers } from "../src/lib/served";
@@ -19,10 +19,10 @@ const text = (language: Language, name: CountedUsers, count: number) =>
   renderToString(h("p", null, countedUsers(name, count, language, DICTIONARIES[language]) as never)).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
 
 test("loads are percentages as each language writes them", () => {
-  assert.equal(loadText("89%", "en"), "89%");
-  assert.equal(loadText("89%", "fr"), "89\u00a0%");
-  assert.equal(loadText("89%", "ru"), "89\u00a0%");
-  assert.equal(loadText("0%", "pt"), "0%");
+  assert.equal(loadPercent("89%", "en"), "89%");
+  assert.equal(loadPercent("89%", "fr"), "89\u00a0%");
+  assert.equal(loadPercent("89%", "ru"), "89\u00a0%");
+  assert.equal(loadPercent("0%", "pt"), "0%");
 });
 
 test("ranks and system services read as words in every language, never raw values", () => {
