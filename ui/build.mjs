@@ -64,17 +64,19 @@ async function buildSite(out) {
     if (language) scripts[language] = file;
   }
   // What a page loads before it hydrates: its language's entry and, for a screen not on the home
-  // page, the screen's own chunk and its language's long texts (app.tsx's lazy imports).
-  const text = (language) => [`src/content/text/${language}.ts`];
+  // page, the screen's own chunk, its language's part of the dictionary for screens and, for some,
+  // its language's long texts (app.tsx's lazy imports).
+  const screen = (source) => (language) => [source, `src/i18n/screens/${language}.ts`];
+  const withText = (source) => (language) => [...screen(source)(language), `src/content/text/${language}.ts`];
   const routeSources = {
-    "/activation": () => ["src/features/signup/activation.tsx"],
-    "/license": () => ["src/features/licence/licence-check.tsx"],
-    "/server-status": () => ["src/features/status/server-status.tsx"],
-    "/support": (l) => ["src/features/support/support-screen.tsx", ...text(l)],
-    "/about": (l) => ["src/routes/about.tsx", ...text(l)],
-    "/terms": (l) => ["src/routes/legal.tsx", ...text(l)],
-    "/privacy": (l) => ["src/routes/legal.tsx", ...text(l)],
-    "/cookie": (l) => ["src/routes/legal.tsx", ...text(l)],
+    "/activation": screen("src/features/signup/activation.tsx"),
+    "/license": screen("src/features/licence/licence-check.tsx"),
+    "/server-status": screen("src/features/status/server-status.tsx"),
+    "/support": withText("src/features/support/support-screen.tsx"),
+    "/about": withText("src/routes/about.tsx"),
+    "/terms": withText("src/routes/legal.tsx"),
+    "/privacy": withText("src/routes/legal.tsx"),
+    "/cookie": withText("src/routes/legal.tsx"),
   };
   const preloads = (route, language) => {
     const files = closure(scripts[language]);

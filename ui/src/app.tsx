@@ -1,8 +1,8 @@
-import type { ComponentType } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
-import { I18nContext, makeTranslator, type Dictionary } from "./lib/i18n";
+import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./lib/i18n";
 import { HTML_LANG, languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { pageOf } from "./lib/pages";
 import { ServedContext, type ServedScreen } from "./lib/served";
@@ -11,6 +11,7 @@ import { Home } from "./routes/home";
 import { NotFound } from "./routes/not-found";
 
 import { loadText } from "./content/load";
+import { loadScreens } from "./i18n/load";
 import type { PageText } from "./content/types";
 
 type WithText<P> = ComponentType<P & { text: PageText }>;
@@ -34,7 +35,20 @@ function textPages(language: Language) {
   };
 }
 
-function DocumentHead({ language, dictionary }: { language: Language; dictionary: Dictionary }) {
+type Children = { children: ComponentChildren };
+
+/** What the screens above say, around each of them. Prerendering has it at hand (and so renders
+ * them as before, suspending only for their code); the browser loads its language's part with the
+ * first screen it shows, as a chunk the page preloads (build.mjs: routeSources). */
+function screenTexts(language: Language, screens: ScreenDictionary | undefined): ComponentType<Children> {
+  if (screens) return ({ children }) => <ScreenI18n screens={screens}>{children}</ScreenI18n>;
+  return lazy(async () => {
+    const loaded = await loadScreens(language);
+    return { default: ({ children }: Children) => <ScreenI18n screens={loaded}>{children}</ScreenI18n> };
+  });
+}
+
+function DocumentHead({ language, dictionary }: { language: Language; dictionary: CoreDictionary }) {
   const [path] = useLocation();
   useEffect(() => {
     if (languageFromPath(path) !== language) {
@@ -55,12 +69,15 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
   return null;
 }
 
-export function App({ language, dictionary, ssrPath, served = null }: { language: Language; dictionary: Dictionary; ssrPath?: string; served?: ServedScreen | null }) {
-  const { t, list } = makeTranslator(language, dictionary);
+/** `dictionary`: what the layout and the home page say; `screens`: what the other screens say,
+ * when at hand (prerendering), else loaded with them. */
+export function App({ language, dictionary, screens, ssrPath, served = null }: { language: Language; dictionary: CoreDictionary; screens?: ScreenDictionary; ssrPath?: string; served?: ServedScreen | null }) {
+  const i18n = useMemo(() => makeI18n(language, dictionary), [language, dictionary]);
   const { About, LegalPage, SupportScreen } = useMemo(() => textPages(language), [language]);
+  const ScreenTexts = useMemo(() => screenTexts(language, screens), [language, screens]);
   const at = (route: string) => localPath(route, language);
   return (
-    <I18nContext.Provider value={{ language, t, list, dictionary }}>
+    <I18nContext.Provider value={i18n}>
       <ServedContext.Provider value={served}>
       <Router ssrPath={ssrPath}>
         <DocumentHead language={language} dictionary={dictionary} />
@@ -68,14 +85,14 @@ export function App({ language, dictionary, ssrPath, served = null }: { language
           <Suspense fallback={null}>
           <Switch>
             <Route path={at("/")} component={Home} />
-            <Route path={at("/activation")} component={ActivationScreen} />
-            <Route path={at("/license")} component={LicenceCheck} />
-            <Route path={at("/server-status")} component={ServerStatusScreen} />
-            <Route path={at("/support")} component={SupportScreen} />
-            <Route path={at("/about")} component={About} />
-            <Route path={at("/terms")}>{() => <LegalPage document="terms" />}</Route>
-            <Route path={at("/privacy")}>{() => <LegalPage document="privacy" />}</Route>
-            <Route path={at("/cookie")}>{() => <LegalPage document="cookie" />}</Route>
+            <Route path={at("/activation")}>{() => <ScreenTexts><ActivationScreen /></ScreenTexts>}</Route>
+            <Route path={at("/license")}>{() => <ScreenTexts><LicenceCheck /></ScreenTexts>}</Route>
+            <Route path={at("/server-status")}>{() => <ScreenTexts><ServerStatusScreen /></ScreenTexts>}</Route>
+            <Route path={at("/support")}>{() => <ScreenTexts><SupportScreen /></ScreenTexts>}</Route>
+            <Route path={at("/about")}>{() => <ScreenTexts><About /></ScreenTexts>}</Route>
+            <Route path={at("/terms")}>{() => <ScreenTexts><LegalPage document="terms" /></ScreenTexts>}</Route>
+            <Route path={at("/privacy")}>{() => <ScreenTexts><LegalPage document="privacy" /></ScreenTexts>}</Route>
+            <Route path={at("/cookie")}>{() => <ScreenTexts><LegalPage document="cookie" /></ScreenTexts>}</Route>
             <Route component={NotFound} />
           </Switch>
           </Suspense>

@@ -7,21 +7,14 @@ import { Flag } from "./components/icons";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
 import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
-import { I18nContext, makeTranslator } from "./lib/i18n";
+import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
-import en from "./i18n/en";
-import es from "./i18n/es";
-import fr from "./i18n/fr";
-import pt from "./i18n/pt";
-import ru from "./i18n/ru";
-import type { Dictionary } from "./lib/i18n";
+import { DICTIONARIES } from "./i18n/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
 import { FEW_USERS, formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
 import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
-
-const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 
 export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
 
@@ -29,7 +22,9 @@ export function render(path: string, language: Language, served: ServedScreen | 
   // preact/compat's useSyncExternalStore reads the client snapshot even on the server, so wouter
   // looks at location.pathname: give it the page being rendered.
   (globalThis as { location?: unknown }).location = { pathname: path, search: "", hash: "" };
-  return renderToStringAsync(<App language={language} dictionary={DICTIONARIES[language]} ssrPath={path} served={served} />) as Promise<string>;
+  // The whole dictionary is at hand: the screens render without loading their part.
+  const dictionary = DICTIONARIES[language];
+  return renderToStringAsync(<App language={language} dictionary={dictionary} screens={dictionary} ssrPath={path} served={served} />) as Promise<string>;
 }
 
 /** What the server needs to write counted texts as the script does, per language: the plural
@@ -83,8 +78,7 @@ function shortPatterns(language: Language): Record<number, [number, string]> {
 }
 
 function inLanguage(language: Language, element: ComponentChildren): string {
-  const { t, list } = makeTranslator(language, DICTIONARIES[language]);
-  return renderToString(<I18nContext.Provider value={{ language, t, list, dictionary: DICTIONARIES[language] }}>{element}</I18nContext.Provider>);
+  return renderToString(<WholeI18n value={makeI18n(language, DICTIONARIES[language])}>{element}</WholeI18n>);
 }
 
 

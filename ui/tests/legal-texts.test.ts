@@ -6,15 +6,10 @@ import textFr from "../src/content/text/fr";
 import textPt from "../src/content/text/pt";
 import textRu from "../src/content/text/ru";
 import { DATA_KINDS, type PageText } from "../src/content/types";
-import en from "../src/i18n/en";
-import es from "../src/i18n/es";
-import fr from "../src/i18n/fr";
-import pt from "../src/i18n/pt";
-import ru from "../src/i18n/ru";
+import { DICTIONARIES } from "../src/i18n/all";
 import { OPERATOR_PLACEHOLDERS, withOperator } from "../src/lib/operator";
 
 const TEXTS: Record<string, PageText> = { en: textEn, ru: textRu, es: textEs, fr: textFr, pt: textPt };
-const DICTIONARIES = { en, ru, es, fr, pt };
 
 function strings(node: unknown): string[] {
   if (typeof node === "string") return [node];
@@ -68,7 +63,7 @@ test("what the native readers caught stays fixed", () => {
   assert.ok(!all("ru").includes("первого 1") && all("ru").includes("первых 1\u00a0000\u00a0000"));
   assert.ok(all("es").includes("apps de mensajería") && !/mensajerías/.test(all("es")));
   assert.ok(all("fr").includes("mon ordinateur portable") && !all("fr").includes("Mentions légales"));
-  assert.equal(fr.footer.legal, "Informations juridiques");
+  assert.equal(DICTIONARIES.fr.footer.legal, "Informations juridiques");
   assert.ok(all("pt").includes("aplicativos de mensagens") && !/mensageiros|Pegue/.test(all("pt")));
   assert.ok(!/arquivo de configuração|do seu arquivo/.test(all("pt")), "the ZIP is a pacote, its files arquivos");
   for (const language of ["ru", "fr"] as const) {
@@ -78,7 +73,7 @@ test("what the native readers caught stays fixed", () => {
 
 test("the English source spells licence and e-mail one way", () => {
   const kinds: readonly string[] = DATA_KINDS;
-  const english = [...strings(en), ...strings(textEn)].filter((text) => !kinds.includes(text)).join("\n");
+  const english = [...strings(DICTIONARIES.en), ...strings(textEn)].filter((text) => !kinds.includes(text)).join("\n");
   assert.deepEqual(english.match(/\blicense\b/gi), null);
   assert.deepEqual(english.match(/\bemail\b/gi), null);
 });

@@ -3,18 +3,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
-import en from "../src/i18n/en";
-import es from "../src/i18n/es";
-import fr from "../src/i18n/fr";
-import pt from "../src/i18n/pt";
-import ru from "../src/i18n/ru";
+import { DICTIONARIES } from "../src/i18n/all";
 import { rankText, RANKS, serviceText } from "../src/features/status/server-status";
 import { FEW_USERS, loadPercent } from "../src/lib/format";
-import { makeTranslator, type Dictionary } from "../src/lib/i18n";
+import { makeTranslator } from "../src/lib/i18n";
 import type { Language } from "../src/lib/language";
 import { COUNTED_USERS, countedUsers, type CountedUsers } from "../src/lib/served";
 
-const DICTIONARIES: Record<Language, Dictionary> = { en, ru, es, fr, pt };
 const text = (language: Language, name: CountedUsers, count: number) =>
   renderToString(h("p", null, countedUsers(name, count, language, DICTIONARIES[language]) as never)).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
 
@@ -34,7 +29,7 @@ test("ranks and system services read as words in every language, never raw value
     assert.notEqual(serviceText("online", t), serviceText("offline", t));
     assert.equal(serviceText("not_configured", t), dictionary.status.notConfigured);
   }
-  const { t } = makeTranslator("ru", ru);
+  const { t } = makeTranslator("ru", DICTIONARIES.ru);
   assert.equal(rankText("medium", t), "Средняя");
   assert.equal(serviceText("online", t), "Работает");
   assert.equal(rankText("bogus", t), "—");
@@ -59,7 +54,7 @@ test("below the threshold every count says the service is new, never a small num
 });
 
 test("above a million a count carries both forms, the stylesheet picks one by width", () => {
-  const html = renderToString(h("p", null, countedUsers("FOOTER_USERS", 1_234_567, "en", en) as never));
+  const html = renderToString(h("p", null, countedUsers("FOOTER_USERS", 1_234_567, "en", DICTIONARIES.en) as never));
   assert.equal(html, '<p><span class="count-full">1,234,567</span><span class="count-short">1.2m</span> users</p>');
   assert.equal(text("en", "USERS", 1_000_000), "1,000,000");
 });

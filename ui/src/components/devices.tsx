@@ -10,7 +10,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, plural, type PluralForms } from "../lib/format";
-import { useI18n, type Dictionary, type Translate } from "../lib/i18n";
+import { useI18n, useScreenI18n, type CoreDictionary, type Translate } from "../lib/i18n";
 import { localPath, LOCALE, type Language } from "../lib/language";
 import { Flag } from "./icons";
 
@@ -107,7 +107,7 @@ function sinceText(since: number, language: Language): string {
 }
 
 /** A device as its row shows it: the place in the page's language, protocol and since when. */
-export function deviceRowView(device: Device, since: string, t: Translate, dictionary: Dictionary): DeviceRowView {
+export function deviceRowView(device: Device, since: string, t: Translate, dictionary: CoreDictionary): DeviceRowView {
   const place = device.server.flag ? dictionary.locations[device.server.flag as keyof typeof dictionary.locations] : undefined;
   const name = place?.name ?? device.server.name ?? device.server.id;
   return {
@@ -119,7 +119,7 @@ export function deviceRowView(device: Device, since: string, t: Translate, dicti
 }
 
 export function Devices({ credentials }: { credentials: Credentials }) {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const [list, setList] = useState<DeviceList | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

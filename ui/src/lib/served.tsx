@@ -10,7 +10,7 @@ import { CODE_GROUP_LENGTH, CODE_LENGTH } from "./check-digit";
 import type { ActivationOutcome } from "./errors";
 import type { ComponentChildren } from "preact";
 import { FEW_USERS, formatCount, plural, pluralForm, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./format";
-import type { Dictionary } from "./i18n";
+import type { CoreDictionary, Dictionary } from "./i18n";
 import type { Language } from "./language";
 
 export type ServedScreen =
@@ -75,20 +75,23 @@ export function FewUsers({ text }: { text: string }) {
   return <span class="proof-new">{text}</span>;
 }
 
+/** The part of the dictionary each text counting users needs: the home page and the layout have
+ * only the core, which the first script carries. */
+type CountedDictionary = { USERS: CoreDictionary; FOOTER_USERS: CoreDictionary; JOIN_USERS: Dictionary };
+export type CountedUsers = keyof CountedDictionary;
+
 /** The texts that count users, by the marker the server writes each at: their plural forms and
  * what they say below FEW_USERS. The build exports both (prerender.tsx: formats), and the server
  * picks with the same threshold and plural rules. */
-export const COUNTED_USERS = {
-  USERS: (dictionary: Dictionary) => ({ forms: { other: "{n}" } as PluralForms, few: dictionary.proof.launched }),
-  FOOTER_USERS: (dictionary: Dictionary) => ({ forms: dictionary.footer.users as PluralForms, few: dictionary.proof.first }),
-  JOIN_USERS: (dictionary: Dictionary) => ({ forms: dictionary.status.ctaTitle as PluralForms, few: dictionary.proof.join }),
-} satisfies Record<string, (dictionary: Dictionary) => { forms: PluralForms; few: string }>;
-
-export type CountedUsers = keyof typeof COUNTED_USERS;
+export const COUNTED_USERS: { [N in CountedUsers]: (dictionary: CountedDictionary[N]) => { forms: PluralForms; few: string } } = {
+  USERS: (dictionary) => ({ forms: { other: "{n}" }, few: dictionary.proof.launched }),
+  FOOTER_USERS: (dictionary) => ({ forms: dictionary.footer.users, few: dictionary.proof.first }),
+  JOIN_USERS: (dictionary) => ({ forms: dictionary.status.ctaTitle, few: dictionary.proof.join }),
+};
 
 /** A text counting users: the server's marker while prerendering, the words for a new service
  * below FEW_USERS, else the language's plural form with the count (in both forms above a million). */
-export function countedUsers(name: CountedUsers, count: number | null, language: Language, dictionary: Dictionary): ComponentChildren {
+export function countedUsers<N extends CountedUsers>(name: N, count: number | null, language: Language, dictionary: CountedDictionary[N]): ComponentChildren {
   if (count === null) return slot(`RAW_${name}`);
   const { forms, few } = COUNTED_USERS[name](dictionary);
   if (count < FEW_USERS) return <FewUsers text={few} />;

@@ -5,7 +5,7 @@ import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/ap
 import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
-import { useI18n } from "../../lib/i18n";
+import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
@@ -86,7 +86,7 @@ function DashboardView({ active, shown, configUrl, renewal, another, setup }: { 
 }
 
 function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const [current, setCurrent] = useState(licence);
   const [renewing, setRenewing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -130,7 +130,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
 }
 
 function RenewByLink({ token }: { token: string }) {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const [state, setState] = useState<"idle" | "busy" | string>("idle");
   const renew = async () => {
     setState("busy");

@@ -5,7 +5,7 @@ import { ApiError, createUser, type Activation, type FormData } from "../../lib/
 import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
-import { useI18n } from "../../lib/i18n";
+import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { isComplete, lastActivation, rememberActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
@@ -91,7 +91,7 @@ function takeArrival(): Arrival | null {
 }
 
 export function ActivationScreen() {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const [, navigate] = useLocation();
   const served = useServed();
   const answered = served?.kind === "activation" ? served.outcome : null;

@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
 import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
-import { useI18n, type Translate } from "../../lib/i18n";
+import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
 import { usePolling } from "../../lib/poll";
@@ -184,7 +184,7 @@ function servedStatus(): ServerStatus | null {
 }
 
 export function ServerStatusScreen() {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const { data } = usePolling(fetchStatus, STATUS_POLL_MS);
   const [served] = useState(servedStatus);
   const current = data ?? served;
