@@ -17,9 +17,15 @@ import type { PageText } from "./content/types";
 type WithText<P> = ComponentType<P & { text: PageText }>;
 
 // Screens the home page does not show load with their own page.
-const ActivationScreen = lazy(() => import("./features/signup/activation").then((m) => ({ default: m.ActivationScreen })));
-const LicenceCheck = lazy(() => import("./features/licence/licence-check").then((m) => ({ default: m.LicenceCheck })));
-const ServerStatusScreen = lazy(() => import("./features/status/server-status").then((m) => ({ default: m.ServerStatusScreen })));
+const activationCode = () => import("./features/signup/activation");
+const licenceCode = () => import("./features/licence/licence-check");
+const statusCode = () => import("./features/status/server-status");
+const aboutCode = () => import("./routes/about");
+const legalCode = () => import("./routes/legal");
+const supportCode = () => import("./features/support/support-screen");
+const ActivationScreen = lazy(() => activationCode().then((m) => ({ default: m.ActivationScreen })));
+const LicenceCheck = lazy(() => licenceCode().then((m) => ({ default: m.LicenceCheck })));
+const ServerStatusScreen = lazy(() => statusCode().then((m) => ({ default: m.ServerStatusScreen })));
 
 /** Pages with long texts load, on their own, the page's code and the texts of its language only. */
 function textPages(language: Language) {
@@ -29,9 +35,9 @@ function textPages(language: Language) {
       return { default: (props: P) => <Page {...props} text={text} /> };
     });
   return {
-    About: withText<object>(() => import("./routes/about").then((m) => m.About)),
-    LegalPage: withText<{ document: "terms" | "privacy" | "cookie" }>(() => import("./routes/legal").then((m) => m.LegalPage)),
-    SupportScreen: withText<object>(() => import("./features/support/support-screen").then((m) => m.SupportScreen)),
+    About: withText<object>(() => aboutCode().then((m) => m.About)),
+    LegalPage: withText<{ document: "terms" | "privacy" | "cookie" }>(() => legalCode().then((m) => m.LegalPage)),
+    SupportScreen: withText<object>(() => supportCode().then((m) => m.SupportScreen)),
   };
 }
 
@@ -76,6 +82,12 @@ export function App({ language, dictionary, screens, ssrPath, served = null }: {
   const { About, LegalPage, SupportScreen } = useMemo(() => textPages(language), [language]);
   const ScreenTexts = useMemo(() => screenTexts(language, screens), [language, screens]);
   const at = (route: string) => localPath(route, language);
+  // A screen in its texts. Its code is asked for with the texts, not once they have come: a visitor
+  // who follows a link to it waits for one round trip, not two (the lazy screen then finds it loaded).
+  const screen = (code: () => Promise<unknown>, shown: () => ComponentChildren) => () => {
+    code().catch(() => undefined);
+    return <ScreenTexts>{shown()}</ScreenTexts>;
+  };
   return (
     <I18nContext.Provider value={i18n}>
       <ServedContext.Provider value={served}>
@@ -85,14 +97,14 @@ export function App({ language, dictionary, screens, ssrPath, served = null }: {
           <Suspense fallback={null}>
           <Switch>
             <Route path={at("/")} component={Home} />
-            <Route path={at("/activation")}>{() => <ScreenTexts><ActivationScreen /></ScreenTexts>}</Route>
-            <Route path={at("/license")}>{() => <ScreenTexts><LicenceCheck /></ScreenTexts>}</Route>
-            <Route path={at("/server-status")}>{() => <ScreenTexts><ServerStatusScreen /></ScreenTexts>}</Route>
-            <Route path={at("/support")}>{() => <ScreenTexts><SupportScreen /></ScreenTexts>}</Route>
-            <Route path={at("/about")}>{() => <ScreenTexts><About /></ScreenTexts>}</Route>
-            <Route path={at("/terms")}>{() => <ScreenTexts><LegalPage document="terms" /></ScreenTexts>}</Route>
-            <Route path={at("/privacy")}>{() => <ScreenTexts><LegalPage document="privacy" /></ScreenTexts>}</Route>
-            <Route path={at("/cookie")}>{() => <ScreenTexts><LegalPage document="cookie" /></ScreenTexts>}</Route>
+            <Route path={at("/activation")}>{screen(activationCode, () => <ActivationScreen />)}</Route>
+            <Route path={at("/license")}>{screen(licenceCode, () => <LicenceCheck />)}</Route>
+            <Route path={at("/server-status")}>{screen(statusCode, () => <ServerStatusScreen />)}</Route>
+            <Route path={at("/support")}>{screen(supportCode, () => <SupportScreen />)}</Route>
+            <Route path={at("/about")}>{screen(aboutCode, () => <About />)}</Route>
+            <Route path={at("/terms")}>{screen(legalCode, () => <LegalPage document="terms" />)}</Route>
+            <Route path={at("/privacy")}>{screen(legalCode, () => <LegalPage document="privacy" />)}</Route>
+            <Route path={at("/cookie")}>{screen(legalCode, () => <LegalPage document="cookie" />)}</Route>
             <Route component={NotFound} />
           </Switch>
           </Suspense>
