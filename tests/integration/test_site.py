@@ -172,3 +172,27 @@ def test_each_home_page_declares_its_locale_and_writes_numbers_its_way(site: Any
     if language in ("ru", "fr"):
         text = re.sub(r"<[^>]+>", " ", home.split("<body>", 1)[1])
         assert not re.search(r"\d [\d%]", text), "numbers keep together with no-break spaces"
+
+
+_STATIC_IMPORT = re.compile(r'(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"\./([^"]+)"')
+
+
+@pytest.mark.parametrize("route", ["/", "/license", "/server-status", "/about"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_page_preloads_every_script_it_runs_first_in_a_few_files(language: str, route: str) -> None:
+    """What a page runs before it is interactive (its entry and every static import, and its
+    screen's chunks) is all named in its head, so nothing is found one file at a time; and the
+    home page's is four files, not a chain of small ones (ui/src/lib/first-load.ts)."""
+    page = (SITE_DIR / "pages" / localised(route, language).strip("/") / "index.html").read_text()
+    entry = re.search(r'<script type="module" src="/assets/([^"]+)"', page)
+    assert entry
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/assets/([^"]+)"', page))
+    pending, loaded = [entry.group(1)], set()
+    while pending:
+        name = pending.pop()
+        if name not in loaded:
+            loaded.add(name)
+            pending += _STATIC_IMPORT.findall((SITE_DIR / "assets" / name).read_text())
+    assert loaded - {entry.group(1)} <= preloaded
+    if route == "/":
+        assert len(loaded) <= 4, sorted(loaded)

@@ -1,6 +1,4 @@
-import { hydrate } from "preact";
-import { App } from "../app";
 import dictionary from "../i18n/es";
+import { start } from "./start";
 
-document.documentElement.classList.add("js");
-hydrate(<App language="es" dictionary={dictionary} />, document.getElementById("app") as HTMLElement);
+start("es", dictionary);

@@ -1,6 +1,4 @@
-import { hydrate } from "preact";
-import { App } from "../app";
 import dictionary from "../i18n/fr";
+import { start } from "./start";
 
-document.documentElement.classList.add("js");
-hydrate(<App language="fr" dictionary={dictionary} />, document.getElementById("app") as HTMLElement);
+start("fr", dictionary);

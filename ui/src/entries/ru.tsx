@@ -1,6 +1,4 @@
-import { hydrate } from "preact";
-import { App } from "../app";
 import dictionary from "../i18n/ru";
+import { start } from "./start";
 
-document.documentElement.classList.add("js");
-hydrate(<App language="ru" dictionary={dictionary} />, document.getElementById("app") as HTMLElement);
+start("ru", dictionary);

@@ -1,3 +1,4 @@
+import "../lib/first-load";
 import { Link } from "wouter";
 import { MICRO_INVESTMENT_FROM, MINIMUM_START, OPTIMAL, PHASE_COSTS, PLATFORM_COSTS, SERVERS_PER_MONTH, usd, type Money, type PhaseCost } from "../content/figures";
 import type { AboutText, PageText } from "../content/types";

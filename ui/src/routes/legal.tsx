@@ -1,3 +1,4 @@
+import "../lib/first-load";
 import { Link } from "wouter";
 import type { PageText } from "../content/types";
 import { formatDate, parseDay } from "../lib/format";

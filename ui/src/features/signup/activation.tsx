@@ -1,3 +1,4 @@
+import "../../lib/first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";

@@ -1,3 +1,4 @@
+import "../../lib/first-load";
 import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";

@@ -1,3 +1,4 @@
+import "../../lib/first-load";
 import { useEffect, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
