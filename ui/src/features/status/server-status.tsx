@@ -78,7 +78,8 @@ export function VpnRow({ view }: { view: VpnRowView }) {
         <strong>{view.name}</strong>
         <span class="muted small">{view.city}</span>
       </div>
-      <StatusPill status={view.status} text={view.statusText} />
+      {/* Keyed as the rank is: a server that goes offline gets a new pill, not a moved one. */}
+      <StatusPill key={view.status} status={view.status} text={view.statusText} />
       <Metric kind="ping" label={t("status.ping")}>{view.ping}</Metric>
       <Metric kind="load" label={t("status.load")}>{view.load}</Metric>
       <Metric kind="rank" label={t("status.popularity")}>
@@ -101,7 +102,7 @@ export function SystemRow({ view }: { view: SystemRowView }) {
       <div class="server-name">
         <strong>{view.name}</strong>
       </div>
-      <StatusPill status={view.status} text={view.statusText} />
+      <StatusPill key={view.status} status={view.status} text={view.statusText} />
       {view.ping}
     </li>
   );
