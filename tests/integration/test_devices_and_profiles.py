@@ -205,12 +205,11 @@ def _log_in(client: Any, server: str, code: str, protocol: str = "udp") -> dict[
     return admitted  # type: ignore[no-any-return]
 
 
-def test_a_user_sees_and_frees_devices(vpn_hub: Any, clock: Any) -> None:
-    client = create_app(vpn_hub.services).test_client()
+def _anna_on_two_servers_and_bob_on_one(client: Any) -> tuple[dict[str, Any], ...]:
+    """Two licences; Anna's logged in on both servers (UDP, TCP), Bob's on Amsterdam (not yet
+    established): the licences, then the three logins."""
     _, anna = call(client, "/api/create-user", sign_up(client))
     _, bob = call(client, "/api/create-user", sign_up(client, "bob@example.org"))
-    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
-    started = int(clock.now().timestamp())
     udp = _log_in(client, "nl-ams-1", anna["user_code"], "udp")
     tcp = _log_in(client, "us-nyc-1", anna["user_code"], "tcp")
     bobs = client.post(
@@ -218,6 +217,14 @@ def test_a_user_sees_and_frees_devices(vpn_hub: Any, clock: Any) -> None:
         json={"username": "bob@example.org", "password": bob["user_code"], "protocol": "udp"},
         headers={"Authorization": "Bearer token-nl-ams-1"},
     ).get_json()
+    return anna, bob, udp, tcp, bobs
+
+
+def test_a_user_sees_and_frees_devices(vpn_hub: Any, clock: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    started = int(clock.now().timestamp())
+    anna, bob, udp, tcp, bobs = _anna_on_two_servers_and_bob_on_one(client)
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
 
     status, listing = call(client, "/api/devices", owner)
     assert status == 200 and (listing["in_use"], listing["limit"]) == (2, 10)
@@ -334,15 +341,7 @@ def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: 
 
 def test_the_licence_form_lists_and_ends_devices_without_javascript(vpn_hub: Any) -> None:
     client = create_app(vpn_hub.services).test_client()
-    _, anna = call(client, "/api/create-user", sign_up(client))
-    _, bob = call(client, "/api/create-user", sign_up(client, "bob@example.org"))
-    udp = _log_in(client, "nl-ams-1", anna["user_code"], "udp")
-    tcp = _log_in(client, "us-nyc-1", anna["user_code"], "tcp")
-    bobs = client.post(
-        "/api/node/login",
-        json={"username": "bob@example.org", "password": bob["user_code"], "protocol": "udp"},
-        headers={"Authorization": "Bearer token-nl-ams-1"},
-    ).get_json()
+    anna, bob, udp, tcp, bobs = _anna_on_two_servers_and_bob_on_one(client)
     owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
 
     def post(**fields: str) -> tuple[int, str]:

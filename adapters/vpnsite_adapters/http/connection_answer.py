@@ -11,11 +11,10 @@ script renders for the same answer.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.http.slots import fill
+from vpnsite_adapters.http.slots import BuildPieces, fill
 
 
 def server_json(server: VpnServer) -> dict[str, str]:
@@ -29,16 +28,9 @@ def answer_json(server: VpnServer | None) -> dict[str, Any]:
     return {"protected": server is not None, "server": None if server is None else server_json(server)}
 
 
-class ConnectionAnswers:
-    def __init__(self, parts: dict[str, Any]) -> None:
-        self.parts = parts
-
-    @classmethod
-    def load(cls, path: Path) -> ConnectionAnswers:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
-
+class ConnectionAnswers(BuildPieces):
     def block(self, language: str, server: VpnServer | None) -> bytes:
-        parts = self.parts.get(language, self.parts["en"])
+        parts = self.of(language)
         if server is None:
             exposed: str = parts["markup"]["exposed"]
             return exposed.encode()

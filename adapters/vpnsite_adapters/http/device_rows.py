@@ -11,13 +11,11 @@ know: the server writes it in UTC, and says so.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from vpnsite_adapters.formatting import format_date, format_number, plural
-from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 
 def since_text(since: int, language: str) -> str:
@@ -26,21 +24,14 @@ def since_text(since: int, language: str) -> str:
     return f"{format_date(moment.date(), language)}, {moment:%H:%M} UTC"
 
 
-class DeviceRows:
-    def __init__(self, parts: dict[str, Any]) -> None:
-        self.parts = parts
-
-    @classmethod
-    def load(cls, path: Path) -> DeviceRows:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
-
+class DeviceRows(BuildPieces):
     def disconnect_all(self) -> str:
         """The value of the form field that ends every device rather than one."""
         return str(self.parts["en"]["disconnect_all"])
 
     def section(self, language: str, listing: dict[str, Any], email: str, code: str) -> bytes:
         """The whole section for a listing as the devices API answers it (``http/devices_api.py``)."""
-        parts = self.parts.get(language, self.parts["en"])
+        parts = self.of(language)
         markup = parts["markup"]
         credentials = {"EMAIL": email, "CODE": code}
         if listing["devices"]:

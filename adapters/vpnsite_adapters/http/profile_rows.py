@@ -9,28 +9,19 @@ renders for the same profiles.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from vpnsite_adapters.http.page_formats import load_percent, load_value
-from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 
-class ProfileRows:
-    def __init__(self, parts: dict[str, Any]) -> None:
-        self.parts = parts
-
-    @classmethod
-    def load(cls, path: Path) -> ProfileRows:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
-
+class ProfileRows(BuildPieces):
     def section(self, language: str, profiles: Sequence[dict[str, Any]]) -> bytes:
         """The whole section, or nothing for a licence without profiles (as the script does)."""
         if not profiles:
             return b""
-        parts = self.parts.get(language, self.parts["en"])
+        parts = self.of(language)
         rows = b"".join(self._row(parts, server) for server in profiles)
         return fill_raw(parts["markup"]["section"].encode(), {"ROWS": rows})
 

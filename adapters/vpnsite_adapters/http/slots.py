@@ -6,8 +6,11 @@ the server has put together from the build's own pieces (``fill_raw``).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Self
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})
 # A name is words joined by single underscores, so two markers side by side stay two.
@@ -34,3 +37,20 @@ def fill(body: bytes, values: Mapping[str, str]) -> bytes:
 
 def fill_raw(body: bytes, values: Mapping[str, bytes]) -> bytes:
     return _RAW.sub(lambda match: values[match.group(1).decode()], body)
+
+
+class BuildPieces:
+    """Markup the build prerendered in pieces with markers, per language, with the texts and tables
+    that go with them (a JSON file in ``site/forms``); a subclass puts a block together from them."""
+
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts
+
+    @classmethod
+    def load(cls, path: Path) -> Self:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def of(self, language: str) -> dict[str, Any]:
+        """A language's pieces; English for a language the build does not know."""
+        found: dict[str, Any] = self.parts.get(language, self.parts["en"])
+        return found

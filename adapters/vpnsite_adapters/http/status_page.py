@@ -9,13 +9,11 @@ test_status_page.py`` holds its output equal to what the script renders for the 
 
 from __future__ import annotations
 
-import json
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 from typing import Any
 
 from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
-from vpnsite_adapters.http.slots import escape, fill, fill_raw
+from vpnsite_adapters.http.slots import BuildPieces, escape, fill, fill_raw
 
 
 def js_number(value: float) -> str:
@@ -23,16 +21,9 @@ def js_number(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
-class StatusPage:
-    def __init__(self, parts: dict[str, Any]) -> None:
-        self.parts = parts
-
-    @classmethod
-    def load(cls, path: Path) -> StatusPage:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
-
+class StatusPage(BuildPieces):
     def block(self, language: str, status: dict[str, Any], formats: LanguageFormats) -> bytes:
-        parts = self.parts.get(language, self.parts["en"])
+        parts = self.of(language)
         markup = parts["markup"]
         users = int(status.get("summary", {}).get("user_count", 0))
         share = max(0, users) / parts["free_tier_users"] * 100
