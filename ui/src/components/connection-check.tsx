@@ -16,9 +16,12 @@ export const CONNECTION_CHECK_ID = "connection-check";
 
 export type CheckState = { kind: "checking" } | { kind: "answered"; answer: Answer } | { kind: "failed" };
 
-/** The answer the server wrote into the page for this visitor; null while prerendering. */
+/** The answer the server wrote into the page for this visitor, taken once: coming back to the
+ * status page later (without a reload) asks afresh. Null while prerendering. */
 function servedAnswer(): Answer | null {
-  const data = typeof document === "undefined" ? null : document.getElementById("vpnsite-check")?.textContent;
+  const block = typeof document === "undefined" ? null : document.getElementById("vpnsite-check");
+  const data = block?.textContent;
+  block?.remove();
   try {
     return data ? (JSON.parse(data) as Answer) : null;
   } catch {
