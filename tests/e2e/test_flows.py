@@ -190,6 +190,8 @@ def test_phone_navigation(browser: Any, server: Any) -> None:
     page.locator("#mobile-nav").get_by_role("link", name="Soporte").click()
     page.wait_for_url(re.compile(r"/es/support$"))
     expect(page.locator("#mobile-nav")).to_be_hidden()
+    # The screen loads after the address changes: scroll its page, not the short one before it.
+    expect(page.get_by_role("heading", name="¿En qué podemos ayudarte?")).to_be_visible()
     page.mouse.wheel(0, 1200)
     expect(page.get_by_role("link", name="Consigue tu VPN gratis")).to_be_visible()
     context.close()
