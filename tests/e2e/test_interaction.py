@@ -110,6 +110,23 @@ def test_the_floating_bar_leaves_the_send_button_and_the_footer_uncovered(phone:
     expect(phone.locator(".floating-cta")).to_be_visible()
 
 
+def test_the_floating_bar_leaves_a_form_that_came_after_a_navigation_uncovered(phone: Any) -> None:
+    """Followed by a link, the support screen (and its form) loads after the address changes: the
+    bar still keeps away from its Send button."""
+    phone.goto("/", wait_until="networkidle")
+    phone.locator(".site-footer").get_by_role("link", name="Support", exact=True).click()
+    phone.wait_for_url("**/support")
+    send = "#contact button[type=submit]"
+    expect(phone.locator(send)).to_have_count(1)
+    phone.mouse.wheel(0, 600)
+    phone.locator(send).evaluate("(button) => button.scrollIntoView({ block: 'end' })")
+    expect(phone.locator(send)).to_be_in_viewport()
+    phone.wait_for_function("scrollY > 300")
+    settle(phone)
+    expect(phone.locator(".floating-cta")).to_have_count(0)
+    assert not covered(phone, send)
+
+
 def test_check_another_licence_brings_the_form_heading_into_view_with_focus(phone: Any) -> None:
     code = sign_up(phone, "another@example.org")
     phone.goto("/license")

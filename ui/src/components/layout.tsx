@@ -213,7 +213,8 @@ function Footer() {
   );
 }
 
-/** Whether any of the page's forms or its footer shows in the viewport (re-read on each route). */
+/** Whether any of the page's forms or its footer shows in the viewport (re-read on each route, and
+ * as the page changes: a screen that loads after the address changed brings its forms later). */
 function useFormsOrFooterInView(path: string): boolean {
   const [inView, setInView] = useState(false);
   useEffect(() => {
@@ -225,8 +226,16 @@ function useFormsOrFooterInView(path: string): boolean {
       }
       setInView(showing.size > 0);
     });
-    document.querySelectorAll("main form, .site-footer").forEach((element) => observer.observe(element));
-    return () => observer.disconnect();
+    // Observing an element twice is harmless: each change just observes whatever is there now.
+    const watch = () => document.querySelectorAll("main form, .site-footer").forEach((element) => observer.observe(element));
+    watch();
+    const main = document.getElementById("main");
+    const changes = new MutationObserver(watch);
+    if (main) changes.observe(main, { childList: true, subtree: true });
+    return () => {
+      changes.disconnect();
+      observer.disconnect();
+    };
   }, [path]);
   return inView;
 }
