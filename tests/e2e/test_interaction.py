@@ -127,6 +127,26 @@ def test_the_floating_bar_leaves_a_form_that_came_after_a_navigation_uncovered(p
     assert not covered(phone, send)
 
 
+def test_a_visitor_who_scrolls_before_the_script_runs_stays_where_they_are(phone: Any) -> None:
+    """The page is whole before its script runs; a visitor may scroll it then. Hydrating leaves
+    them there (and the floating bar comes, as for any scrolled page)."""
+    held: list[Any] = []
+    phone.route("**/assets/app-*.js", lambda route: held.append(route))
+    phone.goto("/", wait_until="commit")
+    expect(phone.locator(".section.alt").first).to_be_attached()
+    phone.locator(".section.alt").first.evaluate("(section) => section.scrollIntoView({ behavior: 'instant' })")
+    scrolled = phone.evaluate("scrollY")
+    assert scrolled > 300
+    for _ in range(50):  # the request is handed over while Playwright waits
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert held, "the page asked for its script"
+    held[0].continue_()
+    expect(phone.locator(".floating-cta")).to_be_visible()
+    assert phone.evaluate("scrollY") == scrolled
+
+
 def test_check_another_licence_brings_the_form_heading_into_view_with_focus(phone: Any) -> None:
     code = sign_up(phone, "another@example.org")
     phone.goto("/license")

@@ -263,7 +263,14 @@ function FloatingButton() {
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const [path] = useLocation();
+  // A new screen starts at its top. The page the visitor came in on is left where they are: they
+  // may have scrolled it before the script ran, and hydrating must not throw them back.
+  const arrived = useRef(true);
   useEffect(() => {
+    if (arrived.current) {
+      arrived.current = false;
+      return;
+    }
     if (!location.hash) window.scrollTo({ top: 0, behavior: "instant" });
   }, [path]);
   return (
