@@ -134,7 +134,9 @@ def test_a_visitor_who_scrolls_before_the_script_runs_stays_where_they_are(phone
     phone.route("**/assets/app-*.js", lambda route: held.append(route))
     phone.goto("/", wait_until="commit")
     expect(phone.locator(".section.alt").first).to_be_attached()
-    phone.locator(".section.alt").first.evaluate("(section) => section.scrollIntoView({ behavior: 'instant' })")
+    phone.locator(".section.alt").first.evaluate(
+        "(section) => section.scrollIntoView({ behavior: 'instant' })"
+    )
     scrolled = phone.evaluate("scrollY")
     assert scrolled > 300
     for _ in range(50):  # the request is handed over while Playwright waits
