@@ -85,17 +85,23 @@ def covered(page: Any, selector: str) -> bool:
     )
 
 
-def test_the_floating_bar_leaves_the_send_button_and_the_footer_uncovered(phone: Any) -> None:
-    phone.goto("/support")
-    send = "#contact button[type=submit]"
-    # The bar shows once the visitor has scrolled; it must not sit on the form's button.
+SEND = "#contact button[type=submit]"
+
+
+def assert_the_send_button_is_uncovered(phone: Any) -> None:
+    """The bar shows once the visitor has scrolled; it must not sit on the support form's button."""
     phone.mouse.wheel(0, 600)
-    phone.locator(send).evaluate("(button) => button.scrollIntoView({ block: 'end' })")
-    expect(phone.locator(send)).to_be_in_viewport()
+    phone.locator(SEND).evaluate("(button) => button.scrollIntoView({ block: 'end' })")
+    expect(phone.locator(SEND)).to_be_in_viewport()
     phone.wait_for_function("scrollY > 300")
     settle(phone)
     expect(phone.locator(".floating-cta")).to_have_count(0)
-    assert not covered(phone, send)
+    assert not covered(phone, SEND)
+
+
+def test_the_floating_bar_leaves_the_send_button_and_the_footer_uncovered(phone: Any) -> None:
+    phone.goto("/support")
+    assert_the_send_button_is_uncovered(phone)
 
     phone.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
     last_line = ".site-footer .copyright p:last-child"
@@ -116,15 +122,8 @@ def test_the_floating_bar_leaves_a_form_that_came_after_a_navigation_uncovered(p
     phone.goto("/", wait_until="networkidle")
     phone.locator(".site-footer").get_by_role("link", name="Support", exact=True).click()
     phone.wait_for_url("**/support")
-    send = "#contact button[type=submit]"
-    expect(phone.locator(send)).to_have_count(1)
-    phone.mouse.wheel(0, 600)
-    phone.locator(send).evaluate("(button) => button.scrollIntoView({ block: 'end' })")
-    expect(phone.locator(send)).to_be_in_viewport()
-    phone.wait_for_function("scrollY > 300")
-    settle(phone)
-    expect(phone.locator(".floating-cta")).to_have_count(0)
-    assert not covered(phone, send)
+    expect(phone.locator(SEND)).to_have_count(1)
+    assert_the_send_button_is_uncovered(phone)
 
 
 def test_a_visitor_who_scrolls_before_the_script_runs_stays_where_they_are(phone: Any) -> None:
