@@ -4,7 +4,7 @@ script.
 
 The markup is the script's own (``ui/src/components/connection-check.tsx``), prerendered by the
 build for each answer with the city as a slot (``site/forms/check.json``);
-``tests/integration/test_connection_answer.py`` holds what this module writes equal to what the
+``tests/integration/test_device_rows.py`` holds what this module writes equal to what the
 script renders for the same answer.
 """
 
@@ -34,8 +34,7 @@ class ConnectionAnswers(BuildPieces):
         if server is None:
             exposed: str = parts["markup"]["exposed"]
             return exposed.encode()
-        place = parts["locations"].get(server.location.country)
-        city = place["city"] if place else server.location.city
+        _, city = self.place(parts, server.location.country, server.location.name, server.location.city)
         return fill(parts["markup"]["protected_via"].encode(), {"CITY": city})
 
     @staticmethod

@@ -52,9 +52,9 @@ class DeviceRows(BuildPieces):
         markup = parts["markup"]
         server = device["server"]
         flag = server.get("flag")
-        place = parts["locations"].get(flag) if flag else None
-        name = place["name"] if place else str(server.get("name") or server["id"])
-        city = place["city"] if place else str(server.get("location") or server["id"])
+        name, city = BuildPieces.place(
+            parts, flag, str(server.get("name") or server["id"]), str(server.get("location") or server["id"])
+        )
         since = parts["since"].replace("{time}", since_text(device["since"], language))
         detail = f"{device['protocol'].upper()} · {since}" if device["protocol"] else since
         row = fill(
@@ -62,7 +62,7 @@ class DeviceRows(BuildPieces):
             {"SESSION": device["session"], "CITY": city, "DETAIL": detail, **credentials},
         )
         if flag:
-            shown_flag = fill(markup["flags"].get(flag, markup["flags"]["other"]).encode(), {"NAME": name})
+            shown_flag = fill(BuildPieces.flag(parts, flag).encode(), {"NAME": name})
         else:
             shown_flag = markup["no_flag"].encode()
         return fill_raw(row, {"FLAG": shown_flag})

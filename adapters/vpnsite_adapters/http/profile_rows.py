@@ -29,9 +29,7 @@ class ProfileRows(BuildPieces):
     def _row(parts: dict[str, Any], server: dict[str, Any]) -> bytes:
         markup = parts["markup"]
         flag = str(server["flag"])
-        place = parts["locations"].get(flag)
-        name = place["name"] if place else str(server["name"])
-        city = place["city"] if place else str(server["location"])
+        name, city = BuildPieces.place(parts, flag, str(server["name"]), str(server["location"]))
         openvpn = server["openvpn"]
         links = b"".join(
             fill(markup["link"].encode(), {"URL": p["url"], "PROTOCOL": p["protocol"].upper(), "CITY": city})
@@ -58,5 +56,5 @@ class ProfileRows(BuildPieces):
                 "LEVEL": parts["load_levels"][percent],
             },
         )
-        shown_flag = fill(markup["flags"].get(flag, markup["flags"]["other"]).encode(), {"NAME": name})
+        shown_flag = fill(BuildPieces.flag(parts, flag).encode(), {"NAME": name})
         return fill_raw(row, {"FLAG": shown_flag, "LINKS": links, "OPEN": opened})

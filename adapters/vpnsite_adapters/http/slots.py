@@ -54,3 +54,16 @@ class BuildPieces:
         """A language's pieces; English for a language the build does not know."""
         found: dict[str, Any] = self.parts.get(language, self.parts["en"])
         return found
+
+    @staticmethod
+    def place(parts: dict[str, Any], country: str | None, name: str, city: str) -> tuple[str, str]:
+        """A server's name and city in the page's language: the dictionary's for a country it
+        knows, else the server's own."""
+        known = parts["locations"].get(country) if country else None
+        return (str(known["name"]), str(known["city"])) if known else (name, city)
+
+    @staticmethod
+    def flag(parts: dict[str, Any], country: str) -> str:
+        """A country's flag (its label a ``NAME`` slot), or the one for every other country."""
+        flags: dict[str, str] = parts["markup"]["flags"]
+        return flags.get(country, flags["other"])

@@ -52,12 +52,12 @@ class StatusPage(BuildPieces):
 
     def _vpn_row(self, parts: dict[str, Any], formats: LanguageFormats, server: dict[str, Any]) -> bytes:
         flag = str(server.get("flag"))
-        place = parts["locations"].get(flag)
+        name, city = self.place(parts, flag, str(server.get("name", "")), str(server.get("location", "")))
         rank = server.get("rank")
         row = fill_raw(
             parts["markup"]["vpn_row"].encode(),
             {
-                "FLAG": parts["markup"]["flags"].get(flag, parts["markup"]["flags"]["other"]).encode(),
+                "FLAG": self.flag(parts, flag).encode(),
                 "LOAD": _load(parts, server.get("load")),
             },
         )
@@ -68,8 +68,8 @@ class StatusPage(BuildPieces):
                 "STATUS": status,
                 "STATUS_TEXT": parts["status"].get(status, parts["status"]["other"]),
                 "PING": _ping(parts, formats, server.get("ping")),
-                "NAME": place["name"] if place else str(server.get("name", "")),
-                "CITY": place["city"] if place else str(server.get("location", "")),
+                "NAME": name,
+                "CITY": city,
                 "RANK": parts["rank_colours"].get(rank, parts["rank_colours"]["other"]),
                 "RANK_TEXT": parts["ranks"].get(rank, parts["ranks"]["other"]),
             },

@@ -4,7 +4,7 @@
 // starts from the same answer; "Check again" reloads the page without the script, asks the API with it.
 //
 // The answers are exported for the build, which prerenders them with slots for the server
-// (http/connection_answer.py, tied to this file by tests/integration/test_connection_answer.py).
+// (http/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
 import { useEffect, useState } from "preact/hooks";
 import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
 import { useI18n } from "../lib/i18n";
