@@ -18,7 +18,10 @@ const common = {
   bundle: true,
   jsx: "automatic",
   jsxImportSource: "preact",
-  alias: { react: "preact/compat", "react-dom": "preact/compat" },
+  // wouter reaches useSyncExternalStore through React's shim, a CommonJS module that requires
+  // "react": bundled as such, it drags in the whole of preact/compat. Preact's compat has the hook
+  // itself, so the shim is compat too, imported as a module (and so only what is used of it).
+  alias: { react: "preact/compat", "react-dom": "preact/compat", "use-sync-external-store/shim/index.js": "preact/compat" },
   logLevel: "warning",
   legalComments: "none",
   charset: "utf8",
@@ -39,6 +42,9 @@ async function buildSite(out) {
     ...common,
     entryPoints: Object.fromEntries(["en", "ru", "es", "fr", "pt"].map((l) => [l, join(here, "src/entries", `${l}.tsx`)])),
     outdir: join(out, "assets"),
+    // In the browser, rosetta's dlv is the module it also ships, not its CommonJS build, which
+    // would bring esbuild's CommonJS helpers into the first script.
+    alias: { ...common.alias, dlv: "dlv/dist/dlv.es.js" },
     entryNames: "app-[name]-[hash]",
     chunkNames: "chunk-[hash]",
     splitting: true,
@@ -77,6 +83,7 @@ async function buildSite(out) {
     "/terms": withText("src/routes/legal.tsx"),
     "/privacy": withText("src/routes/legal.tsx"),
     "/cookie": withText("src/routes/legal.tsx"),
+    "/__missing__": screen("src/routes/not-found.tsx"),
   };
   const preloads = (route, language) => {
     const files = closure(scripts[language]);
@@ -152,6 +159,7 @@ async function buildSite(out) {
   writeFileSync(join(out, "forms", "check.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.checkParts(l)]))));
   writeFileSync(join(out, "forms", "devices.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.deviceParts(l)]))));
   writeFileSync(join(out, "forms", "profiles.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.profileParts(l)]))));
+  writeFileSync(join(out, "forms", "testimonials.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.testimonialParts(l)]))));
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;

@@ -95,6 +95,29 @@ def test_html_is_revalidated_and_assets_are_immutable(site: Any) -> None:
     assert site.get("/assets/nope.js").status_code == 404
 
 
+def people_quoted(html: str) -> list[str]:
+    """Who says each testimonial the page shows."""
+    return re.findall(r'<li class="card testimonial">.*?<strong>(.*?)</strong>', html)
+
+
+@pytest.mark.parametrize("path", ["/", "/ru"])
+def test_each_home_page_sent_shows_three_of_the_eight_testimonials_picked_afresh(
+    site: Any, path: str
+) -> None:
+    shown = [people_quoted(site.get(path).get_data(as_text=True)) for _ in range(40)]
+    assert all(len(names) == len(set(names)) == 3 for names in shown), shown[0]
+    assert len({tuple(names) for names in shown}) > 1, "every page showed the same three"
+    # Forty pages leave one of the eight out once in twenty million runs.
+    assert len({name for names in shown for name in names}) == 8
+
+
+def test_a_visitor_who_holds_the_home_page_keeps_its_testimonials(site: Any) -> None:
+    first = site.get("/")
+    for _ in range(10):
+        assert site.get("/", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert site.get("/", headers={"If-None-Match": '"another"'}).status_code == 200
+
+
 def test_gzip_is_served_when_accepted(site: Any) -> None:
     plain = site.get("/about")
     packed = site.get("/about", headers={"Accept-Encoding": "gzip, br"})

@@ -87,6 +87,7 @@ def test_a_refused_sign_up_is_the_home_page_with_the_servers_message_and_the_typ
     assert response.status_code == 422
     assert '<p role="alert" class="alert">Enter a valid e-mail address.</p>' in page
     assert 'value="&lt;b>&quot;not an address&quot;"' in page
+    assert len(re.findall(r'<li class="card testimonial">', page)) == 3, "the home page's testimonials"
     missing = client.post("/es/activation", data={}, headers=SAME_SITE)
     assert missing.status_code == 422
     assert "Este campo es obligatorio." in html(missing)

@@ -3,15 +3,14 @@ import { useEffect, useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
 import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./lib/i18n";
-import { HTML_LANG, languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
+import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { pageOf } from "./lib/pages";
 import { ServedContext, type ServedScreen } from "./lib/served";
 import { lazy, Suspense } from "preact/compat";
 import { Home } from "./routes/home";
-import { NotFound } from "./routes/not-found";
 
 import { loadText } from "./content/load";
-import { loadScreens } from "./i18n/load";
+import { loadScreens, pageMeta } from "./i18n/load";
 import type { PageText } from "./content/types";
 
 type WithText<P> = ComponentType<P & { text: PageText }>;
@@ -23,9 +22,11 @@ const statusCode = () => import("./features/status/server-status");
 const aboutCode = () => import("./routes/about");
 const legalCode = () => import("./routes/legal");
 const supportCode = () => import("./features/support/support-screen");
+const notFoundCode = () => import("./routes/not-found");
 const ActivationScreen = lazy(() => activationCode().then((m) => ({ default: m.ActivationScreen })));
 const LicenceCheck = lazy(() => licenceCode().then((m) => ({ default: m.LicenceCheck })));
 const ServerStatusScreen = lazy(() => statusCode().then((m) => ({ default: m.ServerStatusScreen })));
+const NotFound = lazy(() => notFoundCode().then((m) => ({ default: m.NotFound })));
 
 /** Pages with long texts load, on their own, the page's code and the texts of its language only. */
 function textPages(language: Language) {
@@ -62,20 +63,25 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
       location.reload();
       return;
     }
-    const meta = dictionary.meta[pageOf(stripLanguage(path))];
-    document.title = meta.title;
-    document.documentElement.lang = HTML_LANG[language];
-    for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
-      document.querySelector(selector)?.setAttribute("content", meta.description);
-    }
-    for (const selector of ['meta[property="og:title"]', 'meta[name="twitter:title"]']) {
-      document.querySelector(selector)?.setAttribute("content", meta.title);
-    }
+    let current = true;
+    pageMeta(language, dictionary, pageOf(stripLanguage(path))).then((meta) => {
+      if (!current) return;
+      document.title = meta.title;
+      for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
+        document.querySelector(selector)?.setAttribute("content", meta.description);
+      }
+      for (const selector of ['meta[property="og:title"]', 'meta[name="twitter:title"]']) {
+        document.querySelector(selector)?.setAttribute("content", meta.title);
+      }
+    }, () => undefined);
+    return () => {
+      current = false;
+    };
   }, [path, language, dictionary]);
   return null;
 }
 
-/** `dictionary`: what the layout and the home page say; `screens`: what the other screens say,
+/** `dictionary`: what the first script says (i18n/en.ts); `screens`: what the rest says,
  * when at hand (prerendering), else loaded with them. */
 export function App({ language, dictionary, screens, ssrPath, served = null }: { language: Language; dictionary: CoreDictionary; screens?: ScreenDictionary; ssrPath?: string; served?: ServedScreen | null }) {
   const i18n = useMemo(() => makeI18n(language, dictionary), [language, dictionary]);
@@ -96,7 +102,7 @@ export function App({ language, dictionary, screens, ssrPath, served = null }: {
         <Layout>
           <Suspense fallback={null}>
           <Switch>
-            <Route path={at("/")} component={Home} />
+            <Route path={at("/")}><Home Texts={ScreenTexts} /></Route>
             <Route path={at("/activation")}>{screen(activationCode, () => <ActivationScreen />)}</Route>
             <Route path={at("/license")}>{screen(licenceCode, () => <LicenceCheck />)}</Route>
             <Route path={at("/server-status")}>{screen(statusCode, () => <ServerStatusScreen />)}</Route>
@@ -105,7 +111,7 @@ export function App({ language, dictionary, screens, ssrPath, served = null }: {
             <Route path={at("/terms")}>{screen(legalCode, () => <LegalPage document="terms" />)}</Route>
             <Route path={at("/privacy")}>{screen(legalCode, () => <LegalPage document="privacy" />)}</Route>
             <Route path={at("/cookie")}>{screen(legalCode, () => <LegalPage document="cookie" />)}</Route>
-            <Route component={NotFound} />
+            <Route>{screen(notFoundCode, () => <NotFound />)}</Route>
           </Switch>
           </Suspense>
         </Layout>

@@ -3,12 +3,14 @@ import type { ComponentChildren } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
 import { DeviceListing, DeviceRow, DevicesSection, deviceRowView, DISCONNECT_ALL, inUseText, NoDevices } from "./components/devices";
 import { ConnectionCheckView } from "./components/connection-check";
-import { Flag } from "./components/icons";
+import { Flag } from "./components/flag";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
 import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
+import { TestimonialCard } from "./routes/home-sections";
+import { SHOWN_TESTIMONIALS, TESTIMONIALS } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
@@ -221,4 +223,13 @@ export function checkParts(language: Language) {
 /** The connection check as the script draws an answer: what the server's must equal. */
 export function renderConnectionCheck(answer: ConnectionCheck, language: Language): string {
   return inLanguage(language, <ConnectionCheckView state={{ kind: "answered", answer }} />);
+}
+
+/** The testimonials, per language, for the home page the server sends (http/testimonials.py): each
+ * one's markup and how many the page shows, of which the server picks at random. */
+export function testimonialParts(language: Language) {
+  return {
+    shown: SHOWN_TESTIMONIALS,
+    markup: TESTIMONIALS.map((item) => inLanguage(language, <TestimonialCard item={item} />)),
+  };
 }

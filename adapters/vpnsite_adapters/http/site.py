@@ -2,8 +2,8 @@
 robots, served with the right caching, compression and security headers.
 
 Pages carry markers (``__SLOT_NAME__``) where the server writes what it knows when it answers:
-the user count of the last status snapshot in every page, and a visitor's values in the answers
-to the forms (``http/forms.py``)."""
+the user count of the last status snapshot in every page, the testimonials it picked for the home
+page, and a visitor's values in the answers to the forms (``http/forms.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from html import escape
 from pathlib import Path
 from typing import Protocol
@@ -29,6 +29,7 @@ from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
+from vpnsite_adapters.http.testimonials import Testimonials
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 log = logging.getLogger("vpnsite.site")
@@ -123,14 +124,21 @@ class Site:
         self.profile_rows = ProfileRows.load(root / "forms" / "profiles.json")
         self.device_rows = DeviceRows.load(root / "forms" / "devices.json")
         self.connection_answers = ConnectionAnswers.load(root / "forms" / "check.json")
+        self.testimonials = Testimonials.load(root / "forms" / "testimonials.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
+        self._with_testimonials = {
+            name for name, body in self.files.items() if b"__SLOT_RAW_TESTIMONIALS__" in body
+        }
         self._static: dict[str, Variant] = {}
         self._bound: dict[str, bytes] = {}
-        # Each page as last filled, by its name and the connection check's answer (the server a
-        # visitor's address is an exit of; on the status page only), with what it was filled
-        # from: the user count, the servers online, and the status snapshot's ETag.
-        self._pages: dict[tuple[str, str], tuple[tuple[int, int, str], Variant]] = {}
+        # Each page as last filled, by its name, the connection check's answer (the server a
+        # visitor's address is an exit of; on the status page only) and the testimonials picked
+        # (on the home page only), with what it was filled from: the user count, the servers
+        # online, and the status snapshot's ETag.
+        self._pages: dict[tuple[str, str, tuple[int, ...]], tuple[tuple[int, int, str], Variant]] = {}
+        # The testimonials each of those pages shows, by its ETag: a visitor who holds one keeps it.
+        self._picked: dict[str, tuple[int, ...]] = {}
 
     @classmethod
     def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
@@ -167,13 +175,17 @@ class Site:
         """The answer to a form post: the screen prerendered for it, with the visitor's values (and
         the markup ``pieces`` put together from the build's, such as the one-tap setup list)."""
         numbers, counted = self.counts(language, self.snapshot.users, self.snapshot.servers_online)
+        raw = {**counted, **(pieces or {})}
+        raw["TESTIMONIALS"] = self.testimonials.block(language, self.testimonials.pick(language))
         # The markup first: the visitor's values go in last, so nothing in them is read as a marker.
-        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), {**counted, **(pieces or {})})
+        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), raw)
         return fill(body, {**numbers, **values})
 
-    def variant(self, name: str, visitor: str | None = None) -> Variant:
-        """A file as sent. A page is filled with the last snapshot and, on the status page, the
-        connection check's answer for the ``visitor``'s address (compared in memory, never kept)."""
+    def variant(self, name: str, visitor: str | None = None, held: Collection[str] = ()) -> Variant:
+        """A file as sent. A page is filled with the last snapshot; on the status page with the
+        connection check's answer for the ``visitor``'s address (compared in memory, never kept);
+        on the home page with testimonials picked at random, unless the visitor ``held`` (by its
+        ETag, unquoted) the page as it still stands: they get that one back, so a 304 keeps it."""
         if not name.endswith(".html"):
             found = self._static.get(name)
             if found is None:
@@ -190,10 +202,18 @@ class Site:
         )
         exit_of = self.snapshot.exits.server_of(visitor) if name in self.with_check else None
         answer = exit_of.location.id if exit_of is not None else ""
-        held = self._pages.get((name, answer))
-        if held is not None and held[0] == key:
-            return held[1]
         language = language_of(name.removeprefix("/pages"))
+        picked: tuple[int, ...] = ()
+        if name in self._with_testimonials:
+            for tag in held:
+                kept = self._picked.get(f'"{tag}"')
+                page = self._pages.get((name, answer, kept)) if kept is not None else None
+                if page is not None and page[0] == key and page[1].etag == f'"{tag}"':
+                    return page[1]
+            picked = self.testimonials.pick(language)
+        cached = self._pages.get((name, answer, picked))
+        if cached is not None and cached[0] == key:
+            return cached[1]
         numbers, counted = self.counts(language, key[0], key[1])
         raw = dict(counted)
         if key[2]:
@@ -204,9 +224,15 @@ class Site:
         if name in self.with_check:
             raw["CHECK"] = self.connection_answers.block(language, exit_of)
             raw["CHECK_JSON"] = self.connection_answers.data(exit_of)
+        if picked:
+            raw["TESTIMONIALS"] = self.testimonials.block(language, picked)
         body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)
-        self._pages[(name, answer)] = (key, found)
+        if cached is not None:
+            self._picked.pop(cached[1].etag, None)
+        self._pages[(name, answer, picked)] = (key, found)
+        if picked:
+            self._picked[found.etag] = picked
         return found
 
     def page_for(self, path: str) -> tuple[str, int]:
@@ -242,7 +268,7 @@ def site_blueprint(site: Site) -> Blueprint:
 
     def respond(name: str, status: int, cache: str) -> Response:
         answers_visitor = name in site.with_check
-        variant = site.variant(name, caller_ip() if answers_visitor else None)
+        variant = site.variant(name, caller_ip() if answers_visitor else None, request.if_none_match.as_set())
         if answers_visitor:
             # The page holds this visitor's answer: no shared cache may hand it to another.
             cache = "private, " + cache

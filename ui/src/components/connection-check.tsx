@@ -7,10 +7,10 @@
 // (http/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
 import { useEffect, useState } from "preact/hooks";
 import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
-import { useI18n } from "../lib/i18n";
+import { useI18n, useScreenI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { slot } from "../lib/served";
-import { Icon } from "./icons";
+import { Icon, shieldIcon } from "./icons";
 
 export const CONNECTION_CHECK_ID = "connection-check";
 
@@ -30,7 +30,7 @@ function servedAnswer(): Answer | null {
 }
 
 export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onAgain?: () => void }) {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   let text: string;
   let tone = "pending";
   if (state.kind === "checking") text = t("check.checking");
@@ -53,7 +53,7 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
   };
   return (
     <section id={CONNECTION_CHECK_ID} class={`card connection-check check-${tone}`} aria-labelledby="connection-check-title">
-      <Icon name="shield" size={28} />
+      <Icon path={shieldIcon} size={28} />
       <div>
         <h2 id="connection-check-title">{t("check.title")}</h2>
         <p class="check-answer" role="status">{text}</p>

@@ -10,9 +10,9 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, plural, type PluralForms } from "../lib/format";
-import { useI18n, useScreenI18n, type CoreDictionary, type Translate } from "../lib/i18n";
+import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
 import { localPath, LOCALE, type Language } from "../lib/language";
-import { Flag } from "./icons";
+import { Flag } from "./flag";
 
 export type Credentials = { email: string; code: string };
 
@@ -107,7 +107,7 @@ function sinceText(since: number, language: Language): string {
 }
 
 /** A device as its row shows it: the place in the page's language, protocol and since when. */
-export function deviceRowView(device: Device, since: string, t: Translate, dictionary: CoreDictionary): DeviceRowView {
+export function deviceRowView(device: Device, since: string, t: Translate, dictionary: Dictionary): DeviceRowView {
   const place = device.server.flag ? dictionary.locations[device.server.flag as keyof typeof dictionary.locations] : undefined;
   const name = place?.name ?? device.server.name ?? device.server.id;
   return {

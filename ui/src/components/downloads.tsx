@@ -1,12 +1,13 @@
 import { useI18n } from "../lib/i18n";
 import { Icon } from "./icons";
+import { androidIcon, appleIcon, downloadIcon, windowsIcon } from "./screen-icons";
 
 // Spec section 3: where each platform's app comes from.
 export const APP_DOWNLOADS = [
-  { platform: "Windows", icon: "windows", href: "https://openvpn.net/client/client-connect-vpn-for-windows/" },
-  { platform: "macOS", icon: "apple", href: "https://openvpn.net/client-connect-vpn-for-mac-os/" },
-  { platform: "Android", icon: "android", href: "https://play.google.com/store/apps/details?id=net.openvpn.openvpn" },
-  { platform: "iOS", icon: "apple", href: "https://apps.apple.com/app/openvpn-connect/id590379981" },
+  { platform: "Windows", icon: windowsIcon, href: "https://openvpn.net/client/client-connect-vpn-for-windows/" },
+  { platform: "macOS", icon: appleIcon, href: "https://openvpn.net/client-connect-vpn-for-mac-os/" },
+  { platform: "Android", icon: androidIcon, href: "https://play.google.com/store/apps/details?id=net.openvpn.openvpn" },
+  { platform: "iOS", icon: appleIcon, href: "https://apps.apple.com/app/openvpn-connect/id590379981" },
 ];
 
 export function DownloadTiles() {
@@ -15,7 +16,7 @@ export function DownloadTiles() {
       {APP_DOWNLOADS.map((app) => (
         <li key={app.platform}>
           <a class="tile" href={app.href} rel="noopener noreferrer" target="_blank">
-            <Icon name={app.icon} size={28} />
+            <Icon path={app.icon} size={28} />
             <span>{app.platform}</span>
           </a>
         </li>
@@ -29,7 +30,7 @@ export function ArchiveLink({ href }: { href: string }) {
   return (
     <div class="archive">
       <a class="button button-large" href={href} rel="noreferrer" download>
-        <Icon name="download" size={20} /> {t("activation.archive")}
+        <Icon path={downloadIcon} size={20} /> {t("activation.archive")}
       </a>
       <p class="muted small">{t("activation.archiveNote")}</p>
     </div>

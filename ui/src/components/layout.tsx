@@ -7,7 +7,8 @@ import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
 import { countedUsers, servedUserCount } from "../lib/served";
 import { operator } from "../lib/operator";
-import { Icon } from "./icons";
+import { revealOnScroll } from "./reveal";
+import { Icon, chevronIcon, globeIcon, mailIcon, menuIcon, sendIcon, shieldIcon, xIcon } from "./icons";
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português (Brasil)" };
 const NAV: [string, string][] = [
@@ -70,8 +71,8 @@ function LanguageMenu() {
   return (
     <details class="language-menu" ref={ref}>
       <summary class="language-button">
-        <Icon name="globe" size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
-        <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon name="chevron" size={16} />
+        <Icon path={globeIcon} size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
+        <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon path={chevronIcon} size={16} />
       </summary>
       <ul class="language-list">
         {LANGUAGES.map((option) => (
@@ -122,7 +123,7 @@ function MobileMenu() {
     <details class="mobile-menu" ref={ref}>
       <summary class="menu-button" aria-controls="mobile-nav">
         <span class="visually-hidden">{t("nav.menu")}</span>
-        <Icon name="menu" />
+        <Icon path={menuIcon} />
       </summary>
       <nav id="mobile-nav" class="mobile-nav" aria-label={t("nav.menu")}>
         <NavLinks onNavigate={close} />
@@ -139,7 +140,7 @@ function Header() {
       <a class="skip-link" href="#main">{t("nav.skip")}</a>
       <div class="container header-row">
         <Link href={localPath("/", language)} class="brand" aria-label="vpnsite">
-          <span class="brand-mark"><Icon name="shield" size={20} /></span> vpnsite
+          <span class="brand-mark"><Icon path={shieldIcon} size={20} /></span> vpnsite
         </Link>
         <nav class="desktop-nav" aria-label={t("nav.menu")}>
           <NavLinks />
@@ -165,7 +166,7 @@ function Footer() {
     <footer class="site-footer">
       <div class="container footer-grid">
         <div>
-          <div class="brand"><span class="brand-mark"><Icon name="shield" size={20} /></span> vpnsite</div>
+          <div class="brand"><span class="brand-mark"><Icon path={shieldIcon} size={20} /></span> vpnsite</div>
           <p class="muted">{t("footer.tagline")}</p>
           <Link href={localPath("/server-status", language)} class="user-badge">
             <span class="dot online" aria-hidden="true" />
@@ -196,9 +197,9 @@ function Footer() {
         <div>
           <h2 class="footer-title">{t("footer.follow")}</h2>
           <div class="social">
-            <a href="https://x.com/vpnsite" rel="noopener noreferrer" aria-label={t("footer.x")}><Icon name="x" /></a>
-            <a href="https://t.me/vpnsite" rel="noopener noreferrer" aria-label={t("footer.telegram")}><Icon name="send" /></a>
-            <a href="mailto:support@vpnsite.example" aria-label={t("footer.mail")}><Icon name="mail" /></a>
+            <a href="https://x.com/vpnsite" rel="noopener noreferrer" aria-label={t("footer.x")}><Icon path={xIcon} /></a>
+            <a href="https://t.me/vpnsite" rel="noopener noreferrer" aria-label={t("footer.telegram")}><Icon path={sendIcon} /></a>
+            <a href="mailto:support@vpnsite.example" aria-label={t("footer.mail")}><Icon path={mailIcon} /></a>
           </div>
         </div>
       </div>
@@ -256,7 +257,7 @@ function FloatingButton() {
   };
   return (
     <a class="floating-cta button" href={`${localPath("/", language)}#signup`} onClick={goToForm}>
-      <Icon name="shield" size={18} /> {t("cta.floating")}
+      <Icon path={shieldIcon} size={18} /> {t("cta.floating")}
     </a>
   );
 }
@@ -273,6 +274,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
     }
     if (!location.hash) window.scrollTo({ top: 0, behavior: "instant" });
   }, [path]);
+  useEffect(() => revealOnScroll(document.getElementById("main") as HTMLElement), []);
   return (
     <>
       <ScrollProgress />

@@ -9,8 +9,10 @@
 import type { ComponentChildren } from "preact";
 import type { ProfileServer } from "../lib/api";
 import { loadLevel, loadPercent } from "../lib/format";
-import { useI18n } from "../lib/i18n";
-import { Flag, Icon } from "./icons";
+import { useI18n, useScreenI18n } from "../lib/i18n";
+import { Icon } from "./icons";
+import { downloadIcon } from "./screen-icons";
+import { Flag } from "./flag";
 
 /** Drawn at this size (CSS pixels): segno's SVG scales without blur, and the box is reserved. */
 const QR_SIZE = 112;
@@ -21,7 +23,7 @@ export function ProfileLink({ url, protocol, city }: { url: string; protocol: st
   const { t } = useI18n();
   return (
     <a class="button button-secondary button-small" href={url} rel="noreferrer" download aria-label={t("setup.downloadProfile", { protocol, city })}>
-      <Icon name="download" size={16} /> {protocol}
+      <Icon path={downloadIcon} size={16} /> {protocol}
     </a>
   );
 }
@@ -68,7 +70,7 @@ export function ProfileRow({ view }: { view: ProfileRowView }) {
 }
 
 function LiveProfileRow({ server }: { server: ProfileServer }) {
-  const { language, dictionary } = useI18n();
+  const { language, dictionary } = useScreenI18n();
   const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
   const name = place?.name ?? server.name;
   const city = place?.city ?? server.location;

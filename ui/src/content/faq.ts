@@ -1,24 +1,26 @@
-// The thirteen FAQ items: what they are about, their colour and icon. Their words are per language
+// The thirteen FAQ items: what they are about, their colour and icon (its path). Their words are per language
 // (text/<language>.ts).
 
+import { globeIcon, shieldIcon } from "../components/icons";
+import { archiveIcon, boltIcon, devicesIcon, downloadIcon, eyeOffIcon, giftIcon, keyIcon, plugIcon, refreshIcon, searchIcon, trashIcon } from "../components/screen-icons";
 import type { FaqText } from "./types";
 
 export type FaqItem = { id: string; colour: string; icon: string } & FaqText;
 
 export const FAQ_ITEMS: { id: string; colour: string; icon: string }[] = [
-  { id: "cost", colour: "green", icon: "gift" },
-  { id: "code", colour: "blue", icon: "key" },
-  { id: "connect", colour: "purple", icon: "plug" },
-  { id: "archive", colour: "orange", icon: "archive" },
-  { id: "devices", colour: "teal", icon: "devices" },
-  { id: "protocols", colour: "indigo", icon: "shield" },
-  { id: "renewal", colour: "green", icon: "refresh" },
-  { id: "lost", colour: "red", icon: "search" },
-  { id: "logs", colour: "blue", icon: "eye-off" },
-  { id: "speed", colour: "orange", icon: "bolt" },
-  { id: "apps", colour: "purple", icon: "download" },
-  { id: "delete", colour: "red", icon: "trash" },
-  { id: "languages", colour: "teal", icon: "globe" },
+  { id: "cost", colour: "green", icon: giftIcon },
+  { id: "code", colour: "blue", icon: keyIcon },
+  { id: "connect", colour: "purple", icon: plugIcon },
+  { id: "archive", colour: "orange", icon: archiveIcon },
+  { id: "devices", colour: "teal", icon: devicesIcon },
+  { id: "protocols", colour: "indigo", icon: shieldIcon },
+  { id: "renewal", colour: "green", icon: refreshIcon },
+  { id: "lost", colour: "red", icon: searchIcon },
+  { id: "logs", colour: "blue", icon: eyeOffIcon },
+  { id: "speed", colour: "orange", icon: boltIcon },
+  { id: "apps", colour: "purple", icon: downloadIcon },
+  { id: "delete", colour: "red", icon: trashIcon },
+  { id: "languages", colour: "teal", icon: globeIcon },
 ];
 
 export function faqIn(texts: Record<string, FaqText>): FaqItem[] {

@@ -14,12 +14,15 @@ export const TESTIMONIALS: Testimonial[] = [
   { id: 8, name: "Michael Chen", rating: 5, avatar: "MC" },
 ];
 
-/** Three of the eight, at random. */
+/** How many a page shows. */
+export const SHOWN_TESTIMONIALS = 3;
+
+/** Three of the eight, at random (the page the server sends has its own three: http/testimonials.py). */
 export function pickTestimonials(random: () => number = Math.random): Testimonial[] {
   const pool = [...TESTIMONIALS];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [pool[i], pool[j]] = [pool[j], pool[i]];
   }
-  return pool.slice(0, 3);
+  return pool.slice(0, SHOWN_TESTIMONIALS);
 }

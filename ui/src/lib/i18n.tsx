@@ -10,10 +10,17 @@ type Shape<T> = {
 };
 
 /** Every language has the keys of the English dictionary (English is the source of truth). The
- * first script carries the core; each lazily loaded screen brings the screens' part with it. */
+ * first script carries the core; each lazily loaded screen (and the home page's later sections,
+ * where the script draws them) brings the screens' part with it. */
 export type CoreDictionary = Shape<typeof en>;
 export type ScreenDictionary = Shape<typeof enScreens>;
 export type Dictionary = CoreDictionary & ScreenDictionary;
+
+/** The whole dictionary from its two parts. Both have page titles and descriptions (meta): the
+ * core those of the pages in the first script, the screens' part the others. */
+export function wholeDictionary(core: CoreDictionary, screens: ScreenDictionary): Dictionary {
+  return { ...core, ...screens, meta: { ...core.meta, ...screens.meta } };
+}
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
@@ -76,6 +83,6 @@ export function WholeI18n({ value, children }: { value: I18n<Dictionary>; childr
 /** Around a screen not on the home page: the core the page started with, and the screens' part. */
 export function ScreenI18n({ screens, children }: { screens: ScreenDictionary; children: ComponentChildren }) {
   const { language, dictionary } = useI18n();
-  const value = useMemo(() => makeI18n(language, { ...dictionary, ...screens }), [language, dictionary, screens]);
+  const value = useMemo(() => makeI18n(language, wholeDictionary(dictionary, screens)), [language, dictionary, screens]);
   return <WholeI18n value={value}>{children}</WholeI18n>;
 }

@@ -6,7 +6,6 @@
 // the forms post to the page's own path (form-action 'self').
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { CODE_GROUP_LENGTH, CODE_LENGTH } from "./check-digit";
 import type { ActivationOutcome } from "./errors";
 import type { ComponentChildren } from "preact";
 import { FEW_USERS, formatCount, plural, pluralForm, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./format";
@@ -38,9 +37,6 @@ export const SERVED_SCREENS: { name: string; route: string; screen: ServedScreen
 /** The marker the server replaces with a value: letters, digits and underscores only, so no
  * escaping can change it. */
 export const slot = (name: string): string => `__SLOT_${name}__`;
-
-/** The activation code's groups as the server fills them (CODE_1 … CODE_5; forms.py: code_groups). */
-export const SERVED_CODE_GROUPS: string[] = Array.from({ length: CODE_LENGTH / CODE_GROUP_LENGTH }, (_, i) => slot(`CODE_${i + 1}`));
 
 export const ServedContext = createContext<ServedScreen | null>(null);
 

@@ -1,8 +1,8 @@
-import { useEffect, useState } from "preact/hooks";
+import type { ComponentChildren, ComponentType } from "preact";
+import { useState } from "preact/hooks";
+import { lazy } from "preact/compat";
 import { Link } from "wouter";
-import { Flag, Icon } from "../components/icons";
-import { Reveal } from "../components/reveal";
-import { pickTestimonials, TESTIMONIALS } from "../content/testimonials";
+import { ServerMarkup } from "../components/server-markup";
 import { SignupForm } from "../features/signup/signup-form";
 import { COUNTRIES_OF_ACCESS, formatCount, formatPercent, UPTIME } from "../lib/format";
 import { useI18n } from "../lib/i18n";
@@ -10,32 +10,28 @@ import { localPath } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
 import { countedUsers, servedNumber, servedUserCount, slot } from "../lib/served";
+import type { HomePartName } from "./home-sections";
 
-const FEATURES: [string, string][] = [
-  ["ip", "globe"],
-  ["encryption", "lock"],
-  ["dns", "shield"],
-  ["wifi", "wifi"],
-  ["nologs", "eye-off"],
-  ["speed", "bolt"],
-];
-const COUNTRIES = ["nl", "lv", "pl", "ch", "ro", "de", "it", "us"] as const;
-const SECURITY: [string, string][] = [
-  ["protocols", "shield"],
-  ["keys", "key"],
-  ["privacy", "lock"],
-];
+const sectionsCode = () => import("./home-sections");
+const HomePart = lazy(() => sectionsCode().then((m) => ({ default: m.HomePart })));
 
-export function Home() {
+export type ScreenTexts = ComponentType<{ children: ComponentChildren }>;
+
+/** The home page. What it does (sign-up, counts, the way back to the form) is drawn by the first
+ * script; its later sections are the server's markup on the page the server sent, and are loaded
+ * with the screens' texts (`Texts`) where the script draws the page itself. */
+export function Home({ Texts }: { Texts: ScreenTexts }) {
   const { language, t, dictionary } = useI18n();
   const { data } = usePolling(fetchUserCount, HOME_POLL_MS);
   const [served] = useState(servedUserCount);
   const users = data?.user_count ?? served;
   // The servers online as of the snapshot the server filled the page from (not polled).
   const [servers] = useState(() => servedNumber("servers"));
-  // The server renders the first three; the visitor then sees three of the eight at random.
-  const [testimonials, setTestimonials] = useState(TESTIMONIALS.slice(0, 3));
-  useEffect(() => setTestimonials(pickTestimonials()), []);
+  // The part's code is asked for with the texts, not once they have come (one round trip, not two).
+  const part = (name: HomePartName) => () => {
+    sectionsCode().catch(() => undefined);
+    return <Texts><HomePart name={name} /></Texts>;
+  };
 
   return (
     <>
@@ -49,35 +45,8 @@ export function Home() {
         </div>
       </section>
 
-      <section class="container section">
-        <h2 class="section-title">{t("home.featuresTitle")}</h2>
-        <p class="section-lead">{t("home.featuresLead")}</p>
-        <ul class="grid grid-3">
-          {FEATURES.map(([key, icon]) => (
-            <Reveal as="li" key={key} class="card feature">
-              <span class="feature-icon"><Icon name={icon} /></span>
-              <h3>{t(`home.features.${key}.title`)}</h3>
-              <p>{t(`home.features.${key}.text`)}</p>
-            </Reveal>
-          ))}
-        </ul>
-      </section>
-
-      <section class="section alt">
-        <div class="container">
-          <h2 class="section-title">{t("home.locationsTitle")}</h2>
-          <p class="section-lead">{t("home.locationsLead")}</p>
-          <ul class="grid grid-4">
-            {COUNTRIES.map((country) => (
-              <Reveal as="li" key={country} class="card location" threshold={0.2}>
-                <Flag country={country} label={t(`locations.${country}.name`)} />
-                <h3>{t(`locations.${country}.name`)}</h3>
-                <p class="small muted">{t(`locations.${country}.tagline`)}</p>
-              </Reveal>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <ServerMarkup as="section" class="container section">{part("features")}</ServerMarkup>
+      <ServerMarkup as="section" class="section alt">{part("locations")}</ServerMarkup>
 
       <section class="container section">
         <h2 class="section-title">{t("home.proofTitle")}</h2>
@@ -88,43 +57,10 @@ export function Home() {
           <div><dt>{t("home.countries")}</dt><dd>{t("home.countriesCount", { n: formatCount(COUNTRIES_OF_ACCESS, language) })}</dd></div>
         </dl>
         <h3 class="section-subtitle">{t("home.testimonialsTitle")}</h3>
-        <ul class="grid grid-3">
-          {testimonials.map((item) => (
-            <li key={item.id} class="card testimonial">
-              <div class="stars" role="img" aria-label="5/5">
-                {Array.from({ length: item.rating }, (_, i) => (
-                  <Icon key={i} name="star" size={16} />
-                ))}
-              </div>
-              <blockquote>{t(`testimonials.t${item.id}.text`)}</blockquote>
-              <div class="person">
-                <span class="avatar" aria-hidden="true">{item.avatar}</span>
-                <div>
-                  <strong>{item.name}</strong>
-                  <span class="small muted">
-                    {t(`testimonials.t${item.id}.company`)} · {t(`testimonials.t${item.id}.location`)}
-                  </span>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <ServerMarkup as="ul" class="grid grid-3">{part("testimonials")}</ServerMarkup>
       </section>
 
-      <section class="section alt">
-        <div class="container">
-          <h2 class="section-title">{t("home.securityTitle")}</h2>
-          <ul class="grid grid-3">
-            {SECURITY.map(([key, icon]) => (
-              <Reveal as="li" key={key} class="card feature">
-                <span class="feature-icon"><Icon name={icon} /></span>
-                <h3>{t(`home.security.${key}.title`)}</h3>
-                <p>{t(`home.security.${key}.text`)}</p>
-              </Reveal>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <ServerMarkup as="section" class="section alt">{part("security")}</ServerMarkup>
 
       <section class="container section closing">
         <h2>{t("home.closingTitle")}</h2>

@@ -1,3 +1,4 @@
+import "../lib/first-load";
 import { Link } from "wouter";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";

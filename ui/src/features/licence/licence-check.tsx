@@ -11,8 +11,9 @@ import { lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
-import { SERVED_CODE_GROUPS, slot, useServed } from "../../lib/served";
-import { GroupedCode } from "../../components/grouped-code";
+import { refreshIcon } from "../../components/screen-icons";
+import { slot, useServed } from "../../lib/served";
+import { GroupedCode, SERVED_CODE_GROUPS } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
 import { CONNECTION_CHECK_ID } from "../../components/connection-check";
@@ -114,7 +115,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
     <>
       {current.renewable ? (
         <button type="button" class="button" onClick={renew} disabled={renewing}>
-          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon name="refresh" size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
+          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon path={refreshIcon} size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
@@ -147,7 +148,7 @@ function RenewByLink({ token }: { token: string }) {
     <div class="card renew-card">
       {state === "idle" || state === "busy" ? (
         <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
-          <Icon name="refresh" size={18} /> {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
+          <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p role="status">{state}</p>

@@ -11,8 +11,10 @@ import { isComplete, lastActivation, rememberActivation } from "../../lib/last-a
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
+import { checkIcon, refreshIcon } from "../../components/screen-icons";
 import { codeGroups } from "../../lib/check-digit";
-import { SERVED_CODE_GROUPS, slot, useServed } from "../../lib/served";
+import { SERVED_CODE_GROUPS } from "../../components/grouped-code";
+import { slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
 import { OneTapSetup } from "../../components/one-tap-setup";
@@ -59,7 +61,7 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
   return (
     <section class="container activation">
       <div class="center">
-        <span class="success-mark"><Icon name="check" size={36} /></span>
+        <span class="success-mark"><Icon path={checkIcon} size={36} /></span>
         <h1>{t("activation.successTitle")}</h1>
         <p class="lead">{t("activation.successLead")}</p>
       </div>
@@ -169,12 +171,12 @@ export function ActivationScreen() {
           <input key={name} type="hidden" name={name} value={slot(`SIGNED_${name.toUpperCase()}`)} />
         ))}
         <button type="submit" class="button">
-          <Icon name="refresh" size={18} /> {t("activation.tryAgain")}
+          <Icon path={refreshIcon} size={18} /> {t("activation.tryAgain")}
         </button>
       </form>
     ) : (
       <button type="button" class="button" onClick={retryWithScript}>
-        <Icon name="refresh" size={18} /> {t("activation.tryAgain")}
+        <Icon path={refreshIcon} size={18} /> {t("activation.tryAgain")}
       </button>
     );
     return <ActivationFailure outcome={state.outcome} message={state.message} retry={retry} />;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { Icon } from "../../components/icons";
+import { checkIcon, copyIcon } from "../../components/screen-icons";
 import { useI18n } from "../../lib/i18n";
 import { GroupedCode } from "../../components/grouped-code";
 
@@ -30,7 +31,7 @@ export function CopyCode({ groups }: { groups: string[] }) {
     <div class="code-box">
       <GroupedCode id="activation-code" groups={groups} />
       <button type="button" class="button button-small" onClick={copy} aria-live="polite">
-        <Icon name={copied ? "check" : "copy"} size={16} /> {copied ? t("activation.copied") : t("activation.copy")}
+        <Icon path={copied ? checkIcon : copyIcon} size={16} /> {copied ? t("activation.copied") : t("activation.copy")}
       </button>
     </div>
   );

@@ -5,7 +5,7 @@ import { visitorId } from "../../lib/cookie";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { localPath } from "../../lib/language";
-import { Icon } from "../../components/icons";
+import { Icon, shieldIcon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";
 
 export function SignupForm() {
@@ -60,7 +60,7 @@ export function SignupForm() {
           onInput={(event) => setEmail((event.target as HTMLInputElement).value)}
         />
         <button type="submit" class="button button-large" disabled={submitting} aria-busy={submitting}>
-          {submitting ? <span class="spinner" aria-hidden="true" /> : <Icon name="shield" size={18} />}
+          {submitting ? <span class="spinner" aria-hidden="true" /> : <Icon path={shieldIcon} size={18} />}
           {submitting ? t("home.submitting") : t("home.submit")}
         </button>
       </div>

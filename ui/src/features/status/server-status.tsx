@@ -9,7 +9,9 @@ import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
 import { usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
-import { Flag, Icon } from "../../components/icons";
+import { Icon, shieldIcon } from "../../components/icons";
+import { serverIcon } from "../../components/screen-icons";
+import { Flag } from "../../components/flag";
 import { ConnectionCheck } from "../../components/connection-check";
 
 const fetchStatus = conditionalGetter("/api/server-status");
@@ -98,7 +100,7 @@ export const SYSTEM_NAMES: Record<string, string> = { "activation-server": "stat
 export function SystemRow({ view }: { view: SystemRowView }) {
   return (
     <li class="server-row system">
-      <Icon name="server" />
+      <Icon path={serverIcon} />
       <div class="server-name">
         <strong>{view.name}</strong>
       </div>
@@ -138,7 +140,7 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
 
 /** The block for a snapshot, as the script draws it. */
 export function LiveStatus({ data }: { data: ServerStatus }) {
-  const { language, t, dictionary } = useI18n();
+  const { language, t, dictionary } = useScreenI18n();
   const users = data.summary.user_count;
   const vpnRows = data.vpn_servers.map((server) => {
     const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
@@ -200,7 +202,7 @@ export function ServerStatusScreen() {
       </div>
       <ConnectionCheck />
       <div class="card security-note">
-        <Icon name="shield" size={32} />
+        <Icon path={shieldIcon} size={32} />
         <div>
           <h2>{t("status.securityTitle")}</h2>
           <p>{t("status.securityText")}</p>

@@ -5,7 +5,8 @@ import type { PageText } from "../../content/types";
 import { ApiError, sendTicket } from "../../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
-import { Icon } from "../../components/icons";
+import { Icon, chevronIcon, sendIcon } from "../../components/icons";
+import { checkIcon, searchIcon } from "../../components/screen-icons";
 import { localPath } from "../../lib/language";
 import { slot, useServed } from "../../lib/served";
 
@@ -20,7 +21,7 @@ function Faq({ faq }: { faq: FaqItem[] }) {
     <div class="faq">
       <label for="faq-search" class="visually-hidden">{t("support.search")}</label>
       <div class="search">
-        <Icon name="search" size={20} />
+        <Icon path={searchIcon} size={20} />
         <input id="faq-search" type="search" placeholder={t("support.search")} value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
       </div>
       {items.length === 0 ? (
@@ -42,9 +43,9 @@ function Faq({ faq }: { faq: FaqItem[] }) {
                   }}
                 >
                   <summary id={`faq-q-${item.id}`}>
-                    <span class="faq-icon"><Icon name={item.icon} size={20} /></span>
+                    <span class="faq-icon"><Icon path={item.icon} size={20} /></span>
                     <span class="faq-question">{item.question}</span>
-                    <Icon name="chevron" size={20} />
+                    <Icon path={chevronIcon} size={20} />
                   </summary>
                   <div id={`faq-${item.id}`} class="faq-answer">
                     <p>{item.answer}</p>
@@ -93,7 +94,7 @@ function ContactForm() {
   if (ticket) {
     return (
       <div class="card center sent" role="status">
-        <span class="success-mark"><Icon name="check" size={32} /></span>
+        <span class="success-mark"><Icon path={checkIcon} size={32} /></span>
         <h2>{t("support.sentTitle")}</h2>
         <p>{t("support.sentText", { ticket })}</p>
         {served === "support-sent" ? (
@@ -119,7 +120,7 @@ function ContactForm() {
       <label for="support-message">{t("support.message")}</label>
       <textarea id="support-message" name="message" required rows={6} placeholder={t("support.messagePlaceholder")} value={message} onInput={(e) => setMessage((e.target as HTMLTextAreaElement).value)} />
       <button type="submit" class="button button-large" disabled={sending}>
-        {sending ? <span class="spinner" aria-hidden="true" /> : <Icon name="send" size={18} />} {sending ? t("support.sending") : t("support.send")}
+        {sending ? <span class="spinner" aria-hidden="true" /> : <Icon path={sendIcon} size={18} />} {sending ? t("support.sending") : t("support.send")}
       </button>
     </form>
   );

@@ -1,6 +1,62 @@
-// What only the lazily loaded screens say: a chunk per language, loaded with the screen (app.tsx),
-// so the first script does not carry it.
+// What only the lazily loaded screens say (the home page's later sections among them): a chunk
+// per language, loaded with the screen (app.tsx), so the first script does not carry it.
 export default {
+  meta: {
+    notFound: { title: "Page not found | vpnsite", description: "This page does not exist." },
+    activation: { title: "Your VPN activation | vpnsite", description: "Your activation code, licence and personal configuration archive." },
+    support: { title: "Support and FAQ | vpnsite", description: "Answers to common questions about the free VPN, and a form to contact support." },
+    about: { title: "About us — company, roadmap, investment | vpnsite", description: "An independent UK company building a free VPN for a million users: what is ready, the roadmap and investment goals." },
+    terms: { title: "Terms of service | vpnsite", description: "The terms for using the vpnsite VPN service." },
+    privacy: { title: "Privacy policy | vpnsite", description: "Every kind of personal data we store, why, on what basis and for how long, and your rights. No traffic logs." },
+    cookie: { title: "Cookie policy | vpnsite", description: "The one cookie the site sets, and the categories of cookies we may use." },
+    license: { title: "Login — check your licence | vpnsite", description: "Check your VPN licence with your e-mail and activation code." },
+    status: { title: "Server status | vpnsite", description: "Live status, load and ping of every VPN server." },
+  },
+  notFound: {
+    title: "Page not found",
+    text: "The page you are looking for does not exist or has moved.",
+    home: "Back to Home",
+  },
+  sections: {
+    featuresTitle: "Everything a VPN should do",
+    featuresLead: "Modern encryption and no logs, on servers in eight countries.",
+    features: {
+      ip: { title: "Change your IP", text: "Appear to be in any of our eight locations and keep your home address to yourself." },
+      encryption: { title: "AES-256 and ChaCha20", text: "Traffic is encrypted with the ciphers banks and messengers trust." },
+      dns: { title: "DNS leak protection", text: "Your DNS queries go through the tunnel, never to your provider." },
+      wifi: { title: "Secure Wi-Fi", text: "Cafés, airports and hotels: public networks see only encrypted noise." },
+      nologs: { title: "No activity logs", text: "We never record the sites you visit or the addresses you connect from." },
+      speed: { title: "High-speed servers", text: "No speed limits on the free plan: stream, call and download freely." },
+    },
+    locationsTitle: "Servers in eight countries",
+    locationsLead: "Pick the location closest to you, or the one you need.",
+    securityTitle: "Security you can check",
+    security: {
+      protocols: { title: "Proven protocols", text: "OpenVPN over UDP and TCP with TLS 1.2+ and tls-crypt-v2; WireGuard in experimental mode for desktops." },
+      keys: { title: "Your own keys", text: "Every licence gets a personal configuration archive: strangers' packets are dropped before any handshake." },
+      privacy: { title: "Privacy by design", text: "Codes are stored only as keyed hashes; personal data is erased within 30 days of expiry." },
+    },
+  },
+  testimonials: {
+    t1: { company: "Freelance designer", location: "Kraków, Poland", text: "I work from cafés all day. Setting it up took two minutes and I stopped worrying about public Wi-Fi." },
+    t2: { company: "Software engineer", location: "London, UK", text: "OpenVPN with tls-crypt-v2 and no secrets in the profile: exactly the setup I would have built myself." },
+    t3: { company: "Journalist", location: "Riga, Latvia", text: "No logs, and a company that says so in plain words. The Riga server is fast enough for video calls." },
+    t4: { company: "Student", location: "São Paulo, Brazil", text: "Free, no card, and it works on my phone and my laptop at the same time, on different servers." },
+    t5: { company: "Travel blogger", location: "Lyon, France", text: "Hotels, airports, trains: I connect everywhere. And the site speaks French." },
+    t6: { company: "Small business owner", location: "Valencia, Spain", text: "I checked my licence in seconds with the code from the e-mail. Support answered the same day." },
+    t7: { company: "Data analyst", location: "Frankfurt, Germany", text: "The status page shows the real load and ping of every server, so I always pick a quiet one." },
+    t8: { company: "Remote product manager", location: "New York, USA", text: "Stable over TCP on an office network that blocks everything else. Renewal keeps the same code." },
+  },
+  locations: {
+    nl: { name: "Netherlands", city: "Amsterdam", tagline: "Amsterdam: Europe's best-connected hub" },
+    lv: { name: "Latvia", city: "Riga", tagline: "Riga: fast routes to the Baltics and the North" },
+    pl: { name: "Poland", city: "Warsaw", tagline: "Warsaw: the heart of Central Europe" },
+    ch: { name: "Switzerland", city: "Zurich", tagline: "Zurich: strong privacy laws, neutral ground" },
+    ro: { name: "Romania", city: "Bucharest", tagline: "Bucharest: no data-retention law" },
+    de: { name: "Germany", city: "Frankfurt", tagline: "Frankfurt: next to the largest internet exchange" },
+    it: { name: "Italy", city: "Milan", tagline: "Milan: the gateway to Southern Europe" },
+    us: { name: "USA", city: "New York", tagline: "New York: low latency across the Atlantic" },
+  },
   activation: {
     loadingTitle: "Setting up your VPN",
     loadingText: "We are creating your licence and your personal configuration archive…",

@@ -1,6 +1,62 @@
 import type { ScreenDictionary } from "../../lib/i18n";
 
 const es: ScreenDictionary = {
+  meta: {
+    notFound: { title: "Página no encontrada | vpnsite", description: "Esta página no existe." },
+    activation: { title: "Activación de tu VPN | vpnsite", description: "Tu código de activación, tu licencia y tu archivo de configuración personal." },
+    support: { title: "Soporte y preguntas frecuentes | vpnsite", description: "Respuestas a las preguntas frecuentes sobre la VPN gratuita y un formulario para contactar con soporte." },
+    about: { title: "Sobre nosotros — empresa, hoja de ruta, inversión | vpnsite", description: "Una empresa británica independiente que construye una VPN gratuita para un millón de usuarios: lo que ya está listo, la hoja de ruta y los objetivos de inversión." },
+    terms: { title: "Condiciones del servicio | vpnsite", description: "Las condiciones de uso del servicio VPN de vpnsite." },
+    privacy: { title: "Política de privacidad | vpnsite", description: "Todos los datos personales que guardamos, para qué, con qué base legal y durante cuánto tiempo, y tus derechos. Sin registros de tráfico." },
+    cookie: { title: "Política de cookies | vpnsite", description: "La única cookie que usa el sitio y las categorías de cookies que podríamos usar." },
+    license: { title: "Acceder — comprueba tu licencia | vpnsite", description: "Comprueba tu licencia VPN con tu correo y tu código de activación." },
+    status: { title: "Estado de los servidores | vpnsite", description: "Estado, carga y ping de cada servidor VPN en directo." },
+  },
+  notFound: {
+    title: "Página no encontrada",
+    text: "La página que buscas no existe o se ha trasladado.",
+    home: "Volver al inicio",
+  },
+  sections: {
+    featuresTitle: "Todo lo que debe hacer una VPN",
+    featuresLead: "Cifrado moderno y ningún registro, en servidores de ocho países.",
+    features: {
+      ip: { title: "Cambia tu IP", text: "Navega desde cualquiera de nuestras ocho ubicaciones y guarda para ti tu dirección real." },
+      encryption: { title: "AES-256 y ChaCha20", text: "Tu tráfico se cifra con los algoritmos en los que confían los bancos y las apps de mensajería." },
+      dns: { title: "Protección contra fugas de DNS", text: "Tus consultas DNS viajan por el túnel, nunca hacia tu proveedor." },
+      wifi: { title: "Wi-Fi seguro", text: "Cafeterías, aeropuertos y hoteles: la red pública solo ve ruido cifrado." },
+      nologs: { title: "Sin registros de actividad", text: "Nunca guardamos los sitios que visitas ni las direcciones desde las que te conectas." },
+      speed: { title: "Servidores de alta velocidad", text: "Sin límites de velocidad en el plan gratuito: streaming, llamadas y descargas sin frenos." },
+    },
+    locationsTitle: "Servidores en ocho países",
+    locationsLead: "Elige la ubicación más cercana o la que necesites.",
+    securityTitle: "Seguridad que puedes comprobar",
+    security: {
+      protocols: { title: "Protocolos probados", text: "OpenVPN sobre UDP y TCP con TLS 1.2+ y tls-crypt-v2; WireGuard en modo experimental para ordenadores." },
+      keys: { title: "Tus propias claves", text: "Cada licencia recibe un archivo de configuración personal: los paquetes ajenos se descartan antes de cualquier negociación." },
+      privacy: { title: "Privacidad desde el diseño", text: "Los códigos solo se guardan como hashes con clave; los datos personales se borran en los 30 días siguientes al vencimiento." },
+    },
+  },
+  testimonials: {
+    t1: { company: "Diseñadora autónoma", location: "Cracovia, Polonia", text: "Trabajo todo el día desde cafeterías. Lo configuré en dos minutos y dejé de preocuparme por el Wi-Fi público." },
+    t2: { company: "Ingeniero de software", location: "Londres, Reino Unido", text: "OpenVPN con tls-crypt-v2 y sin secretos en el perfil: justo lo que habría montado yo." },
+    t3: { company: "Periodista", location: "Riga, Letonia", text: "Sin registros, y una empresa que lo dice claramente. El servidor de Riga va bien para videollamadas." },
+    t4: { company: "Estudiante", location: "São Paulo, Brasil", text: "Gratis, sin tarjeta, y funciona a la vez en el móvil y en el portátil, en servidores distintos." },
+    t5: { company: "Bloguera de viajes", location: "Lyon, Francia", text: "Hoteles, aeropuertos, trenes: me conecto en todas partes. Y la web habla francés." },
+    t6: { company: "Dueño de un pequeño negocio", location: "Valencia, España", text: "Comprobé mi licencia en segundos con el código del correo. Soporte me respondió el mismo día." },
+    t7: { company: "Analista de datos", location: "Fráncfort, Alemania", text: "La página de estado muestra la carga y el ping reales de cada servidor, así que siempre elijo uno tranquilo." },
+    t8: { company: "Product manager en remoto", location: "Nueva York, EE. UU.", text: "Estable por TCP en una red de oficina que lo bloquea todo. Al renovar, el código sigue siendo el mismo." },
+  },
+  locations: {
+    nl: { name: "Países Bajos", city: "Ámsterdam", tagline: "Ámsterdam: el nodo mejor conectado de Europa" },
+    lv: { name: "Letonia", city: "Riga", tagline: "Riga: rutas rápidas hacia el Báltico y el norte" },
+    pl: { name: "Polonia", city: "Varsovia", tagline: "Varsovia: el corazón de Europa Central" },
+    ch: { name: "Suiza", city: "Zúrich", tagline: "Zúrich: leyes de privacidad estrictas y neutralidad" },
+    ro: { name: "Rumanía", city: "Bucarest", tagline: "Bucarest: sin ley de conservación de datos" },
+    de: { name: "Alemania", city: "Fráncfort", tagline: "Fráncfort: junto al mayor punto de intercambio de internet" },
+    it: { name: "Italia", city: "Milán", tagline: "Milán: la puerta del sur de Europa" },
+    us: { name: "EE. UU.", city: "Nueva York", tagline: "Nueva York: baja latencia a través del Atlántico" },
+  },
   activation: {
     loadingTitle: "Preparando tu VPN",
     loadingText: "Estamos creando tu licencia y tu archivo de configuración personal…",

@@ -1,6 +1,62 @@
 import type { ScreenDictionary } from "../../lib/i18n";
 
 const fr: ScreenDictionary = {
+  meta: {
+    notFound: { title: "Page introuvable | vpnsite", description: "Cette page n’existe pas." },
+    activation: { title: "Activation de votre VPN | vpnsite", description: "Votre code d’activation, votre licence et votre archive de configuration personnelle." },
+    support: { title: "Assistance et FAQ | vpnsite", description: "Les réponses aux questions fréquentes sur le VPN gratuit et un formulaire pour contacter l’assistance." },
+    about: { title: "À propos — société, feuille de route, investissement | vpnsite", description: "Une société britannique indépendante construit un VPN gratuit pour un million d’utilisateurs : ce qui est prêt, la feuille de route et les objectifs d’investissement." },
+    terms: { title: "Conditions d’utilisation | vpnsite", description: "Les conditions d’utilisation du service VPN vpnsite." },
+    privacy: { title: "Politique de confidentialité | vpnsite", description: "Toutes les données personnelles que nous conservons, pourquoi, sur quelle base et combien de temps, et vos droits. Aucun journal de trafic." },
+    cookie: { title: "Politique relative aux cookies | vpnsite", description: "Le seul cookie du site et les catégories de cookies que nous pourrions utiliser." },
+    license: { title: "Connexion — vérifiez votre licence | vpnsite", description: "Vérifiez votre licence VPN avec votre e-mail et votre code d’activation." },
+    status: { title: "État des serveurs | vpnsite", description: "État, charge et ping de chaque serveur VPN en direct." },
+  },
+  notFound: {
+    title: "Page introuvable",
+    text: "La page que vous cherchez n’existe pas ou a été déplacée.",
+    home: "Retour à l’accueil",
+  },
+  sections: {
+    featuresTitle: "Tout ce qu’un VPN doit faire",
+    featuresLead: "Un chiffrement moderne et aucun journal, sur des serveurs dans huit pays.",
+    features: {
+      ip: { title: "Changez d’adresse IP", text: "Apparaissez dans l’un de nos huit pays et gardez votre adresse personnelle pour vous." },
+      encryption: { title: "AES-256 et ChaCha20", text: "Votre trafic est chiffré avec les algorithmes qu’utilisent les banques et les messageries." },
+      dns: { title: "Protection contre les fuites DNS", text: "Vos requêtes DNS passent par le tunnel, jamais par votre fournisseur d’accès." },
+      wifi: { title: "Wi-Fi sécurisé", text: "Cafés, aéroports, hôtels : le réseau public ne voit qu’un bruit chiffré." },
+      nologs: { title: "Aucun journal d’activité", text: "Nous n’enregistrons ni les sites que vous visitez ni les adresses depuis lesquelles vous vous connectez." },
+      speed: { title: "Serveurs rapides", text: "Aucune limite de débit dans l’offre gratuite : streaming, appels et téléchargements sans frein." },
+    },
+    locationsTitle: "Des serveurs dans huit pays",
+    locationsLead: "Choisissez l’emplacement le plus proche, ou celui dont vous avez besoin.",
+    securityTitle: "Une sécurité vérifiable",
+    security: {
+      protocols: { title: "Des protocoles éprouvés", text: "OpenVPN sur UDP et TCP avec TLS 1.2+ et tls-crypt-v2 ; WireGuard en mode expérimental sur ordinateur." },
+      keys: { title: "Vos propres clés", text: "Chaque licence reçoit une archive de configuration personnelle : les paquets d’inconnus sont rejetés avant toute négociation." },
+      privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes à clé ; les données personnelles sont effacées dans les 30 jours suivant l’expiration." },
+    },
+  },
+  testimonials: {
+    t1: { company: "Designer indépendante", location: "Cracovie, Pologne", text: "Je travaille toute la journée dans des cafés. Deux minutes pour l’installer, et je ne crains plus le Wi-Fi public." },
+    t2: { company: "Ingénieur logiciel", location: "Londres, Royaume-Uni", text: "OpenVPN avec tls-crypt-v2 et aucun secret dans le profil : exactement ce que j’aurais monté moi-même." },
+    t3: { company: "Journaliste", location: "Riga, Lettonie", text: "Aucun journal, et une société qui le dit clairement. Le serveur de Riga suffit pour les appels vidéo." },
+    t4: { company: "Étudiant", location: "São Paulo, Brésil", text: "Gratuit, sans carte bancaire, et ça marche en même temps sur mon téléphone et mon ordinateur portable, sur des serveurs différents." },
+    t5: { company: "Blogueuse voyage", location: "Lyon, France", text: "Hôtels, aéroports, trains : je me connecte partout. Et le site parle français." },
+    t6: { company: "Gérant d’une petite entreprise", location: "Valence, Espagne", text: "J’ai vérifié ma licence en quelques secondes avec le code de l’e-mail. L’assistance a répondu le jour même." },
+    t7: { company: "Analyste de données", location: "Francfort, Allemagne", text: "La page d’état montre la charge et le ping réels de chaque serveur : je choisis toujours le plus calme." },
+    t8: { company: "Chef de produit en télétravail", location: "New York, États-Unis", text: "Stable en TCP sur un réseau d’entreprise qui bloque tout le reste. Au renouvellement, le code ne change pas." },
+  },
+  locations: {
+    nl: { name: "Pays-Bas", city: "Amsterdam", tagline: "Amsterdam : le nœud le mieux connecté d’Europe" },
+    lv: { name: "Lettonie", city: "Riga", tagline: "Riga : des routes rapides vers les pays baltes et le Nord" },
+    pl: { name: "Pologne", city: "Varsovie", tagline: "Varsovie : au cœur de l’Europe centrale" },
+    ch: { name: "Suisse", city: "Zurich", tagline: "Zurich : des lois strictes sur la vie privée, un terrain neutre" },
+    ro: { name: "Roumanie", city: "Bucarest", tagline: "Bucarest : pas de loi de conservation des données" },
+    de: { name: "Allemagne", city: "Francfort", tagline: "Francfort : à côté du plus grand point d’échange Internet" },
+    it: { name: "Italie", city: "Milan", tagline: "Milan : la porte de l’Europe du Sud" },
+    us: { name: "États-Unis", city: "New York", tagline: "New York : une faible latence de part et d’autre de l’Atlantique" },
+  },
   activation: {
     loadingTitle: "Configuration de votre VPN",
     loadingText: "Nous créons votre licence et votre archive de configuration personnelle…",

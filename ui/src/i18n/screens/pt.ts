@@ -1,6 +1,62 @@
 import type { ScreenDictionary } from "../../lib/i18n";
 
 const pt: ScreenDictionary = {
+  meta: {
+    notFound: { title: "Página não encontrada | vpnsite", description: "Esta página não existe." },
+    activation: { title: "Ativação da sua VPN | vpnsite", description: "Seu código de ativação, sua licença e seu pacote de configuração pessoal." },
+    support: { title: "Suporte e perguntas frequentes | vpnsite", description: "Respostas às perguntas frequentes sobre a VPN gratuita e um formulário para falar com o suporte." },
+    about: { title: "Sobre nós — empresa, roteiro, investimento | vpnsite", description: "Uma empresa britânica independente constrói uma VPN gratuita para um milhão de usuários: o que está pronto, o roteiro e as metas de investimento." },
+    terms: { title: "Termos de serviço | vpnsite", description: "Os termos de uso do serviço de VPN da vpnsite." },
+    privacy: { title: "Política de privacidade | vpnsite", description: "Todos os dados pessoais que guardamos, por quê, com que base legal e por quanto tempo, e seus direitos. Sem registros de tráfego." },
+    cookie: { title: "Política de cookies | vpnsite", description: "O único cookie do site e as categorias de cookies que podemos usar." },
+    license: { title: "Entrar — verifique sua licença | vpnsite", description: "Verifique sua licença VPN com seu e-mail e código de ativação." },
+    status: { title: "Status dos servidores | vpnsite", description: "Status, carga e ping de cada servidor VPN ao vivo." },
+  },
+  notFound: {
+    title: "Página não encontrada",
+    text: "A página que você procura não existe ou mudou de endereço.",
+    home: "Voltar ao início",
+  },
+  sections: {
+    featuresTitle: "Tudo o que uma VPN deve fazer",
+    featuresLead: "Criptografia moderna e nenhum registro, em servidores de oito países.",
+    features: {
+      ip: { title: "Troque seu IP", text: "Navegue a partir de qualquer um dos nossos oito locais e mantenha seu endereço real só para você." },
+      encryption: { title: "AES-256 e ChaCha20", text: "Seu tráfego é criptografado com os algoritmos em que bancos e aplicativos de mensagens confiam." },
+      dns: { title: "Proteção contra vazamento de DNS", text: "Suas consultas DNS passam pelo túnel, nunca pelo seu provedor." },
+      wifi: { title: "Wi-Fi seguro", text: "Cafés, aeroportos e hotéis: a rede pública só vê ruído criptografado." },
+      nologs: { title: "Sem registros de atividade", text: "Nunca registramos os sites que você visita nem os endereços de onde você se conecta." },
+      speed: { title: "Servidores rápidos", text: "Sem limite de velocidade no plano gratuito: assista, ligue e baixe à vontade." },
+    },
+    locationsTitle: "Servidores em oito países",
+    locationsLead: "Escolha o local mais próximo ou aquele de que você precisa.",
+    securityTitle: "Segurança que você pode verificar",
+    security: {
+      protocols: { title: "Protocolos comprovados", text: "OpenVPN sobre UDP e TCP com TLS 1.2+ e tls-crypt-v2; WireGuard em modo experimental para computadores." },
+      keys: { title: "Suas próprias chaves", text: "Cada licença recebe um pacote de configuração pessoal: o tráfego de estranhos é descartado antes de qualquer negociação." },
+      privacy: { title: "Privacidade desde a concepção", text: "Os códigos são guardados apenas como hashes com chave; os dados pessoais são apagados em até 30 dias após o vencimento." },
+    },
+  },
+  testimonials: {
+    t1: { company: "Designer autônoma", location: "Cracóvia, Polônia", text: "Trabalho o dia todo em cafés. Configurei em dois minutos e parei de me preocupar com Wi-Fi público." },
+    t2: { company: "Engenheiro de software", location: "Londres, Reino Unido", text: "OpenVPN com tls-crypt-v2 e nenhum segredo no perfil: exatamente o que eu mesmo montaria." },
+    t3: { company: "Jornalista", location: "Riga, Letônia", text: "Sem registros, e uma empresa que diz isso com todas as letras. O servidor de Riga aguenta chamadas de vídeo." },
+    t4: { company: "Estudante", location: "São Paulo, Brasil", text: "Grátis, sem cartão, e funciona ao mesmo tempo no celular e no notebook, em servidores diferentes." },
+    t5: { company: "Blogueira de viagens", location: "Lyon, França", text: "Hotéis, aeroportos, trens: conecto em qualquer lugar. E o site fala francês." },
+    t6: { company: "Dono de pequena empresa", location: "Valência, Espanha", text: "Verifiquei minha licença em segundos com o código do e-mail. O suporte respondeu no mesmo dia." },
+    t7: { company: "Analista de dados", location: "Frankfurt, Alemanha", text: "A página de status mostra a carga e o ping reais de cada servidor, então sempre escolho um tranquilo." },
+    t8: { company: "Gerente de produto remoto", location: "Nova York, EUA", text: "Estável via TCP numa rede corporativa que bloqueia todo o resto. Na renovação, o código continua o mesmo." },
+  },
+  locations: {
+    nl: { name: "Países Baixos", city: "Amsterdã", tagline: "Amsterdã: o ponto mais bem conectado da Europa" },
+    lv: { name: "Letônia", city: "Riga", tagline: "Riga: rotas rápidas para o Báltico e o norte" },
+    pl: { name: "Polônia", city: "Varsóvia", tagline: "Varsóvia: o coração da Europa Central" },
+    ch: { name: "Suíça", city: "Zurique", tagline: "Zurique: leis de privacidade rígidas e neutralidade" },
+    ro: { name: "Romênia", city: "Bucareste", tagline: "Bucareste: sem lei de retenção de dados" },
+    de: { name: "Alemanha", city: "Frankfurt", tagline: "Frankfurt: ao lado do maior ponto de troca de tráfego" },
+    it: { name: "Itália", city: "Milão", tagline: "Milão: a porta de entrada do sul da Europa" },
+    us: { name: "EUA", city: "Nova York", tagline: "Nova York: baixa latência dos dois lados do Atlântico" },
+  },
   activation: {
     loadingTitle: "Configurando sua VPN",
     loadingText: "Estamos criando sua licença e seu pacote de configuração pessoal…",
