@@ -1,7 +1,7 @@
 import "../../lib/first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Link, useLocation } from "wouter";
+import { Link } from "wouter";
 import { ApiError, createUser, type Activation, type FormData } from "../../lib/api";
 import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
@@ -95,7 +95,6 @@ function takeArrival(): Arrival | null {
 
 export function ActivationScreen() {
   const { language, t, dictionary } = useScreenI18n();
-  const [, navigate] = useLocation();
   const served = useServed();
   const answered = served?.kind === "activation" ? served.outcome : null;
   const [state, setState] = useState<State>((answered && servedState(answered)) || { kind: "loading" });
@@ -132,10 +131,12 @@ export function ActivationScreen() {
     if (answered) return;
     const found = takeArrival();
     if (!found) {
-      // The same page again (another language, a reload): the tab's activation, or home.
+      // The same page again (another language, a reload): the tab's activation, or home. Home
+      // as the server sends it: drawn here, its later sections would load after the page had
+      // emptied, and the footer would jump up and back (server-markup.tsx).
       const shownBefore = lastActivation();
       if (isComplete(shownBefore)) setState({ kind: "success", activation: shownBefore });
-      else navigate(localPath("/", language), { replace: true });
+      else location.replace(localPath("/", language));
       return;
     }
     arrival.current = found;
