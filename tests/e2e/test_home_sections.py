@@ -52,16 +52,25 @@ def test_the_page_sent_keeps_its_sections_and_the_script_fetches_nothing_for_the
 
 
 @pytest.mark.parametrize(
-    ("language", "home", "features"),
-    [("en", "Home", "Everything a VPN should do"), ("ru", "Главная", "Всё, что должен уметь VPN")],
+    ("language", "home", "features", "title"),
+    [
+        ("en", "Home", "Everything a VPN should do", "Free VPN — private, fast, no logs | vpnsite"),
+        (
+            "ru",
+            "Главная",
+            "Всё, что должен уметь VPN",
+            "Бесплатный VPN — приватно, быстро, без журналов | vpnsite",
+        ),
+    ],
 )
 def test_the_home_page_drawn_after_a_link_has_every_section_in_its_language(
-    page: Any, language: str, home: str, features: str
+    page: Any, language: str, home: str, features: str, title: str
 ) -> None:
     page.goto(localised("/support", language))
     page.locator(".desktop-nav").get_by_role("link", name=home, exact=True).click()
     page.wait_for_url(re.compile(localised("/", language) + "$"))
     expect(page.get_by_role("heading", name=features)).to_be_visible()
+    expect(page).to_have_title(title)
     expect_every_section(page)
     expect_cards_revealed_as_they_show(page)
     # Each testimonial reads in the page's language, never as a dictionary key.

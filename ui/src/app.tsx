@@ -1,5 +1,5 @@
 import type { ComponentChildren, ComponentType } from "preact";
-import { useEffect, useMemo } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
 import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./lib/i18n";
@@ -9,8 +9,7 @@ import { ServedContext, type ServedScreen } from "./lib/served";
 import { lazy, Suspense } from "preact/compat";
 import { Home } from "./routes/home";
 
-import { loadText } from "./content/load";
-import { loadScreens, pageMeta } from "./i18n/load";
+import { pageMeta, type LanguageParts } from "./i18n/load";
 import type { PageText } from "./content/types";
 
 type WithText<P> = ComponentType<P & { text: PageText }>;
@@ -29,10 +28,10 @@ const ServerStatusScreen = lazy(() => statusCode().then((m) => ({ default: m.Ser
 const NotFound = lazy(() => notFoundCode().then((m) => ({ default: m.NotFound })));
 
 /** Pages with long texts load, on their own, the page's code and the texts of its language only. */
-function textPages(language: Language) {
+function textPages(parts: LanguageParts) {
   const withText = <P extends object>(page: () => Promise<WithText<P>>) =>
     lazy(async () => {
-      const [Page, text] = await Promise.all([page(), loadText(language)]);
+      const [Page, text] = await Promise.all([page(), parts.text()]);
       return { default: (props: P) => <Page {...props} text={text} /> };
     });
   return {
@@ -47,24 +46,31 @@ type Children = { children: ComponentChildren };
 /** What the screens above say, around each of them. Prerendering has it at hand (and so renders
  * them as before, suspending only for their code); the browser loads its language's part with the
  * first screen it shows, as a chunk the page preloads (build.mjs: routeSources). */
-function screenTexts(language: Language, screens: ScreenDictionary | undefined): ComponentType<Children> {
+function screenTexts(parts: LanguageParts, screens: ScreenDictionary | undefined): ComponentType<Children> {
   if (screens) return ({ children }) => <ScreenI18n screens={screens}>{children}</ScreenI18n>;
   return lazy(async () => {
-    const loaded = await loadScreens(language);
+    const loaded = await parts.screens();
     return { default: ({ children }: Children) => <ScreenI18n screens={loaded}>{children}</ScreenI18n> };
   });
 }
 
-function DocumentHead({ language, dictionary }: { language: Language; dictionary: CoreDictionary }) {
+/** The head of each page the script draws: its title and descriptions. The page the server sent
+ * came with its own, so the first render leaves them (and loads nothing for them). */
+function DocumentHead({ language, parts }: { language: Language; parts: LanguageParts }) {
   const [path] = useLocation();
+  const arrived = useRef(true);
   useEffect(() => {
+    if (arrived.current) {
+      arrived.current = false;
+      return;
+    }
     if (languageFromPath(path) !== language) {
       // Each page ships only its own language: another language is a fresh page load.
       location.reload();
       return;
     }
     let current = true;
-    pageMeta(language, dictionary, pageOf(stripLanguage(path))).then((meta) => {
+    pageMeta(parts, pageOf(stripLanguage(path))).then((meta) => {
       if (!current) return;
       document.title = meta.title;
       for (const selector of ['meta[name="description"]', 'meta[property="og:description"]', 'meta[name="twitter:description"]']) {
@@ -77,16 +83,16 @@ function DocumentHead({ language, dictionary }: { language: Language; dictionary
     return () => {
       current = false;
     };
-  }, [path, language, dictionary]);
+  }, [path, language, parts]);
   return null;
 }
 
-/** `dictionary`: what the first script says (i18n/en.ts); `screens`: what the rest says,
- * when at hand (prerendering), else loaded with them. */
-export function App({ language, dictionary, screens, ssrPath, served = null }: { language: Language; dictionary: CoreDictionary; screens?: ScreenDictionary; ssrPath?: string; served?: ServedScreen | null }) {
+/** `dictionary`: what the first script says (i18n/en.ts); `parts`: how to load the rest;
+ * `screens`: the screens' part, when at hand (prerendering), else loaded with them. */
+export function App({ language, dictionary, parts, screens, ssrPath, served = null }: { language: Language; dictionary: CoreDictionary; parts: LanguageParts; screens?: ScreenDictionary; ssrPath?: string; served?: ServedScreen | null }) {
   const i18n = useMemo(() => makeI18n(language, dictionary), [language, dictionary]);
-  const { About, LegalPage, SupportScreen } = useMemo(() => textPages(language), [language]);
-  const ScreenTexts = useMemo(() => screenTexts(language, screens), [language, screens]);
+  const { About, LegalPage, SupportScreen } = useMemo(() => textPages(parts), [parts]);
+  const ScreenTexts = useMemo(() => screenTexts(parts, screens), [parts, screens]);
   const at = (route: string) => localPath(route, language);
   // A screen in its texts. Its code is asked for with the texts, not once they have come: a visitor
   // who follows a link to it waits for one round trip, not two (the lazy screen then finds it loaded).
@@ -98,7 +104,7 @@ export function App({ language, dictionary, screens, ssrPath, served = null }: {
     <I18nContext.Provider value={i18n}>
       <ServedContext.Provider value={served}>
       <Router ssrPath={ssrPath}>
-        <DocumentHead language={language} dictionary={dictionary} />
+        <DocumentHead language={language} parts={parts} />
         <Layout>
           <Suspense fallback={null}>
           <Switch>

@@ -12,6 +12,7 @@ import { App } from "./app";
 import { TestimonialCard } from "./routes/home-sections";
 import { SHOWN_TESTIMONIALS, TESTIMONIALS } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
+import { TEXTS } from "./content/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
@@ -26,7 +27,8 @@ export function render(path: string, language: Language, served: ServedScreen | 
   (globalThis as { location?: unknown }).location = { pathname: path, search: "", hash: "" };
   // The whole dictionary is at hand: the screens render without loading their part.
   const dictionary = DICTIONARIES[language];
-  return renderToStringAsync(<App language={language} dictionary={dictionary} screens={dictionary} ssrPath={path} served={served} />) as Promise<string>;
+  const parts = { screens: async () => dictionary, text: async () => TEXTS[language] };
+  return renderToStringAsync(<App language={language} dictionary={dictionary} parts={parts} screens={dictionary} ssrPath={path} served={served} />) as Promise<string>;
 }
 
 /** What the server needs to write counted texts as the script does, per language: the plural

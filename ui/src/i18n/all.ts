@@ -1,6 +1,6 @@
 // Every language's whole dictionary, for what runs at build time (prerender.tsx, the unit tests),
 // not in the browser.
-import { wholeDictionary, type Dictionary } from "../lib/i18n";
+import type { Dictionary } from "../lib/i18n";
 import type { Language } from "../lib/language";
 import en from "./en";
 import es from "./es";
@@ -14,9 +14,9 @@ import ptScreens from "./screens/pt";
 import ruScreens from "./screens/ru";
 
 export const DICTIONARIES: Record<Language, Dictionary> = {
-  en: wholeDictionary(en, enScreens),
-  ru: wholeDictionary(ru, ruScreens),
-  es: wholeDictionary(es, esScreens),
-  fr: wholeDictionary(fr, frScreens),
-  pt: wholeDictionary(pt, ptScreens),
+  en: { ...en, ...enScreens },
+  ru: { ...ru, ...ruScreens },
+  es: { ...es, ...esScreens },
+  fr: { ...fr, ...frScreens },
+  pt: { ...pt, ...ptScreens },
 };

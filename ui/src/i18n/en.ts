@@ -2,9 +2,6 @@
 // (the other screens, the 404, the home page's later sections, and those pages' titles) is in
 // screens/en.ts, which each of them loads with its code.
 export default {
-  meta: {
-    home: { title: "Free VPN — private, fast, no logs | vpnsite", description: "Get a free VPN licence with a 20-digit activation code in seconds. No credit card, no speed limits, no activity logs." },
-  },
   nav: {
     home: "Home",
     status: "Server status",
@@ -13,7 +10,6 @@ export default {
     login: "Login",
     language: "Language",
     menu: "Menu",
-    close: "Close menu",
     skip: "Skip to content",
   },
   footer: {
@@ -25,7 +21,6 @@ export default {
     privacy: "Privacy policy",
     cookie: "Cookie policy",
     users: { one: "{n} user", few: "{n} users", many: "{n} users", other: "{n} users" },
-    loading: "Loading…",
     operational: "All systems operational",
     unavailable: "Service temporarily unavailable",
     rights: "© {{year}} {{name}}. All rights reserved.",

@@ -1,9 +1,6 @@
 import type { CoreDictionary } from "../lib/i18n";
 
 const es: CoreDictionary = {
-  meta: {
-    home: { title: "VPN gratis — privada, rápida y sin registros | vpnsite", description: "Consigue en segundos una licencia VPN gratuita con un código de activación de 20 dígitos. Sin tarjeta, sin límites de velocidad, sin registros." },
-  },
   nav: {
     home: "Inicio",
     status: "Estado de los servidores",
@@ -12,7 +9,6 @@ const es: CoreDictionary = {
     login: "Acceder",
     language: "Idioma",
     menu: "Menú",
-    close: "Cerrar menú",
     skip: "Ir al contenido",
   },
   footer: {
@@ -24,7 +20,6 @@ const es: CoreDictionary = {
     privacy: "Política de privacidad",
     cookie: "Política de cookies",
     users: { one: "{n} usuario", few: "{n} usuarios", many: "{n} de usuarios", other: "{n} usuarios" },
-    loading: "Cargando…",
     operational: "Todos los sistemas funcionan",
     unavailable: "Servicio no disponible temporalmente",
     rights: "© {{year}} {{name}}. Todos los derechos reservados.",

@@ -1,9 +1,6 @@
 import type { CoreDictionary } from "../lib/i18n";
 
 const fr: CoreDictionary = {
-  meta: {
-    home: { title: "VPN gratuit — privé, rapide, sans journaux | vpnsite", description: "Obtenez en quelques secondes une licence VPN gratuite avec un code d’activation à 20 chiffres. Sans carte bancaire, sans limite de débit, sans journal." },
-  },
   nav: {
     home: "Accueil",
     status: "État des serveurs",
@@ -12,7 +9,6 @@ const fr: CoreDictionary = {
     login: "Connexion",
     language: "Langue",
     menu: "Menu",
-    close: "Fermer le menu",
     skip: "Aller au contenu",
   },
   footer: {
@@ -24,7 +20,6 @@ const fr: CoreDictionary = {
     privacy: "Politique de confidentialité",
     cookie: "Politique relative aux cookies",
     users: { one: "{n} utilisateur", few: "{n} utilisateurs", many: "{n} d’utilisateurs", other: "{n} utilisateurs" },
-    loading: "Chargement…",
     operational: "Tous les systèmes fonctionnent",
     unavailable: "Service momentanément indisponible",
     rights: "© {{year}} {{name}}. Tous droits réservés.",

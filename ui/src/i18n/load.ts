@@ -1,24 +1,15 @@
-import type { CoreDictionary, ScreenDictionary } from "../lib/i18n";
+import type { PageText } from "../content/types";
+import type { ScreenDictionary } from "../lib/i18n";
 import type { PageKey } from "../lib/pages";
-import type { Language } from "../lib/language";
 
-// Each import named in full: a computed one would make esbuild add a look-up helper to the first script.
-const SCREENS: Record<Language, () => Promise<{ default: ScreenDictionary }>> = {
-  en: () => import("./screens/en"),
-  ru: () => import("./screens/ru"),
-  es: () => import("./screens/es"),
-  fr: () => import("./screens/fr"),
-  pt: () => import("./screens/pt"),
-};
+/** What a page loads of its language after the first script, each part a chunk of its own: the
+ * screens' part of the dictionary, and the long texts (about, legal, FAQ). Each language's entry
+ * names its own (entries/en.tsx), so a page's first script points at no other language's chunks;
+ * prerendering has every language at hand (i18n/all.ts, content/all.ts). */
+export type LanguageParts = { screens: () => Promise<ScreenDictionary>; text: () => Promise<PageText> };
 
-/** The screens' part of one language's dictionary, as a chunk of its own. */
-export async function loadScreens(language: Language): Promise<ScreenDictionary> {
-  return (await SCREENS[language]()).default;
-}
-
-/** A page's title and description: the core has those of the pages in the first script, the
- * screens' part (loaded with their screens, so at hand by then) the others'. */
-export async function pageMeta(language: Language, core: CoreDictionary, page: PageKey): Promise<{ title: string; description: string }> {
-  if (page === "home") return core.meta.home;
-  return (await loadScreens(language)).meta[page];
+/** A page's title and description, for a page the script draws: they are in the screens' part,
+ * loaded with every page the script draws (the home page's later sections included). */
+export async function pageMeta(parts: LanguageParts, page: PageKey): Promise<{ title: string; description: string }> {
+  return (await parts.screens()).meta[page];
 }

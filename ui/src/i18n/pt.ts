@@ -1,9 +1,6 @@
 import type { CoreDictionary } from "../lib/i18n";
 
 const pt: CoreDictionary = {
-  meta: {
-    home: { title: "VPN grátis — privada, rápida e sem registros | vpnsite", description: "Receba em segundos uma licença VPN gratuita com um código de ativação de 20 dígitos. Sem cartão, sem limite de velocidade, sem registros." },
-  },
   nav: {
     home: "Início",
     status: "Status dos servidores",
@@ -12,7 +9,6 @@ const pt: CoreDictionary = {
     login: "Entrar",
     language: "Idioma",
     menu: "Menu",
-    close: "Fechar menu",
     skip: "Pular para o conteúdo",
   },
   footer: {
@@ -24,7 +20,6 @@ const pt: CoreDictionary = {
     privacy: "Política de privacidade",
     cookie: "Política de cookies",
     users: { one: "{n} usuário", few: "{n} usuários", many: "{n} de usuários", other: "{n} usuários" },
-    loading: "Carregando…",
     operational: "Todos os sistemas operando",
     unavailable: "Serviço temporariamente indisponível",
     rights: "© {{year}} {{name}}. Todos os direitos reservados.",

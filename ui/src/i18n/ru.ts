@@ -1,9 +1,6 @@
 import type { CoreDictionary } from "../lib/i18n";
 
 const ru: CoreDictionary = {
-  meta: {
-    home: { title: "Бесплатный VPN — приватно, быстро, без журналов | vpnsite", description: "Получите бесплатную VPN-лицензию с 20-значным кодом активации за секунды. Без карты, без ограничений скорости, без журналов." },
-  },
   nav: {
     home: "Главная",
     status: "Статус серверов",
@@ -12,7 +9,6 @@ const ru: CoreDictionary = {
     login: "Войти",
     language: "Язык",
     menu: "Меню",
-    close: "Закрыть меню",
     skip: "Перейти к содержимому",
   },
   footer: {
@@ -24,7 +20,6 @@ const ru: CoreDictionary = {
     privacy: "Политика конфиденциальности",
     cookie: "Политика cookie",
     users: { one: "{n} пользователь", few: "{n} пользователя", many: "{n} пользователей", other: "{n} пользователя" },
-    loading: "Загрузка…",
     operational: "Все системы работают",
     unavailable: "Сервис временно недоступен",
     rights: "© {{year}} {{name}}. Все права защищены.",

@@ -16,12 +16,6 @@ export type CoreDictionary = Shape<typeof en>;
 export type ScreenDictionary = Shape<typeof enScreens>;
 export type Dictionary = CoreDictionary & ScreenDictionary;
 
-/** The whole dictionary from its two parts. Both have page titles and descriptions (meta): the
- * core those of the pages in the first script, the screens' part the others. */
-export function wholeDictionary(core: CoreDictionary, screens: ScreenDictionary): Dictionary {
-  return { ...core, ...screens, meta: { ...core.meta, ...screens.meta } };
-}
-
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 export function makeTranslator(language: Language, dictionary: CoreDictionary): { t: Translate; list: (key: string) => string[] } {
@@ -83,6 +77,6 @@ export function WholeI18n({ value, children }: { value: I18n<Dictionary>; childr
 /** Around a screen not on the home page: the core the page started with, and the screens' part. */
 export function ScreenI18n({ screens, children }: { screens: ScreenDictionary; children: ComponentChildren }) {
   const { language, dictionary } = useI18n();
-  const value = useMemo(() => makeI18n(language, wholeDictionary(dictionary, screens)), [language, dictionary, screens]);
+  const value = useMemo(() => makeI18n(language, { ...dictionary, ...screens }), [language, dictionary, screens]);
   return <WholeI18n value={value}>{children}</WholeI18n>;
 }

@@ -2,6 +2,7 @@
 // per language, loaded with the screen (app.tsx), so the first script does not carry it.
 export default {
   meta: {
+    home: { title: "Free VPN — private, fast, no logs | vpnsite", description: "Get a free VPN licence with a 20-digit activation code in seconds. No credit card, no speed limits, no activity logs." },
     notFound: { title: "Page not found | vpnsite", description: "This page does not exist." },
     activation: { title: "Your VPN activation | vpnsite", description: "Your activation code, licence and personal configuration archive." },
     support: { title: "Support and FAQ | vpnsite", description: "Answers to common questions about the free VPN, and a form to contact support." },

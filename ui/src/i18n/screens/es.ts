@@ -2,6 +2,7 @@ import type { ScreenDictionary } from "../../lib/i18n";
 
 const es: ScreenDictionary = {
   meta: {
+    home: { title: "VPN gratis — privada, rápida y sin registros | vpnsite", description: "Consigue en segundos una licencia VPN gratuita con un código de activación de 20 dígitos. Sin tarjeta, sin límites de velocidad, sin registros." },
     notFound: { title: "Página no encontrada | vpnsite", description: "Esta página no existe." },
     activation: { title: "Activación de tu VPN | vpnsite", description: "Tu código de activación, tu licencia y tu archivo de configuración personal." },
     support: { title: "Soporte y preguntas frecuentes | vpnsite", description: "Respuestas a las preguntas frecuentes sobre la VPN gratuita y un formulario para contactar con soporte." },

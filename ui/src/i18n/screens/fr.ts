@@ -2,6 +2,7 @@ import type { ScreenDictionary } from "../../lib/i18n";
 
 const fr: ScreenDictionary = {
   meta: {
+    home: { title: "VPN gratuit — privé, rapide, sans journaux | vpnsite", description: "Obtenez en quelques secondes une licence VPN gratuite avec un code d’activation à 20 chiffres. Sans carte bancaire, sans limite de débit, sans journal." },
     notFound: { title: "Page introuvable | vpnsite", description: "Cette page n’existe pas." },
     activation: { title: "Activation de votre VPN | vpnsite", description: "Votre code d’activation, votre licence et votre archive de configuration personnelle." },
     support: { title: "Assistance et FAQ | vpnsite", description: "Les réponses aux questions fréquentes sur le VPN gratuit et un formulaire pour contacter l’assistance." },

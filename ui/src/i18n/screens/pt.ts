@@ -2,6 +2,7 @@ import type { ScreenDictionary } from "../../lib/i18n";
 
 const pt: ScreenDictionary = {
   meta: {
+    home: { title: "VPN grátis — privada, rápida e sem registros | vpnsite", description: "Receba em segundos uma licença VPN gratuita com um código de ativação de 20 dígitos. Sem cartão, sem limite de velocidade, sem registros." },
     notFound: { title: "Página não encontrada | vpnsite", description: "Esta página não existe." },
     activation: { title: "Ativação da sua VPN | vpnsite", description: "Seu código de ativação, sua licença e seu pacote de configuração pessoal." },
     support: { title: "Suporte e perguntas frequentes | vpnsite", description: "Respostas às perguntas frequentes sobre a VPN gratuita e um formulário para falar com o suporte." },

@@ -2,6 +2,7 @@ import type { ScreenDictionary } from "../../lib/i18n";
 
 const ru: ScreenDictionary = {
   meta: {
+    home: { title: "Бесплатный VPN — приватно, быстро, без журналов | vpnsite", description: "Получите бесплатную VPN-лицензию с 20-значным кодом активации за секунды. Без карты, без ограничений скорости, без журналов." },
     notFound: { title: "Страница не найдена | vpnsite", description: "Такой страницы нет." },
     activation: { title: "Активация VPN | vpnsite", description: "Ваш код активации, лицензия и личный архив настроек." },
     support: { title: "Поддержка и вопросы | vpnsite", description: "Ответы на частые вопросы о бесплатном VPN и форма обращения в поддержку." },
