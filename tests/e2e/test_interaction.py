@@ -5,6 +5,7 @@ page's headings and the home page's layout on a phone. Real browser, real server
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -154,7 +155,9 @@ def test_check_another_licence_brings_the_form_heading_into_view_with_focus(phon
     expect(phone.locator("#licence-code")).to_have_value(code)
     phone.fill("#licence-email", "another@example.org")
     phone.get_by_role("button", name="Check licence").click()
-    expect(phone.get_by_role("heading", name="Your licence")).to_be_visible()
+    # The dashboard has taken the form's place, and the focus with it, at the top of the page.
+    expect(phone.get_by_role("heading", name="Your licence", exact=True)).to_be_focused()
+    assert phone.evaluate("scrollY") == 0
     again = phone.get_by_role("button", name="Check another licence")
     again.scroll_into_view_if_needed()
     again.click()
@@ -162,6 +165,27 @@ def test_check_another_licence_brings_the_form_heading_into_view_with_focus(phon
     expect(heading).to_be_focused()
     expect(heading).to_be_in_viewport()
     comes_into_view(phone, "h1")
+
+
+def test_the_dashboard_comes_whole_with_its_devices(phone: Any) -> None:
+    """Nothing arrives after the dashboard to push its buttons from under the visitor's finger: it
+    shows once the licence's devices are known (held back here until the check is waiting)."""
+    code = sign_up(phone, "whole@example.org")
+    phone.goto("/license")
+    expect(phone.locator("#licence-code")).to_have_value(code)
+    phone.fill("#licence-email", "whole@example.org")
+    held: list[Any] = []
+    phone.route("**/api/devices", lambda route: held.append(route))
+    phone.get_by_role("button", name="Check licence").click()
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the check never asked for the devices"
+        phone.wait_for_timeout(50)
+    dashboard = phone.get_by_role("heading", name="Your licence", exact=True)
+    expect(dashboard).to_have_count(0)
+    held[0].continue_()
+    expect(dashboard).to_be_focused()
+    assert phone.locator(".devices-count").inner_text() == "0 of 10 servers in use"
 
 
 def test_a_failed_checks_alert_is_in_view_announced_and_tied_to_the_fields(phone: Any) -> None:

@@ -118,9 +118,12 @@ export function deviceRowView(device: Device, since: string, t: Translate, dicti
   };
 }
 
-export function Devices({ credentials }: { credentials: Credentials }) {
+/** The licence's devices: `listed` is the list fetched with the licence (so the dashboard comes
+ * whole and nothing below the list moves under the visitor's pointer when it arrives); without
+ * it the list is fetched here. */
+export function Devices({ credentials, listed }: { credentials: Credentials; listed: DeviceList | null }) {
   const { language, t, dictionary } = useScreenI18n();
-  const [list, setList] = useState<DeviceList | null>(null);
+  const [list, setList] = useState<DeviceList | null>(listed);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -139,7 +142,7 @@ export function Devices({ credentials }: { credentials: Credentials }) {
   const disconnect = (session: string | null) => run(() => disconnectDevices(credentials.email, credentials.code, session, language));
 
   useEffect(() => {
-    void refresh();
+    if (!listed) void refresh();
   }, [credentials.email, credentials.code]);
 
   let listing: ComponentChildren = null;

@@ -59,7 +59,7 @@ function Locations() {
       <p class="section-lead">{t("sections.locationsLead")}</p>
       <ul class="grid grid-4">
         {COUNTRIES.map((country) => (
-          <li key={country} class="reveal card location" data-threshold="0.2">
+          <li key={country} class="reveal card location">
             <Flag country={country} label={t(`locations.${country}.name`)} />
             <h3>{t(`locations.${country}.name`)}</h3>
             <p class="small muted">{t(`locations.${country}.tagline`)}</p>

@@ -2,7 +2,7 @@ import "../../lib/first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
-import { ApiError, checkLicense, renewLicence, type Licence } from "../../lib/api";
+import { ApiError, checkLicense, listDevices, renewLicence, type DeviceList, type Licence } from "../../lib/api";
 import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
@@ -55,7 +55,7 @@ function DashboardView({ active, shown, configUrl, renewal, another, setup }: { 
   const { language, t, list } = useI18n();
   return (
     <section class="container dashboard">
-      <h1>{t("licence.dashboardTitle")}</h1>
+      <h1 id="dashboard-title" tabIndex={-1}>{t("licence.dashboardTitle")}</h1>
       <div class="card details">
         <p class={active ? "badge badge-green" : "badge badge-grey"}>{active ? t("licence.active") : t("licence.ended")}</p>
         <dl>
@@ -87,7 +87,7 @@ function DashboardView({ active, shown, configUrl, renewal, another, setup }: { 
   );
 }
 
-function Dashboard({ licence, credentials, onAnother }: { licence: Licence; credentials: { email: string; code: string }; onAnother: () => void }) {
+function Dashboard({ licence, devices, credentials, onAnother }: { licence: Licence; devices: DeviceList | null; credentials: { email: string; code: string }; onAnother: () => void }) {
   const { language, t, dictionary } = useScreenI18n();
   const [current, setCurrent] = useState(licence);
   const [renewing, setRenewing] = useState(false);
@@ -125,7 +125,7 @@ function Dashboard({ licence, credentials, onAnother }: { licence: Licence; cred
   );
   return (
     <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
-      setup={current.active && <DashboardExtras setup={<OneTapSetup profiles={current.profiles} />} devices={<Devices credentials={credentials} />} />}
+      setup={current.active && <DashboardExtras setup={<OneTapSetup profiles={current.profiles} />} devices={<Devices credentials={credentials} listed={devices} />} />}
       another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
     />
   );
@@ -174,7 +174,7 @@ export function LicenceCheck() {
   const [checking, setChecking] = useState(false);
   // Which fields the alert is about: a mistyped code is the code's fault; a refusal, both.
   const [error, setError] = useState<{ text: string; codeOnly: boolean } | null>(refused ? { text: slot("ERROR"), codeOnly: false } : null);
-  const [found, setFound] = useState<{ licence: Licence; email: string; code: string } | null>(null);
+  const [found, setFound] = useState<{ licence: Licence; devices: DeviceList | null; email: string; code: string } | null>(null);
   const [renewToken, setRenewToken] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const alert = useRef<HTMLParagraphElement>(null);
@@ -213,9 +213,17 @@ export function LicenceCheck() {
     setChecking(true);
     setError(null);
     try {
-      const result = await checkLicense(email.trim(), cleanTypedCode(code), language);
-      setFound({ licence: result.license, email: email.trim(), code: cleanTypedCode(code) });
-      setTimeout(() => window.scrollTo({ top: 0, behavior: "instant" }), SCROLL_AFTER_LOGIN_MS);
+      const credentials = { email: email.trim(), code: cleanTypedCode(code) };
+      const result = await checkLicense(credentials.email, credentials.code, language);
+      // The devices come before the dashboard shows, not under the visitor's pointer after it.
+      // Asked only once the check has passed: a mistyped code is counted once, not twice.
+      const devices = result.license.active ? await listDevices(credentials.email, credentials.code, language).catch(() => null) : null;
+      setFound({ licence: result.license, devices, ...credentials });
+      setTimeout(() => {
+        window.scrollTo({ top: 0, behavior: "instant" });
+        // The form, and the button that had the focus, are gone: the focus goes to what replaced them.
+        document.getElementById("dashboard-title")?.focus({ preventScroll: true });
+      }, SCROLL_AFTER_LOGIN_MS);
     } catch (failure) {
       setError({ text: detailOf(failure, t("licence.notFound")), codeOnly: false });
     } finally {
@@ -229,7 +237,7 @@ export function LicenceCheck() {
 
   if (served?.kind === "licence") return <ServedDashboard active={served.active} />;
   if (found) {
-    return <Dashboard licence={found.licence} credentials={{ email: found.email, code: found.code }} onAnother={another} />;
+    return <Dashboard licence={found.licence} devices={found.devices} credentials={{ email: found.email, code: found.code }} onAnother={another} />;
   }
   return (
     <section class="container narrow">
