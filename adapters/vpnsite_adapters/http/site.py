@@ -175,10 +175,12 @@ class Site:
         """The answer to a form post: the screen prerendered for it, with the visitor's values (and
         the markup ``pieces`` put together from the build's, such as the one-tap setup list)."""
         numbers, counted = self.counts(language, self.snapshot.users, self.snapshot.servers_online)
+        name = f"/forms/{language}/{screen}.html"
         raw = {**counted, **(pieces or {})}
-        raw["TESTIMONIALS"] = self.testimonials.block(language, self.testimonials.pick(language))
+        if name in self._with_testimonials:
+            raw["TESTIMONIALS"] = self.testimonials.block(language, self.testimonials.pick(language))
         # The markup first: the visitor's values go in last, so nothing in them is read as a marker.
-        body = fill_raw(self._page(f"/forms/{language}/{screen}.html"), raw)
+        body = fill_raw(self._page(name), raw)
         return fill(body, {**numbers, **values})
 
     def variant(self, name: str, visitor: str | None = None, held: Collection[str] = ()) -> Variant:
