@@ -85,6 +85,13 @@ function inLanguage(language: Language, element: ComponentChildren): string {
   return renderToString(<WholeI18n value={makeI18n(language, DICTIONARIES[language])}>{element}</WholeI18n>);
 }
 
+/** Each known country's flag and the one for every other country, its label a slot: the pieces
+ * the server draws a server's flag from (http/slots.py: BuildPieces.flag). */
+function flagPieces(language: Language): Record<string, string> {
+  return Object.fromEntries(
+    [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
+  );
+}
 
 /** The status page's live block in pieces, per language, for the server to put together from its
  * snapshot (http/status_page.py): markup with slots, and the texts and tables it needs. */
@@ -93,9 +100,6 @@ export function statusParts(language: Language) {
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
   const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
   const block = (demo: boolean) => inLanguage(language, <StatusBlock demo={demo} users={users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
-  const flags = Object.fromEntries(
-    [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
-  );
   return {
     markup: {
       block: block(false),
@@ -104,7 +108,7 @@ export function statusParts(language: Language) {
       system_row: inLanguage(language, <SystemRow view={{ ...row, ping: slot("RAW_RESPONSE") }} />),
       response: inLanguage(language, <ResponseTime ping={slot("PING")} />),
       load: inLanguage(language, <LoadValue load={slot("LOAD")} level={slot("LEVEL")} />),
-      flags,
+      flags: flagPieces(language),
     },
     locations: DICTIONARIES[language].locations,
     status: { online: statusText("online", t), offline: statusText("offline", t), other: statusText("other", t) },
@@ -154,9 +158,7 @@ export function profileParts(language: Language) {
       link: inLanguage(language, <ProfileLink url={slot("URL")} protocol={slot("PROTOCOL")} city={city} />),
       wireguard: inLanguage(language, <WireguardLink url={slot("URL")} city={city} />),
       open: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} />),
-      flags: Object.fromEntries(
-        [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
-      ),
+      flags: flagPieces(language),
     },
     locations: DICTIONARIES[language].locations,
     load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
@@ -183,9 +185,7 @@ export function deviceParts(language: Language) {
       listing: inLanguage(language, <DeviceListing rows={slot("RAW_ROWS")} credentials={credentials} busy={false} />),
       none: inLanguage(language, <NoDevices />),
       row: inLanguage(language, <DeviceRow view={{ session: slot("SESSION"), flag: slot("RAW_FLAG"), city: slot("CITY"), detail: slot("DETAIL") }} credentials={credentials} busy={false} />),
-      flags: Object.fromEntries(
-        [...Object.keys(dictionary.locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
-      ),
+      flags: flagPieces(language),
       no_flag: inLanguage(language, <span aria-hidden="true" />),
     },
     locations: dictionary.locations,

@@ -9,6 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
 import { useI18n, useScreenI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
+import { placeOf } from "../lib/places";
 import { slot } from "../lib/served";
 import { Icon, shieldIcon } from "./icons";
 
@@ -37,8 +38,7 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
   else if (state.kind === "failed") text = t("check.failed");
   else if (state.answer.protected && state.answer.server) {
     const server = state.answer.server;
-    const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
-    text = t("check.protectedVia", { city: place?.city ?? server.location });
+    text = t("check.protectedVia", { city: placeOf(dictionary.locations, server.flag, server.name, server.location).city });
     tone = "protected";
   } else if (state.answer.protected) {
     text = t("check.protected");

@@ -12,6 +12,7 @@ import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, plural, type PluralForms } from "../lib/format";
 import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
 import { localPath, LOCALE, type Language } from "../lib/language";
+import { placeOf } from "../lib/places";
 import { Flag } from "./flag";
 
 export type Credentials = { email: string; code: string };
@@ -108,12 +109,11 @@ function sinceText(since: number, language: Language): string {
 
 /** A device as its row shows it: the place in the page's language, protocol and since when. */
 export function deviceRowView(device: Device, since: string, t: Translate, dictionary: Dictionary): DeviceRowView {
-  const place = device.server.flag ? dictionary.locations[device.server.flag as keyof typeof dictionary.locations] : undefined;
-  const name = place?.name ?? device.server.name ?? device.server.id;
+  const { name, city } = placeOf(dictionary.locations, device.server.flag, device.server.name ?? device.server.id, device.server.location ?? device.server.id);
   return {
     session: device.session,
     flag: device.server.flag ? <Flag country={device.server.flag} label={name} /> : <span aria-hidden="true" />,
-    city: place?.city ?? device.server.location ?? device.server.id,
+    city,
     detail: `${device.protocol ? `${device.protocol.toUpperCase()} · ` : ""}${t("devices.since", { time: since })}`,
   };
 }

@@ -10,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import type { ProfileServer } from "../lib/api";
 import { loadLevel, loadPercent } from "../lib/format";
 import { useI18n, useScreenI18n } from "../lib/i18n";
+import { placeOf } from "../lib/places";
 import { Icon } from "./icons";
 import { downloadIcon } from "./screen-icons";
 import { Flag } from "./flag";
@@ -71,9 +72,7 @@ export function ProfileRow({ view }: { view: ProfileRowView }) {
 
 function LiveProfileRow({ server }: { server: ProfileServer }) {
   const { language, dictionary } = useScreenI18n();
-  const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
-  const name = place?.name ?? server.name;
-  const city = place?.city ?? server.location;
+  const { name, city } = placeOf(dictionary.locations, server.flag, server.name, server.location);
   // UDP first: it is the faster one, and the one the import button and QR code carry.
   const first = server.openvpn.find((profile) => profile.protocol === "udp") ?? server.openvpn[0];
   const links = (

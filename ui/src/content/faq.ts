@@ -1,5 +1,5 @@
-// The thirteen FAQ items: what they are about, their colour and icon (its path). Their words are per language
-// (text/<language>.ts).
+// The thirteen FAQ items: what they are about, their colour and icon (its path). Their words are
+// per language (text/<language>.ts).
 
 import { globeIcon, shieldIcon } from "../components/icons";
 import { archiveIcon, boltIcon, devicesIcon, downloadIcon, eyeOffIcon, giftIcon, keyIcon, plugIcon, refreshIcon, searchIcon, trashIcon } from "../components/screen-icons";

@@ -7,6 +7,7 @@ import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent,
 import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
+import { placeOf } from "../../lib/places";
 import { usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Icon, shieldIcon } from "../../components/icons";
@@ -143,12 +144,11 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
   const { language, t, dictionary } = useScreenI18n();
   const users = data.summary.user_count;
   const vpnRows = data.vpn_servers.map((server) => {
-    const place = dictionary.locations[server.flag as keyof typeof dictionary.locations];
-    const name = place?.name ?? server.name;
+    const { name, city } = placeOf(dictionary.locations, server.flag, server.name, server.location);
     const view: VpnRowView = {
       flag: <Flag country={server.flag} label={name} />,
       name,
-      city: place?.city ?? server.location,
+      city,
       status: server.status,
       statusText: statusText(server.status, t),
       ping: pingText(server.ping, language, t),
