@@ -1,13 +1,14 @@
 import type { ComponentChildren, ComponentType } from "preact";
-import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
 import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./lib/i18n";
 import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
+import { useOnNavigation } from "./lib/on-navigation";
 import { pageOf } from "./lib/pages";
 import { ServedContext, type ServedScreen } from "./lib/served";
 import { lazy, Suspense } from "preact/compat";
-import { Home } from "./routes/home";
+import { Home, type DrawScreen } from "./routes/home";
 
 import { pageMeta, type LanguageParts } from "./i18n/load";
 import type { PageText } from "./content/types";
@@ -58,12 +59,7 @@ function screenTexts(parts: LanguageParts, screens: ScreenDictionary | undefined
  * came with its own, so the first render leaves them (and loads nothing for them). */
 function DocumentHead({ language, parts }: { language: Language; parts: LanguageParts }) {
   const [path] = useLocation();
-  const arrived = useRef(true);
-  useEffect(() => {
-    if (arrived.current) {
-      arrived.current = false;
-      return;
-    }
+  useOnNavigation(path, () => {
     if (languageFromPath(path) !== language) {
       // Each page ships only its own language: another language is a fresh page load.
       location.reload();
@@ -83,7 +79,7 @@ function DocumentHead({ language, parts }: { language: Language; parts: Language
     return () => {
       current = false;
     };
-  }, [path, language, parts]);
+  });
   return null;
 }
 
@@ -96,7 +92,7 @@ export function App({ language, dictionary, parts, screens, ssrPath, served = nu
   const at = (route: string) => localPath(route, language);
   // A screen in its texts. Its code is asked for with the texts, not once they have come: a visitor
   // who follows a link to it waits for one round trip, not two (the lazy screen then finds it loaded).
-  const screen = (code: () => Promise<unknown>, shown: () => ComponentChildren) => () => {
+  const screen: DrawScreen = (code, shown) => () => {
     code().catch(() => undefined);
     return <ScreenTexts>{shown()}</ScreenTexts>;
   };
@@ -108,7 +104,7 @@ export function App({ language, dictionary, parts, screens, ssrPath, served = nu
         <Layout>
           <Suspense fallback={null}>
           <Switch>
-            <Route path={at("/")}><Home Texts={ScreenTexts} /></Route>
+            <Route path={at("/")}><Home screen={screen} /></Route>
             <Route path={at("/activation")}>{screen(activationCode, () => <ActivationScreen />)}</Route>
             <Route path={at("/license")}>{screen(licenceCode, () => <LicenceCheck />)}</Route>
             <Route path={at("/server-status")}>{screen(statusCode, () => <ServerStatusScreen />)}</Route>

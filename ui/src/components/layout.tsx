@@ -6,6 +6,7 @@ import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type La
 import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
 import { countedUsers, servedUserCount } from "../lib/served";
+import { useOnNavigation } from "../lib/on-navigation";
 import { operator } from "../lib/operator";
 import { revealOnScroll } from "./reveal";
 import { Icon, chevronIcon, globeIcon, mailIcon, menuIcon, sendIcon, shieldIcon, xIcon } from "./icons";
@@ -264,16 +265,11 @@ function FloatingButton() {
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const [path] = useLocation();
-  // A new screen starts at its top. The page the visitor came in on is left where they are: they
-  // may have scrolled it before the script ran, and hydrating must not throw them back.
-  const arrived = useRef(true);
-  useEffect(() => {
-    if (arrived.current) {
-      arrived.current = false;
-      return;
-    }
+  // A new screen starts at its top. The page the visitor came in on is left where they are:
+  // hydrating must not throw them back.
+  useOnNavigation(path, () => {
     if (!location.hash) window.scrollTo({ top: 0, behavior: "instant" });
-  }, [path]);
+  });
   useEffect(() => revealOnScroll(document.getElementById("main") as HTMLElement), []);
   return (
     <>

@@ -1,4 +1,4 @@
-import type { ComponentChildren, ComponentType } from "preact";
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { lazy } from "preact/compat";
 import { Link } from "wouter";
@@ -15,23 +15,21 @@ import type { HomePartName } from "./home-sections";
 const sectionsCode = () => import("./home-sections");
 const HomePart = lazy(() => sectionsCode().then((m) => ({ default: m.HomePart })));
 
-export type ScreenTexts = ComponentType<{ children: ComponentChildren }>;
+/** A part of a page with the screens' texts around it, drawn once its code (asked for at once) and
+ * the texts have come (app.tsx). */
+export type DrawScreen = (code: () => Promise<unknown>, shown: () => ComponentChildren) => () => ComponentChildren;
 
 /** The home page. What it does (sign-up, counts, the way back to the form) is drawn by the first
  * script; its later sections are the server's markup on the page the server sent, and are loaded
- * with the screens' texts (`Texts`) where the script draws the page itself. */
-export function Home({ Texts }: { Texts: ScreenTexts }) {
+ * with the screens' texts (`screen`) where the script draws the page itself. */
+export function Home({ screen }: { screen: DrawScreen }) {
   const { language, t, dictionary } = useI18n();
   const { data } = usePolling(fetchUserCount, HOME_POLL_MS);
   const [served] = useState(servedUserCount);
   const users = data?.user_count ?? served;
   // The servers online as of the snapshot the server filled the page from (not polled).
   const [servers] = useState(() => servedNumber("servers"));
-  // The part's code is asked for with the texts, not once they have come (one round trip, not two).
-  const part = (name: HomePartName) => () => {
-    sectionsCode().catch(() => undefined);
-    return <Texts><HomePart name={name} /></Texts>;
-  };
+  const part = (name: HomePartName) => screen(sectionsCode, () => <HomePart name={name} />);
 
   return (
     <>
