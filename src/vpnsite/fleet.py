@@ -24,6 +24,28 @@ MAX_SESSIONS_REPORTED = 1_000_000
 MAX_BANDWIDTH_MBPS = 1_000_000.0
 MAX_EXIT_ADDRESSES = 16
 
+# Where no visitor comes from over the internet. A heartbeat from one of these has come through a
+# proxy the hub was not told to trust (a local nginx, a container bridge), whose address every
+# visitor would share: learnt, it would tell them all they are protected.
+NOT_LEARNED = tuple(
+    ipaddress.ip_network(network)
+    for network in (
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "224.0.0.0/4",
+        "240.0.0.0/4",
+        "::/127",
+        "fc00::/7",
+        "fe80::/10",
+        "ff00::/8",
+    )
+)
+
 
 class Rank(Enum):
     VERY_HIGH = "very_high"
@@ -61,7 +83,8 @@ class Heartbeat:
     bandwidth_mbps: float
     sessions: int
     service_up: bool
-    # Where the server's clients' traffic leaves from; None: not reported (the hub keeps what it has).
+    # Where the server's clients' traffic leaves from, as the server says; None (or none): not
+    # reported, and the hub goes by where the beat comes from (see ``exits_in_use``).
     exit_addresses: tuple[str, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
@@ -92,6 +115,37 @@ def exit_addresses(texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
+def learned_exit(source: str | None) -> tuple[str, ...]:
+    """The exit address a heartbeat's source address gives: that address (an IPv4 one seen
+    through IPv6, ``::ffff:198.51.100.7``, as IPv4), or none when it is not an address or one no
+    visitor comes from over the internet (``NOT_LEARNED``)."""
+    try:
+        address = ipaddress.ip_address((source or "").strip())
+    except ValueError:
+        return ()
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.scope_id is not None:
+            return ()
+        address = address.ipv4_mapped or address
+    if any(address.version == network.version and address in network for network in NOT_LEARNED):
+        return ()
+    return (str(address),)
+
+
+def exits_in_use(
+    configured: Sequence[str], reported: Sequence[str] | None, source: str | None
+) -> tuple[str, ...]:
+    """The exit addresses the connection check goes by after a heartbeat: the operator's
+    (``vpn add-server --exit-address``) if any; else those the beat reports, if any; else the
+    address the beat came from, when it is one a visitor could come from. Nothing is kept from
+    earlier beats: a server whose address changes is followed."""
+    if configured:
+        return exit_addresses(configured)
+    if reported:
+        return exit_addresses(reported)
+    return learned_exit(source)
+
+
 @frozen
 class VpnServer:
     location: Location
@@ -107,7 +161,9 @@ class VpnServer:
     tcp_port: int | None = None
     wg_port: int | None = None
     wg_public_key: str | None = None
+    # Those the connection check goes by (``exits_in_use``), and the operator's own.
     exit_addresses: tuple[str, ...] = ()
+    configured_exit_addresses: tuple[str, ...] = ()
 
 
 def silent_since(now: datetime) -> datetime:
@@ -161,14 +217,28 @@ def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
     return views
 
 
+@frozen
+class Heard:
+    """A server as a heartbeat finds it: when it last reported, the token hash it holds and the
+    exit addresses its operator gave."""
+
+    server_id: str
+    last_seen: datetime | None
+    token_hash: str
+    configured_exits: tuple[str, ...] = ()
+
+
 class FleetStore(Protocol):
-    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
-        """The id of the server holding a token whose hash is any of these (one per ring key), when
-        it last reported, and the hash it holds; None if nobody does."""
+    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
+        """The server holding a token whose hash is any of these (one per ring key); None if
+        nobody does."""
         ...
 
-    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
-        """Store the beat; with ``end_sessions``, the server's sessions are dropped in the same write."""
+    def record_heartbeat(
+        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+    ) -> None:
+        """Store the beat and the exit addresses now in use; with ``end_sessions``, the server's
+        sessions are dropped in the same write."""
         ...
 
     def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
@@ -198,19 +268,24 @@ class Fleet:
     keys: Keyring
     clock: Clock
 
-    def heartbeat(self, token: str, beat: Heartbeat) -> str:
+    def heartbeat(self, token: str, beat: Heartbeat, source: str | None = None) -> str:
+        """Record a server's beat; ``source`` is the address it came from, as the hub sees its
+        callers (through trusted proxies only)."""
         if not token:
             raise NodeUnauthorized()
         candidates = self.keys.read().nodes(token)
         heard = self.store.last_heard(candidates.values)
         if heard is None:
             raise NodeUnauthorized()
-        server, last_seen, held = heard
-        if candidates.is_stale(held):
+        server = heard.server_id
+        if candidates.is_stale(heard.token_hash):
             # The server keeps its token; the hub keeps it under the current key from now on.
-            self.store.rekey_token(server, held, candidates.current)
+            self.store.rekey_token(server, heard.token_hash, candidates.current)
         now = self.clock.now()
         if beat.exit_addresses is not None:
             beat = attrs.evolve(beat, exit_addresses=exit_addresses(beat.exit_addresses))
-        self.store.record_heartbeat(server, beat, now, end_sessions=back_from_silence(last_seen, now))
+        exits = exits_in_use(heard.configured_exits, beat.exit_addresses, source)
+        self.store.record_heartbeat(
+            server, beat, exits, now, end_sessions=back_from_silence(heard.last_seen, now)
+        )
         return server

@@ -28,6 +28,7 @@ MAX_SESSIONS = 10
 # after that it stops counting (the client gave up, or the server never heard the answer).
 UNCONFIRMED_FOR = timedelta(seconds=15)
 SESSION_ID_BYTES = 12
+DENY_LISTED_FOR = timedelta(days=90)
 Refusal = Literal["bad_credentials", "ended", "too_many_devices"]
 
 
@@ -82,10 +83,15 @@ def settle(
     licences: Mapping[str, Licence],
     counted_elsewhere: Mapping[str, int],
     now: datetime,
+    protocols: Mapping[str, str] | None = None,
 ) -> Settlement:
     """``held``: the connections the server reports (session id → licence id). ``recorded``: the
     hub's sessions on that server. ``licences``: the licences of ``held``, where they still exist.
-    ``counted_elsewhere``: per licence of ``held``, the servers where it has other sessions."""
+    ``counted_elsewhere``: per licence of ``held``, the servers where it has other sessions.
+    ``protocols``: what the server says each connection runs over. A connection the hub did not
+    admit — one held through a silence the hub took for an outage, or a WireGuard peer, which
+    connects without a login and which the server reports once it has shaken hands — is counted
+    like a login: restored when the licence lives and has a place, ended when not."""
     by_id = {session.id: session for session in recorded}
     holders = {session.licence_id: session.id for session in recorded}
     end, restore = [], []
@@ -102,7 +108,8 @@ def settle(
         elif counted_elsewhere.get(licence_id, 0) >= MAX_SESSIONS:
             end.append(session_id)
         else:
-            restore.append(Session(licence_id, server_id, now, session_id, confirmed=True))
+            protocol = (protocols or {}).get(session_id)
+            restore.append(Session(licence_id, server_id, now, session_id, True, protocol))
             holders[licence_id] = session_id
     drop = [
         session.id
@@ -149,8 +156,8 @@ class SessionStore(Protocol):
 
 
 class NodeLicences(LicenceStore, Protocol):
-    def ended_ids(self, now: datetime) -> list[str]:
-        """Every licence that has ended (or was ended by an erasure) by ``now``."""
+    def erased_ids(self, ended_since: datetime) -> list[str]:
+        """The licences that ended at or after ``ended_since`` and are erased (no owner any more)."""
         ...
 
 
@@ -198,9 +205,12 @@ class NodeAccess:
         return Admission(licence.id, None, session.id)
 
     def deny_list(self, token: str) -> list[str]:
-        """The licences whose keys the calling server must refuse: ended or erased."""
+        """The licences whose keys the calling server refuses before any TLS work: the erased
+        ones, which nobody may use again. An ended licence is not on it: its owner's app logs in
+        and is told it has ended. After ``DENY_LISTED_FOR`` an erased licence leaves the list (its
+        login is refused all the same), so the list does not grow for ever."""
         self.server(token)
-        return self.licences.ended_ids(self.clock.now())
+        return self.licences.erased_ids(self.clock.now() - DENY_LISTED_FOR)
 
     def tunnel_peers(self, token: str) -> tuple[str, list[tuple[str, str]]]:
         """The calling server, and (licence id, tunnel address) of its live WireGuard peers."""
@@ -213,7 +223,9 @@ class NodeAccess:
     def ended(self, token: str, session_id: str) -> bool:
         return self.sessions.release(self.server(token), [session_id]) > 0
 
-    def settle(self, server_id: str, held: Mapping[str, str]) -> list[str]:
+    def settle(
+        self, server_id: str, held: Mapping[str, str], protocols: Mapping[str, str] | None = None
+    ) -> list[str]:
         """Bring the hub's sessions of a server in line with the connections it reports; the
         session ids it must end (licence ended or erased, replaced, or over the limit)."""
         now = self.clock.now()
@@ -225,6 +237,7 @@ class NodeAccess:
             self.sessions.licences_by_id(licence_ids),
             self.sessions.servers_in_use(licence_ids, server_id, now - UNCONFIRMED_FOR, silent_since(now)),
             now,
+            protocols,
         )
         if settlement.drop or settlement.end:
             self.sessions.release(server_id, settlement.drop + settlement.end)

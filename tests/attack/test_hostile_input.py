@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.support.api import sign_up
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.templates import ticket_acknowledgement
-from vpnsite_adapters.node.hub import Hub
+from vpnsite_adapters.node.hub import HUB_UNAVAILABLE, Hub
 
 hostile_text = st.one_of(
     st.text(max_size=50),
@@ -135,14 +135,13 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
     closed.bind(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    assert not Hub(f"http://127.0.0.1:{port}", "t").log_in("anna@example.org", code).admitted
+    assert Hub(f"http://127.0.0.1:{port}", "t").log_in("anna@example.org", code).reason == HUB_UNAVAILABLE
 
     silent = socket.create_server(("127.0.0.1", 0))
     threading.Thread(target=lambda: silent.accept(), daemon=True).start()
     started = time.monotonic()
-    assert (
-        not Hub(f"http://127.0.0.1:{silent.getsockname()[1]}", "t").log_in("anna@example.org", code).admitted
-    )
+    verdict = Hub(f"http://127.0.0.1:{silent.getsockname()[1]}", "t").log_in("anna@example.org", code)
+    assert not verdict.admitted and verdict.reason == HUB_UNAVAILABLE
     assert time.monotonic() - started < 10, "bounded by the node's login timeout"
     silent.close()
 
@@ -151,7 +150,17 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
         threading.Thread(target=server.handle_request, daemon=True).start()
         verdict = Hub(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
         server.server_close()
-        assert not verdict.admitted, (status, body)
+        # Whatever the hub did not decide, the app is told to try again later.
+        assert not verdict.admitted and verdict.reason == HUB_UNAVAILABLE, (status, body)
+
+    server = http.server.HTTPServer(
+        ("127.0.0.1", 0), _answering(403, b'{"admitted": false, "reason": "ended"}')
+    )
+    threading.Thread(target=server.handle_request, daemon=True).start()
+    assert (
+        Hub(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code).reason == "ended"
+    )
+    server.server_close()
 
 
 def _answering(status: int, body: bytes) -> type[http.server.BaseHTTPRequestHandler]:

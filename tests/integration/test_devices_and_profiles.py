@@ -306,12 +306,16 @@ def test_the_connection_check_knows_the_online_servers_exit_addresses(
     }
     assert check("2001:db8:7::99")["protected"] is True
     assert check("198.51.100.8") == {"protected": False, "server": None}
-    client.post("/api/node/heartbeat", json=BEAT, headers=auth)
+    beat = client.post(
+        "/api/node/heartbeat", json=BEAT, headers=auth, environ_base={"REMOTE_ADDR": "198.51.100.9"}
+    )
+    assert beat.status_code == 200
     vpn_hub.services.snapshot.refresh()
-    assert check("198.51.100.7")["protected"] is True, "a heartbeat without addresses keeps the known ones"
+    assert check("198.51.100.9")["protected"] is True, "a heartbeat without addresses: where it comes from"
+    assert check("198.51.100.7")["protected"] is False, "nothing is kept from the beats before"
     clock.advance(seconds=31)
     vpn_hub.services.snapshot.refresh()
-    assert check("198.51.100.7")["protected"] is False, "a server offline protects nobody"
+    assert check("198.51.100.9")["protected"] is False, "a server offline protects nobody"
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "GET /api/connection-check 200" in logged
     assert "198.51.100" not in logged and "2001:db8:7" not in logged, "no visitor's address is logged"

@@ -16,7 +16,7 @@ from attrs import Factory, define, frozen
 
 from vpnsite.emails import email_key
 from vpnsite.errors import RequestAlreadyUsed
-from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter
@@ -208,8 +208,10 @@ class MemoryLicenceStore:
     def started_since(self, since: datetime) -> list[datetime]:
         return [row.starts_at for row in self.db.licences.values() if row.starts_at >= since]
 
-    def ended_ids(self, now: datetime) -> list[str]:
-        return [row.id for row in self.db.licences.values() if row.ends_at <= now]
+    def erased_ids(self, ended_since: datetime) -> list[str]:
+        return [
+            row.id for row in self.db.licences.values() if row.ends_at >= ended_since and row.email is None
+        ]
 
 
 @frozen
@@ -364,13 +366,16 @@ class MemoryFleetStore:
     def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
         self._update(server_id, wg_port=port, wg_public_key=public_key)
 
-    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
+    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
         row = next((row for row in self.db.servers.values() if row.token_hash in token_hashes), None)
         if row is None or row.token_hash is None:
             return None
-        return row.server.location.id, row.server.last_seen, row.token_hash
+        server = row.server
+        return Heard(server.location.id, server.last_seen, row.token_hash, server.configured_exit_addresses)
 
-    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
+    def record_heartbeat(
+        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+    ) -> None:
         if end_sessions:
             self.db.sessions = {key: s for key, s in self.db.sessions.items() if s.server_id != server_id}
         self._update(
@@ -380,12 +385,11 @@ class MemoryFleetStore:
             bandwidth_mbps=beat.bandwidth_mbps,
             sessions=beat.sessions,
             service_up=beat.service_up,
+            exit_addresses=tuple(exits),
         )
-        if beat.exit_addresses is not None:
-            self._update(server_id, exit_addresses=beat.exit_addresses)
 
-    def set_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
-        self._update(server_id, exit_addresses=tuple(addresses))
+    def configure_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
+        self._update(server_id, exit_addresses=tuple(addresses), configured_exit_addresses=tuple(addresses))
 
     def _update(self, server_id: str, **changes: Any) -> None:
         row = self.db.servers.get(server_id)

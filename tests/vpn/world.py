@@ -4,7 +4,7 @@ real `vpnsite serve` hub, two VPN servers each run by `vpnsite node run --dir` f
 server), one client namespace per server, and a web server behind server A that clients reach
 only through the tunnel.
 
-    hub (this host) 10.77.1.1 ── 10.77.1.2 [A] 10.77.2.1 ── 10.77.2.2 [client-a]
+    hub (this host) 203.0.113.1 ── 203.0.113.2 [A] 10.77.2.1 ── 10.77.2.2 [client-a]
                                              10.77.5.1 ── 10.77.5.2 [internet]  web :8080
     hub (this host) 10.77.3.1 ── 10.77.3.2 [B] 10.77.4.1 ── 10.77.4.2 [client-b]
 """
@@ -30,6 +30,7 @@ import requests
 from tests.support.serve import serve
 from tests.vpn.netns import Namespaces, sh, wait_for
 
+WIREGUARD = shutil.which("wireguard-go") is not None and shutil.which("wg") is not None
 CONNECTED = "Initialization Sequence Completed"
 REFUSED = "AUTH_FAILED"
 INTERNET = "10.77.5.2"
@@ -41,7 +42,10 @@ OFF_LINK_V6 = "2001:db8:99::1"
 # The hub's IPv6 address on its link to server B; it has no route back to the tunnel's subnet.
 HUB_V6 = "2001:db8:3::1"
 # Where server A's clients' traffic reaches the hub from: its NAT leaves by its link to the hub.
-SERVER_A_HUB_SIDE = "10.77.1.2"
+SERVER_A_HUB_SIDE = "203.0.113.2"
+# The hub's address on that link: on the internet, as server A sees it (the hub learns A's exit
+# address from its heartbeats, and learns none from a private address).
+HUB_ON_A_LINK = "203.0.113.1"
 
 # The page's server answers with the address the request came from.
 WEB_SERVER = """
@@ -79,8 +83,9 @@ def missing() -> str | None:
 
 
 class World:
-    def __init__(self, tmp: Path, wireguard: bool) -> None:
+    def __init__(self, tmp: Path, wireguard: bool, server_reneg_seconds: int | None = None) -> None:
         self.tmp = tmp
+        self.server_reneg_seconds = server_reneg_seconds
         self.net = Namespaces(f"v{uuid.uuid4().hex[:4]}")
         self.port = free_port()
         self.env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / "hub"), "VPNSITE_RATE_LIMITS": "off"}
@@ -126,7 +131,7 @@ class World:
         net = self.net
         self.a, self.b = net.add("a"), net.add("b")
         self.client_a, self.client_b, self.internet = net.add("ca"), net.add("cb"), net.add("i")
-        net.link(None, "10.77.1.1", self.a, "10.77.1.2", "ha")
+        net.link(None, HUB_ON_A_LINK, self.a, SERVER_A_HUB_SIDE, "ha")
         net.link(None, "10.77.3.1", self.b, "10.77.3.2", "hb")
         net.link(self.a, "10.77.2.1", self.client_a, "10.77.2.2", "ca")
         net.link(self.b, "10.77.4.1", self.client_b, "10.77.4.2", "cb")
@@ -153,12 +158,10 @@ class World:
         self.vpnsite("vpn", "init")
         self.start_hub()
         for name, namespace, host, hub_address in (
-            ("vpn-a", self.a, "10.77.2.1", "10.77.1.1"),
+            ("vpn-a", self.a, "10.77.2.1", HUB_ON_A_LINK),
             ("vpn-b", self.b, "10.77.4.1", "10.77.3.1"),
         ):
             wg_port = ["--wg-port", "51820"] if name == "vpn-a" and self.wireguard else ["--wg-port", "0"]
-            # server-config copies it into node.json, and the node reports it with every heartbeat.
-            exit_address = ["--exit-address", SERVER_A_HUB_SIDE] if name == "vpn-a" else []
             self.vpnsite(
                 "vpn",
                 "add-server",
@@ -170,7 +173,6 @@ class World:
                 "--host",
                 host,
                 *wg_port,
-                *exit_address,
             )
             written = self.tmp / "written" / name
             ipv6 = ["--ipv6", "route"] if name == "vpn-b" else []
@@ -188,6 +190,10 @@ class World:
             installed = self.tmp / "servers" / name / "etc-vpnsite-node"
             shutil.copytree(written, installed)
             shutil.rmtree(written)
+            if name == "vpn-b" and self.server_reneg_seconds:
+                # An operator's own setting: server B starts each renegotiation itself.
+                for config in installed.glob("server-*.conf"):
+                    config.write_text(config.read_text() + f"reneg-sec {self.server_reneg_seconds}\n")
             # A careless copy: the node puts back what OpenVPN's unprivileged key check needs.
             installed.chmod(0o700)
             (installed / "verify-key.sh").chmod(0o600)
@@ -283,12 +289,12 @@ class World:
     def hub_json(self, namespace: str, path: str, timeout: float = 3) -> dict[str, object] | None:
         """GET a hub API path from inside a namespace (through its tunnel, when one is up), at
         the hub's address on server A's link; None when unreachable."""
-        answer = self._get(namespace, f"http://10.77.1.1:{self.port}{path}", timeout)
+        answer = self._get(namespace, f"http://{HUB_ON_A_LINK}:{self.port}{path}", timeout)
         return None if answer is None else json.loads(answer)
 
     def hub_page(self, namespace: str, path: str, timeout: float = 3) -> str | None:
         """A website page as the hub sends it to a request from inside a namespace."""
-        return self._get(namespace, f"http://10.77.1.1:{self.port}{path}", timeout)
+        return self._get(namespace, f"http://{HUB_ON_A_LINK}:{self.port}{path}", timeout)
 
     def _get(self, namespace: str, url: str, timeout: float) -> str | None:
         """The body a GET of ``url`` from inside ``namespace`` answers; None when unreachable."""

@@ -36,6 +36,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_node(args: argparse.Namespace) -> int:
+    from vpnsite_adapters.node.containment import contained
+
+    return contained(lambda: _serve(args))
+
+
+def _serve(args: argparse.Namespace) -> int:
     from vpnsite_adapters.node.config import NodeConfigError
     from vpnsite_adapters.node.networking import NetworkingError
     from vpnsite_adapters.node.run import run_node as run

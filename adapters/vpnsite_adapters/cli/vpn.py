@@ -43,8 +43,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--exit-address",
         action="append",
         default=[],
-        help="a public address (or network) clients' traffic leaves from, for the connection check; "
-        "repeat for IPv4 and IPv6 (the node may report its own)",
+        help="a public address (or network) clients' traffic leaves from, for the connection check "
+        "(default: where the server's heartbeats come from, learnt by the hub); give it when clients "
+        "leave from another address; repeat for IPv4 and IPv6",
     )
     add.set_defaults(handler=run_add_server, store="write")
 
@@ -127,7 +128,7 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
             print(f"vpnsite: a server named {args.name} exists")
             return 1
         token = issue_server_token(fleet, args.name, console.keys, console.random)
-        fleet.set_exit_addresses(args.name, exits)
+        fleet.configure_exit_addresses(args.name, exits)
         if args.wg_port:
             private, public = wireguard.new_server_key()
             write_secret(folder / f"{args.name}.wg", private.encode())
@@ -167,6 +168,7 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             ipv6=args.ipv6,
             install_dir=args.install_dir,
             executable=args.executable,
+            site=settings.public_url or "",
         )
     except UnitError as error:
         print(f"vpnsite: {error}", file=sys.stderr)

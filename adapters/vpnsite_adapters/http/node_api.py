@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from vpnsite.archives import OPENVPN_PROTOCOLS
+from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
-from vpnsite_adapters.http.api import json_body
+from vpnsite_adapters.http.api import caller_ip, json_body
 from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin, NodeSession
 from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
@@ -16,6 +16,7 @@ node_api = Blueprint("node_api", __name__)
 
 # A heartbeat lists every connection of a busy server: room for tens of thousands.
 HEARTBEAT_BODY_BYTES = 4 * 1024 * 1024
+SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
 
 
 def bearer_token() -> str:
@@ -31,13 +32,18 @@ def heartbeat() -> Response:
     body: HeartbeatBody = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
-    server = services.fleet.heartbeat(
-        token, Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
-    )
+    beat = Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
+    # Where the beat comes from is the server's exit address unless told otherwise.
+    server = services.fleet.heartbeat(token, beat, source=caller_ip())
     end: list[str] = []
     if body.connections is not None:
         held = {connection.session: connection.licence for connection in body.connections}
-        end = services.node_access.settle(server, held)
+        protocols = {
+            connection.session: connection.protocol
+            for connection in body.connections
+            if connection.protocol in SESSION_PROTOCOLS
+        }
+        end = services.node_access.settle(server, held, protocols)
     return jsonify(success=True, server=server, end=end)
 
 
@@ -88,7 +94,11 @@ def wireguard_peers() -> Response:
         return jsonify(peers=[])
     secret = services.vpn_keys.wireguard_secret
     peers = [
-        {"public_key": wireguard.client_key(secret, licence, server)[1], "allowed_ips": f"{address}/32"}
+        {
+            "public_key": wireguard.client_key(secret, licence, server)[1],
+            "allowed_ips": f"{address}/32",
+            "licence": licence,
+        }
         for licence, address in tunnels
     ]
     return jsonify(peers=peers)

@@ -410,6 +410,11 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {
                         "session": {"type": "string", "maxLength": 64},
                         "licence": {"type": "string", "maxLength": 64},
+                        "protocol": {
+                            "type": ["string", "null"],
+                            "maxLength": 16,
+                            "description": "udp, tcp or wireguard (a peer that has shaken hands lately)",
+                        },
                     },
                 },
             },
@@ -417,7 +422,9 @@ SCHEMAS: dict[str, Any] = {
                 "type": ["array", "null"],
                 "maxItems": 16,
                 "items": {"type": "string", "maxLength": 64},
-                "description": "Public addresses (or networks) the clients' traffic leaves from",
+                "description": "Public addresses (or networks) the clients' traffic leaves from, "
+                "when not the address the heartbeat comes from (which the hub uses by default); "
+                "the operator's `vpn add-server --exit-address` comes first",
             },
         },
     },
@@ -586,7 +593,8 @@ def openapi_document() -> dict[str, Any]:
                 "The client left", "NodeSession", _json(_ref("NodeSessionResult"), "Its place is free")
             ),
             "/api/node/wireguard-peers": _node(
-                "The calling server's WireGuard peers (experimental): live licences and their addresses",
+                "The calling server's WireGuard peers (experimental): the live licences, their keys "
+                "and addresses",
                 None,
                 {"description": "The peers", "content": {"application/json": {"schema": {"type": "object"}}}},
                 method="get",

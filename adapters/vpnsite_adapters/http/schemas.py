@@ -85,6 +85,7 @@ class RenewLicence:
 class HeldConnection:
     session: str = field(metadata=_capped(64))
     licence: str = field(metadata=_capped(64))
+    protocol: str | None = field(default=None, metadata={"max_length": 16})
 
 
 @define

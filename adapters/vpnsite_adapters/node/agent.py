@@ -13,6 +13,7 @@ from pathlib import Path
 
 from vpnsite.fleet import HEARTBEAT_PERIOD, Heartbeat
 from vpnsite_adapters.node.hub import Hub
+from vpnsite_adapters.node.wireguard_sessions import WireguardSessions
 
 log = logging.getLogger("vpnsite.node")
 
@@ -24,10 +25,10 @@ class NodeAgent:
         measure: Callable[[], Heartbeat],
         interval: float = HEARTBEAT_PERIOD.total_seconds(),
         name: str = "node-agent",
-        connections: Callable[[], Sequence[tuple[str, str]]] | None = None,
+        connections: Callable[[], Sequence[tuple[str, str, str]]] | None = None,
         end: Callable[[Iterable[str]], object] | None = None,
         deny_list: Path | None = None,
-        wireguard_interface: str | None = None,
+        wireguard: WireguardSessions | None = None,
     ) -> None:
         self.hub = hub
         self.measure = measure
@@ -36,7 +37,7 @@ class NodeAgent:
         self.connections = connections
         self.end = end
         self.deny_list = deny_list
-        self.wireguard_interface = wireguard_interface
+        self.wireguard = wireguard
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -62,24 +63,24 @@ class NodeAgent:
         partial.replace(self.deny_list)
 
     def sync_wireguard_peers(self) -> None:
-        """Make the interface's peers the hub's list: new licences in, ended ones out."""
-        if self.wireguard_interface is None:
+        """Make the interface's peers the hub's list: new licences in, ended ones out (and those
+        the hub ended kept out a while)."""
+        if self.wireguard is None:
             return
-        wanted = self.hub.wireguard_peers()
-        if wanted is None:
+        listed = self.hub.wireguard_peers()
+        if listed is None:
             return
+        wanted = self.wireguard.peers_wanted(listed)
+        interface = self.wireguard.interface
         try:
             shown = subprocess.run(
-                ["wg", "show", self.wireguard_interface, "peers"], capture_output=True, text=True, check=True
+                ["wg", "show", interface, "peers"], capture_output=True, text=True, check=True
             ).stdout.split()
             for key in set(shown) - set(wanted):
-                subprocess.run(["wg", "set", self.wireguard_interface, "peer", key, "remove"], check=True)
+                subprocess.run(["wg", "set", interface, "peer", key, "remove"], check=True)
             for key, allowed in wanted.items():
                 if key not in shown:
-                    subprocess.run(
-                        ["wg", "set", self.wireguard_interface, "peer", key, "allowed-ips", allowed],
-                        check=True,
-                    )
+                    subprocess.run(["wg", "set", interface, "peer", key, "allowed-ips", allowed], check=True)
         except (OSError, subprocess.CalledProcessError) as error:
             log.warning("%s: WireGuard peers not synced (%s)", self.name, type(error).__name__)
 

@@ -12,6 +12,8 @@ from attrs import frozen
 NODE_FILE = "node.json"
 DENY_LIST = "denied-licences.txt"
 KEY_CHECK = "verify-key.sh"
+# Root's alone (0700): the management sockets live here.
+RUN_DIR = "run"
 IPV6_MODES = ("block", "route")
 Ipv6Mode = Literal["block", "route"]
 
@@ -31,7 +33,7 @@ class Instance:
 
     @property
     def management(self) -> str:
-        return f"management-{self.protocol}.sock"
+        return f"{RUN_DIR}/management-{self.protocol}.sock"
 
 
 @frozen
@@ -52,6 +54,8 @@ class NodeConfig:
     ipv6: Ipv6Mode
     # The public addresses clients' traffic leaves from, for the hub's "am I protected?" check.
     exit_addresses: tuple[str, ...] = ()
+    # The website visitors use (the hub's VPNSITE_PUBLIC_URL): where a refused app sends its user.
+    site: str = ""
 
     @property
     def subnets(self) -> list[str]:
@@ -84,6 +88,7 @@ class NodeConfig:
                 "wireguard": wireguard,
                 "ipv6": self.ipv6,
                 "exit_addresses": list(self.exit_addresses),
+                "site": self.site,
             },
             indent=2,
         )
@@ -108,7 +113,14 @@ class NodeConfig:
                 raise NodeConfigError(f"{path}: ipv6 must be one of {', '.join(IPV6_MODES)}")
             exits = tuple(str(address) for address in raw.get("exit_addresses", []))
             return cls(
-                str(raw["server"]), str(raw["hub"]), str(raw["token"]), instances, wireguard, ipv6, exits
+                str(raw["server"]),
+                str(raw["hub"]),
+                str(raw["token"]),
+                instances,
+                wireguard,
+                ipv6,
+                exits,
+                str(raw.get("site", "")),
             )
         except FileNotFoundError:
             raise NodeConfigError(

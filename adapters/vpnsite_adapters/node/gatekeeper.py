@@ -11,12 +11,30 @@ from concurrent.futures import ThreadPoolExecutor
 
 from attrs import define
 
-from vpnsite_adapters.node.hub import Hub
+from vpnsite.vpn_access import MAX_SESSIONS
+from vpnsite_adapters.node.hub import HUB_UNAVAILABLE, Hub
 from vpnsite_adapters.node.management import ClientEvent, Management
 
 log = logging.getLogger("vpnsite.node")
 
 LOGIN_WORKERS = 32
+# Seconds a client waits before it tries again after a login the hub could not decide.
+RETRY_AFTER = 5
+
+
+def told(reason: str, site: str) -> str:
+    """What the VPN app shows after AUTH_FAILED for the hub's refusal ``reason``. A login the hub
+    could not decide gets OpenVPN 2.6's temporary refusal: the app waits and tries again by
+    itself instead of giving up."""
+    where = f" at {site.rstrip('/')}/license" if site else " on the website"
+    return {
+        HUB_UNAVAILABLE: f"TEMP[backoff {RETRY_AFTER}]: vpnsite cannot check licences now; trying again",
+        "ended": f"Your vpnsite licence has ended. Renew it{where}, then connect again.",
+        "too_many_devices": (
+            f"Your vpnsite licence is in use on {MAX_SESSIONS} servers. Disconnect one{where}."
+        ),
+        "bad_credentials": "Wrong e-mail or activation code.",
+    }.get(reason, reason)
 
 
 @define
@@ -28,10 +46,19 @@ class Connection:
     licence: str
     established: bool = False
 
+    @property
+    def protocol(self) -> str:
+        return protocol_of(self.instance)
+
+
+def protocol_of(instance: Management) -> str:
+    return instance.name.rpartition("-")[2]  # openvpn-udp, openvpn-tcp
+
 
 class Gatekeeper:
-    def __init__(self, hub: Hub, workers: int = LOGIN_WORKERS) -> None:
+    def __init__(self, hub: Hub, site: str = "", workers: int = LOGIN_WORKERS) -> None:
         self.hub = hub
+        self.site = site
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="vpnsite-login")
         self._lock = threading.Lock()
         self._connections: dict[tuple[str, str], Connection] = {}
@@ -53,6 +80,14 @@ class Gatekeeper:
                     connection.established = True
             if connection is not None:
                 self.pool.submit(self.hub.session_event, "established", connection.session)
+            else:
+                # In without a login: a client that came back on a new connection with the session
+                # token of an earlier one, which OpenVPN accepts by itself. The hub has not seen
+                # this connection, so the client drops the token and logs in with its code.
+                instance.kill(event.cid, "AUTH_FAILED")
+                log.info(
+                    "%s: a connection made with an earlier session's token must log in again", instance.name
+                )
         elif event.kind == "DISCONNECT":
             with self._lock:
                 connection = self._connections.pop(key, None)
@@ -64,8 +99,7 @@ class Gatekeeper:
     def _log_in(self, instance: Management, event: ClientEvent) -> None:
         key = (instance.name, event.cid)
         username = event.env.get("username", "")
-        protocol = instance.name.rpartition("-")[2]  # openvpn-udp, openvpn-tcp
-        verdict = self.hub.log_in(username, event.env.get("password", ""), protocol)
+        verdict = self.hub.log_in(username, event.env.get("password", ""), protocol_of(instance))
         replaced: list[Connection] = []
         with self._lock:
             self._pending.discard(key)
@@ -80,7 +114,7 @@ class Gatekeeper:
                     instance, event.cid, username, verdict.session, verdict.licence
                 )
         if not verdict.admitted:
-            instance.deny(event.cid, event.kid, verdict.reason)
+            instance.deny(event.cid, event.kid, verdict.reason, told(verdict.reason, self.site))
             return
         if gone:
             self.hub.session_event("ended", verdict.session)
@@ -101,10 +135,10 @@ class Gatekeeper:
             instance.deny(event.cid, event.kid, "bad_credentials")
             log.info("%s: renegotiation refused: no such session here", instance.name)
 
-    def held(self) -> list[tuple[str, str]]:
-        """The sessions this server holds, as (session, licence)."""
+    def held(self) -> list[tuple[str, str, str]]:
+        """The sessions this server's OpenVPN holds, as (session, licence, protocol)."""
         with self._lock:
-            return [(c.session, c.licence) for c in self._connections.values()]
+            return [(c.session, c.licence, c.protocol) for c in self._connections.values()]
 
     def established(self) -> int:
         with self._lock:

@@ -18,6 +18,8 @@ log = logging.getLogger("vpnsite.node")
 
 LOGIN_TIMEOUT = 3.0
 CALL_TIMEOUT = 5.0
+# The refusal of a login the hub could not decide.
+HUB_UNAVAILABLE = "hub_unavailable"
 
 
 @frozen
@@ -67,11 +69,15 @@ class Hub:
             status, answer = self._json("login", body, LOGIN_TIMEOUT)
         except HubUnavailable as error:
             log.warning("login refused: the hub did not answer (%s)", error)
-            return Verdict(False, "hub_unavailable")
+            return Verdict(False, HUB_UNAVAILABLE)
         if status == 200 and isinstance(answer, dict) and answer.get("admitted") is True:
             return Verdict(True, "", str(answer.get("session", "")), str(answer.get("licence", "")))
         reason = answer.get("reason") if isinstance(answer, dict) else None
-        return Verdict(False, str(reason or f"refused_{status}"))
+        if status != 403 or not reason:
+            # Busy, failing or misconfigured: the hub did not decide, so the client tries again.
+            log.warning("login refused for now: the hub answered %s", status)
+            return Verdict(False, HUB_UNAVAILABLE)
+        return Verdict(False, str(reason))
 
     def session_event(self, event: str, session: str) -> None:
         """Tell the hub a session was established or ended; a miss is put right by the next
@@ -81,7 +87,9 @@ class Hub:
         except HubUnavailable as error:
             log.warning("the hub did not hear a session %s (%s)", event, error)
 
-    def heartbeat(self, beat: Heartbeat, connections: Sequence[tuple[str, str]] | None) -> list[str] | None:
+    def heartbeat(
+        self, beat: Heartbeat, connections: Sequence[tuple[str, str, str]] | None
+    ) -> list[str] | None:
         """Report; the sessions the hub says must end, or None when the report did not arrive."""
         body: dict[str, Any] = {
             "cpu_load": round(beat.cpu_load, 1),
@@ -93,7 +101,8 @@ class Hub:
             body["exit_addresses"] = self.exit_addresses
         if connections is not None:
             body["connections"] = [
-                {"session": session, "licence": licence} for session, licence in connections
+                {"session": session, "licence": licence, "protocol": protocol}
+                for session, licence, protocol in connections
             ]
         try:
             status, answer = self._json("heartbeat", body)
@@ -113,7 +122,8 @@ class Hub:
             return None
         return raw if status == 200 else None
 
-    def wireguard_peers(self) -> dict[str, str] | None:
+    def wireguard_peers(self) -> dict[str, tuple[str, str]] | None:
+        """Public key → (allowed IPs, licence) of the peers this server must have."""
         try:
             status, answer = self._json("wireguard-peers", None)
         except HubUnavailable as error:
@@ -121,4 +131,7 @@ class Hub:
             return None
         if status != 200 or not isinstance(answer, dict):
             return None
-        return {str(peer["public_key"]): str(peer["allowed_ips"]) for peer in answer.get("peers", [])}
+        return {
+            str(peer["public_key"]): (str(peer["allowed_ips"]), str(peer.get("licence", "")))
+            for peer in answer.get("peers", [])
+        }

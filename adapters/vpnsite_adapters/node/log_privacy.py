@@ -1,5 +1,6 @@
-"""What a VPN server logs must not say who connected from where: addresses and e-mails are
-replaced before a line of OpenVPN's output, or of the node's own, reaches a log."""
+"""What a VPN server logs must not say who connected from where, nor with what: addresses and
+e-mails are replaced before a line of OpenVPN's output, or of the node's own, reaches a log, and
+the lines that describe a client's device are not logged at all."""
 
 from __future__ import annotations
 
@@ -19,3 +20,19 @@ def scrub(line: str) -> str:
     line = _EMAIL.sub("[e-mail]", line)
     line = _IPV4.sub("[address]", line)
     return _IPV6.sub("[address]", line)
+
+
+# OpenVPN's lines that are dropped whole:
+# - "peer info": what a client says of its device (IV_HWADDR is its MAC address, UV_* whatever
+#   its app sets, IV_PLAT_VER its system's version);
+# - a TCP connection that never started TLS: the hub's reachability ping, every 10 s.
+_UNLOGGED = re.compile(
+    r" peer info: "
+    r"|^TCP connection established with "
+    r"|^[^\s/]+ Connection reset, restarting"
+    r"|^[^\s/]+ SIGUSR1\[soft,connection-reset\] received, client-instance restarting"
+)
+
+
+def worth_logging(line: str) -> bool:
+    return _UNLOGGED.search(line) is None

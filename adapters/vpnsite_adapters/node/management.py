@@ -109,13 +109,15 @@ class Management:
     def authorise(self, cid: str, kid: str) -> bool:
         return self.send(f"client-auth-nt {cid} {kid}")
 
-    def deny(self, cid: str, kid: str, reason: str) -> bool:
-        # The reason is the hub's short code; the client sees it after AUTH_FAILED.
-        return self.send(f"client-deny {cid} {kid} {quoted(reason)} {quoted(reason)}")
+    def deny(self, cid: str, kid: str, reason: str, told: str | None = None) -> bool:
+        """Refuse a login: ``reason`` is the hub's short code, for OpenVPN's log; the client sees
+        ``told`` after AUTH_FAILED (the code itself when there is nothing better to say)."""
+        return self.send(f"client-deny {cid} {kid} {quoted(reason)} {quoted(told or reason)}")
 
-    def kill(self, cid: str) -> bool:
-        """End a client's connection and tell its app to stop rather than reconnect."""
-        return self.send(f"client-kill {cid} HALT")
+    def kill(self, cid: str, message: str = "HALT") -> bool:
+        """End a client's connection. HALT tells its app to stop rather than reconnect;
+        AUTH_FAILED to drop the session token and log in again with its password."""
+        return self.send(f"client-kill {cid} {message}")
 
     def close(self) -> None:
         sock, self._sock = self._sock, None

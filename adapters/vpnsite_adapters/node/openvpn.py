@@ -17,7 +17,7 @@ from pathlib import Path
 
 from vpnsite_adapters.node.config import Instance
 from vpnsite_adapters.node.gatekeeper import Gatekeeper
-from vpnsite_adapters.node.log_privacy import scrub
+from vpnsite_adapters.node.log_privacy import scrub, worth_logging
 from vpnsite_adapters.node.management import Management
 
 log = logging.getLogger("vpnsite.node")
@@ -128,7 +128,7 @@ class OpenVpnInstance:
         assert process.stdout is not None
         for raw in process.stdout:
             line = raw.decode(errors="replace").rstrip()
-            if line:
+            if line and worth_logging(line):
                 log.info("%s: %s", self.name, scrub(line))
 
     def stop(self) -> None:

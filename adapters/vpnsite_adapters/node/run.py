@@ -8,15 +8,17 @@ import logging
 import os
 import signal
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 from vpnsite_adapters.node.agent import HostMeasure, NodeAgent
-from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, NodeConfig
+from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, RUN_DIR, NodeConfig
 from vpnsite_adapters.node.gatekeeper import Gatekeeper
 from vpnsite_adapters.node.hub import Hub
 from vpnsite_adapters.node.networking import Nat
 from vpnsite_adapters.node.openvpn import OpenVpnInstance
 from vpnsite_adapters.node.wireguard_interface import WireguardInterface
+from vpnsite_adapters.node.wireguard_sessions import WireguardSessions
 
 log = logging.getLogger("vpnsite.node")
 
@@ -36,26 +38,45 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     if not deny_list.exists():
         deny_list.write_text("")
     deny_list.chmod(0o644)
+    # The management sockets: whoever connects first answers the logins, so only root may reach them.
+    Path(RUN_DIR).mkdir(mode=0o700, exist_ok=True)
+    os.chown(RUN_DIR, 0, 0)
+    Path(RUN_DIR).chmod(0o700)
 
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
 
     hub = Hub(config.hub, config.token, config.exit_addresses)
-    gatekeeper = Gatekeeper(hub)
+    gatekeeper = Gatekeeper(hub, config.site)
     instances = [OpenVpnInstance(instance, gatekeeper, user, stopping) for instance in config.instances]
     network = Nat(config.subnets, config.subnets6) if nat else None
     wireguard = WireguardInterface(config.wireguard) if config.wireguard else None
+    peers = WireguardSessions(config.wireguard.interface) if config.wireguard else None
+
+    def held() -> list[tuple[str, str, str]]:
+        return gatekeeper.held() + (peers.held() if peers is not None else [])
+
+    def connected() -> int:
+        return gatekeeper.established() + (len(peers.held()) if peers is not None else 0)
+
+    def end(sessions: Iterable[str]) -> None:
+        ending = list(sessions)
+        gatekeeper.end(ending)
+        if peers is not None:
+            peers.end(ending)
+
     agent = NodeAgent(
         hub,
-        HostMeasure(gatekeeper.established, lambda: all(instance.up for instance in instances)),
+        HostMeasure(connected, lambda: all(instance.up for instance in instances)),
         interval,
         name="node-agent",
-        connections=gatekeeper.held,
-        end=gatekeeper.end,
+        connections=held,
+        end=end,
         deny_list=deny_list,
-        wireguard_interface=config.wireguard.interface if config.wireguard else None,
+        wireguard=peers,
     )
+    started: list[OpenVpnInstance] = []
     try:
         if network is not None:
             network.up()
@@ -65,6 +86,7 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
         agent.sync_deny_list()
         for instance in instances:
             instance.start()
+            started.append(instance)
         agent.start()
         log.info("node %s serving %d OpenVPN instance(s); hub %s", config.server, len(instances), config.hub)
         stopping.wait()
@@ -72,12 +94,13 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
         stopping.set()
         log.info("stopping")
         agent.stop()
-        for instance in instances:
+        for instance in started:
             instance.stop()
-        for instance in instances:
+        for instance in started:
             instance.join(STOP_SECONDS)
-        # Tell the hub at once that nothing is held here any more.
-        agent.beat()
+        if started:
+            # Tell the hub at once that nothing is held here any more.
+            agent.beat()
         gatekeeper.close()
         if wireguard is not None:
             wireguard.down()

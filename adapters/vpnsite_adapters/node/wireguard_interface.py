@@ -20,6 +20,19 @@ def _ip(*args: str, check: bool = True) -> bool:
     return result.returncode == 0
 
 
+def _tool(*args: str) -> None:
+    """Run a WireGuard tool; when it fails, its own words (say, "UAPI listen error: unix socket
+    in use"), not an exit status, and not the banner wireguard-go draws around its warnings."""
+    result = subprocess.run(list(args), capture_output=True, text=True)
+    if result.returncode == 0:
+        return
+    lines = [line.strip() for line in (result.stderr + result.stdout).splitlines()]
+    said = [line for line in lines if line and not line.startswith(("┌", "│", "└"))]
+    errors = [line for line in said if "error" in line.lower()]
+    cause = (errors or said or [f"exit status {result.returncode}"])[-1]
+    raise NetworkingError(f"{' '.join(args[:2])}: {cause}")
+
+
 class WireguardInterface:
     def __init__(self, setup: WireguardSetup) -> None:
         self.setup = setup
@@ -30,8 +43,8 @@ class WireguardInterface:
         if not _ip("link", "add", name, "type", "wireguard", check=False):
             if shutil.which("wireguard-go") is None:
                 raise NetworkingError("no WireGuard in this kernel and no wireguard-go installed")
-            subprocess.run(["wireguard-go", name], capture_output=True, check=True)
-        subprocess.run(["wg", "setconf", name, self.setup.config], capture_output=True, check=True)
+            _tool("wireguard-go", name)
+        _tool("wg", "setconf", name, self.setup.config)
         _ip("address", "add", self.setup.address, "dev", name)
         _ip("link", "set", name, "up")
         log.info("WireGuard interface %s is up", name)

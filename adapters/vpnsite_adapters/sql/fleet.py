@@ -10,7 +10,7 @@ from typing import Any
 import peewee
 from attrs import frozen
 
-from vpnsite.fleet import Heartbeat, Location, VpnServer
+from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import KeyedHash
 from vpnsite_adapters.sql.database import from_db, to_db
 
@@ -31,6 +31,7 @@ def _server(row: Any) -> VpnServer:
         wg_port=row.wg_port,
         wg_public_key=row.wg_public_key,
         exit_addresses=tuple(row.exit_addresses.split()),
+        configured_exit_addresses=tuple(row.configured_exit_addresses.split()),
     )
 
 
@@ -102,26 +103,39 @@ class SqlFleetStore:
         row = self.models.VpnServer.get_or_none(self.models.VpnServer.id == server_id)
         return None if row is None else _server(row)
 
-    def set_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
+    def configure_exit_addresses(self, server_id: str, addresses: Sequence[str]) -> None:
+        """The operator's exit addresses for the server, in use from now on."""
         servers = self.models.VpnServer
-        servers.update(exit_addresses=" ".join(addresses)).where(servers.id == server_id).execute()
+        joined = " ".join(addresses)
+        servers.update(exit_addresses=joined, configured_exit_addresses=joined).where(
+            servers.id == server_id
+        ).execute()
 
     def set_ping(self, server_id: str, ping_ms: int | None) -> None:
         servers = self.models.VpnServer
         servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
 
-    def last_heard(self, token_hashes: Sequence[str]) -> tuple[str, datetime | None, str] | None:
+    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
         servers = self.models.VpnServer
         row = (
-            servers.select(servers.id, servers.last_seen, servers.token_hash)
+            servers.select(
+                servers.id, servers.last_seen, servers.token_hash, servers.configured_exit_addresses
+            )
             .where(servers.token_hash.in_(list(token_hashes)))
             .first()
         )
         if row is None:
             return None
-        return str(row.id), None if row.last_seen is None else from_db(row.last_seen), str(row.token_hash)
+        return Heard(
+            str(row.id),
+            None if row.last_seen is None else from_db(row.last_seen),
+            str(row.token_hash),
+            tuple(row.configured_exit_addresses.split()),
+        )
 
-    def record_heartbeat(self, server_id: str, beat: Heartbeat, now: datetime, end_sessions: bool) -> None:
+    def record_heartbeat(
+        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+    ) -> None:
         servers, sessions = self.models.VpnServer, self.models.VpnSession
         with self.db.atomic():
             if end_sessions:
@@ -132,7 +146,6 @@ class SqlFleetStore:
                 servers.bandwidth_mbps: beat.bandwidth_mbps,
                 servers.sessions: beat.sessions,
                 servers.service_up: beat.service_up,
+                servers.exit_addresses: " ".join(exits),
             }
-            if beat.exit_addresses is not None:
-                changes[servers.exit_addresses] = " ".join(beat.exit_addresses)
             servers.update(changes).where(servers.id == server_id).execute()

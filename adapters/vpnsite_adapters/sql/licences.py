@@ -86,9 +86,7 @@ class SqlLicenceStore:
         query = licences.select(licences.starts_at).where(licences.starts_at >= to_db(since)).tuples()
         return [from_db(starts_at) for (starts_at,) in query]
 
-    def ended_ids(self, now: datetime) -> list[str]:
+    def erased_ids(self, ended_since: datetime) -> list[str]:
         licences = self.models.Licence
-        return [
-            licence_id
-            for (licence_id,) in licences.select(licences.id).where(licences.ends_at <= to_db(now)).tuples()
-        ]
+        erased = (licences.ends_at >= to_db(ended_since)) & licences.email_key.is_null()
+        return [licence_id for (licence_id,) in licences.select(licences.id).where(erased).tuples()]

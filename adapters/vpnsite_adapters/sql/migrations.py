@@ -214,6 +214,19 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        9,
+        "each server's exit addresses as its operator gave them, apart from those learnt from heartbeats",
+        (
+            # Until now only `vpn add-server --exit-address` and the nodes (reporting the same,
+            # from node.json) set them: they stay the server's own.
+            "ALTER TABLE vpn_server ADD COLUMN configured_exit_addresses TEXT NOT NULL DEFAULT ''",
+            "UPDATE vpn_server SET configured_exit_addresses = exit_addresses",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -81,6 +81,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)
         exit_addresses = peewee.TextField(default="")
+        configured_exit_addresses = peewee.TextField(default="")
 
     class VpnSession(Base):
         licence_id = peewee.TextField()

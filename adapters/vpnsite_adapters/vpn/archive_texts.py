@@ -9,6 +9,8 @@ README = {
             "On a phone, the licence page is quicker: each server's profile opens OpenVPN Connect with one tap, or scan its QR code from a computer's screen. The wireguard/ folder (where present) is for computers.",
             "Connect: your e-mail is the username, your activation code is the password.",
             "Up to 10 devices at once, each on a different server: connecting a second device to the same server disconnects the first.",
+            "On Linux, the openvpn command does not use the DNS servers the VPN server sends, so your look-ups would leave outside the tunnel. NetworkManager's OpenVPN plugin applies them; in a terminal, install openvpn-systemd-resolved and connect with: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
+            "The wireguard/ folder (where present; computers, experimental) holds WireGuard profiles: they send IPv4 and IPv6 into the tunnel, and the server blocks the IPv6.",
         ],
     ),
     "ru": (
@@ -19,6 +21,8 @@ README = {
             "На телефоне быстрее страница лицензии: профиль каждого сервера открывается в OpenVPN Connect одним касанием, или отсканируйте его QR-код с экрана компьютера. Папка wireguard/ (если есть) — для компьютеров.",
             "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
             "До 10 устройств одновременно, каждое на своём сервере: если подключить второе устройство к тому же серверу, первое отключится.",
+            "В Linux команда openvpn не применяет DNS-серверы, которые присылает VPN-сервер, и DNS-запросы уходят мимо туннеля. Плагин OpenVPN для NetworkManager их применяет; в терминале установите пакет openvpn-systemd-resolved и подключайтесь так: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
+            "В папке wireguard/ (если есть; для компьютеров, экспериментально) лежат профили WireGuard: они направляют в туннель и IPv4, и IPv6, а сервер блокирует IPv6.",
         ],
     ),
     "es": (
@@ -29,6 +33,8 @@ README = {
             "En un teléfono es más rápida la página de la licencia: el perfil de cada servidor se abre en OpenVPN Connect con un toque, o escanea su código QR desde la pantalla de un ordenador. La carpeta wireguard/ (si la hay) es para ordenadores.",
             "Conéctate: tu correo electrónico es el usuario y tu código de activación, la contraseña.",
             "Hasta 10 dispositivos a la vez, cada uno en un servidor distinto: si conectas un segundo dispositivo al mismo servidor, el primero se desconecta.",
+            "En Linux, el comando openvpn no usa los servidores DNS que envía el servidor VPN, así que tus consultas DNS saldrían fuera del túnel. El complemento de OpenVPN para NetworkManager sí los aplica; en una terminal, instala openvpn-systemd-resolved y conéctate con: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
+            "La carpeta wireguard/ (si la hay; para ordenadores, experimental) contiene perfiles de WireGuard: envían IPv4 e IPv6 por el túnel, y el servidor bloquea el IPv6.",
         ],
     ),
     "fr": (
@@ -39,6 +45,8 @@ README = {
             "Sur un téléphone, la page de la licence est plus rapide\u00a0: le profil de chaque serveur s’ouvre dans OpenVPN Connect d’un toucher, ou scannez son code QR sur l’écran d’un ordinateur. Le dossier wireguard/ (s’il existe) est pour les ordinateurs.",
             "Connectez-vous\u00a0: votre e-mail est l’identifiant, votre code d’activation le mot de passe.",
             "Jusqu’à 10\u00a0appareils à la fois, chacun sur un serveur différent\u00a0: connecter un deuxième appareil au même serveur déconnecte le premier.",
+            "Sous Linux, la commande openvpn n’utilise pas les serveurs DNS envoyés par le serveur VPN\xa0: vos requêtes DNS passeraient hors du tunnel. Le module OpenVPN de NetworkManager les applique\xa0; dans un terminal, installez openvpn-systemd-resolved et connectez-vous avec\xa0: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
+            "Le dossier wireguard/ (s’il existe\xa0; pour les ordinateurs, expérimental) contient des profils WireGuard\xa0: ils font passer l’IPv4 et l’IPv6 dans le tunnel, et le serveur bloque l’IPv6.",
         ],
     ),
     "pt": (
@@ -49,6 +57,8 @@ README = {
             "No celular, a página da licença é mais rápida: o perfil de cada servidor abre no OpenVPN Connect com um toque, ou escaneie o código QR dele na tela de um computador. A pasta wireguard/ (quando houver) é para computadores.",
             "Conecte-se: seu e-mail é o usuário e seu código de ativação é a senha.",
             "Até 10 dispositivos ao mesmo tempo, cada um em um servidor diferente: conectar um segundo dispositivo ao mesmo servidor desconecta o primeiro.",
+            "No Linux, o comando openvpn não usa os servidores DNS enviados pelo servidor VPN, e suas consultas DNS sairiam por fora do túnel. O plugin do OpenVPN para o NetworkManager os aplica; no terminal, instale o openvpn-systemd-resolved e conecte-se com: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
+            "A pasta wireguard/ (quando houver; para computadores, experimental) traz perfis do WireGuard: eles mandam IPv4 e IPv6 pelo túnel, e o servidor bloqueia o IPv6.",
         ],
     ),
 }

@@ -15,6 +15,10 @@ from vpnsite_adapters.vpn.archive_texts import README
 CIPHERS = "AES-256-GCM:CHACHA20-POLY1305"
 # Each instance's subnet is a /16: room for this many clients at once.
 MAX_CLIENTS = 16_000
+# Seconds between pings on a quiet tunnel, and of silence before a client starts again.
+KEEPALIVE_PING, KEEPALIVE_RESTART = 2, 8
+# Seconds between renewals of a client's session token (OpenVPN wants at least 120).
+TOKEN_RENEWAL = 3600
 
 
 @frozen
@@ -111,11 +115,9 @@ def server_config(
     proto = "udp" if protocol == "udp" else "tcp-server"
     network = ipaddress.ip_network(subnet)
     pushes = "\n".join(f'push "dhcp-option DNS {address}"' for address in dns)
-    if subnet6:
-        ipv6 = f'server-ipv6 {subnet6}\npush "redirect-gateway ipv6"'
-    else:
-        # Without IPv6 in the tunnel, the client sends it nowhere: no leak beside the tunnel.
-        ipv6 = 'push "redirect-gateway ipv6"\npush "block-ipv6"'
+    # One redirect-gateway line: IPv4 and IPv6 both go into the tunnel. Without IPv6 in the
+    # tunnel, the client blocks it: nothing leaks beside the tunnel.
+    ipv6 = f"server-ipv6 {subnet6}" if subnet6 else 'push "block-ipv6"'
     return f"""# vpnsite server {name} — {protocol.upper()}
 port {port}
 proto {proto}
@@ -137,11 +139,19 @@ data-ciphers {CIPHERS}
 verify-client-cert none
 username-as-common-name
 management {management} unix
+management-client-user root
 management-client-auth
-keepalive 10 60
+# A renegotiation is checked by OpenVPN itself against the token it gave the client at login
+# (renewed every {TOKEN_RENEWAL} s, valid twice that): deferred to the node, the new key would wait
+# for OpenVPN's next look at the client (up to 15 s), while the client already sends on it and
+# its packets are dropped.
+auth-gen-token 0 {TOKEN_RENEWAL}
+# A client hears within {KEEPALIVE_RESTART} s that its server is gone (a restarted OpenVPN forgets
+# its UDP clients without a word) and connects again.
+keepalive {KEEPALIVE_PING} {KEEPALIVE_RESTART}
 persist-key
 persist-tun
-push "redirect-gateway def1 bypass-dhcp"
+push "redirect-gateway def1 ipv6 bypass-dhcp"
 {pushes}
 {"explicit-exit-notify 1" if protocol == "udp" else ""}
 verb 1

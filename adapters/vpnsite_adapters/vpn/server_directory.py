@@ -49,9 +49,11 @@ def write_server_directory(
     ipv6: Ipv6Mode = "block",
     install_dir: str = INSTALL_DIR,
     executable: str | None = None,
+    site: str = "",
 ) -> list[str]:
     """Write everything; the names of the files written. The unit runs ``executable`` (by default
-    where this installation keeps `vpnsite`, as the server is expected to be installed alike)."""
+    where this installation keeps `vpnsite`, as the server is expected to be installed alike);
+    ``site`` is the website a refused app sends its user to."""
     name = server.location.id
     unit = node_unit(executable or installed_executable() or SYSTEM_EXECUTABLE, install_dir, name)
     out.mkdir(parents=True, exist_ok=True)
@@ -91,7 +93,9 @@ def write_server_directory(
         )
         setup = WireguardSetup("wg0", "wg0.conf", WIREGUARD_ADDRESS, WIREGUARD_SUBNET)
         written.append("wg0.conf")
-    config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6, server.exit_addresses)
+    # The operator's exit addresses only: one the hub learnt stays the hub's, followed as it changes.
+    exits = server.configured_exit_addresses
+    config = NodeConfig(name, hub, token, tuple(instances), setup, ipv6, exits, site)
     write_secret(out / "node.json", config.to_json().encode())
     (out / UNIT).write_text(unit)
     return [*written, "node.json", UNIT]

@@ -1998,7 +1998,7 @@ export interface components {
                 session: string;
                 licence: string;
             }[] | null;
-            /** @description Public addresses (or networks) the clients' traffic leaves from */
+            /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
             exit_addresses?: string[] | null;
         };
         HeartbeatResult: {

@@ -1,0 +1,104 @@
+"""WireGuard peers as devices (experimental). A peer has no login: it is connected while its
+handshakes are fresh, which the node reads from the interface. Each such peer is reported to the
+hub with the server's other connections, so it counts toward its licence's limit, shows in the
+licence's devices and can be ended; an ended peer is removed from the interface and kept out for a
+while, or it would be back (and its app with it) at the next sync."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+
+log = logging.getLogger("vpnsite.node")
+
+# WireGuard renews a busy session's keys every 2 minutes and drops keys older than 3 (its
+# REJECT_AFTER_TIME): a peer with no handshake for that long has gone quiet, and its place frees.
+QUIET_AFTER = 180.0
+# How long a peer the hub ended stays off the interface.
+KEPT_OUT_FOR = 600.0
+SESSION_ID_BYTES = 12
+
+
+def latest_handshakes(interface: str) -> dict[str, float]:
+    """Public key → the time of its latest handshake (0: none yet), as `wg show` says."""
+    shown = subprocess.run(
+        ["wg", "show", interface, "latest-handshakes"], capture_output=True, text=True, check=True
+    ).stdout
+    found = {}
+    for line in shown.splitlines():
+        key, _, seconds = line.partition("\t")
+        if key and seconds.strip().isdigit():
+            found[key] = float(seconds)
+    return found
+
+
+class WireguardSessions:
+    """The interface's peers as sessions: those with a fresh handshake, each with a session id of
+    its own for as long as it stays connected."""
+
+    def __init__(
+        self,
+        interface: str,
+        handshakes: Callable[[str], Mapping[str, float]] = latest_handshakes,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.interface = interface
+        self.handshakes = handshakes
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._licences: dict[str, str] = {}  # public key → licence, from the hub's list
+        self._sessions: dict[str, str] = {}  # public key → session id, while connected
+        self._kept_out: dict[str, float] = {}  # public key → until when
+
+    def peers_wanted(self, wanted: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+        """Of the hub's peers (key → (allowed IPs, licence)), those to put on the interface: not
+        the ones kept out. Remembers whose each key is."""
+        now = self.clock()
+        with self._lock:
+            self._licences = {key: licence for key, (_, licence) in wanted.items()}
+            self._kept_out = {key: until for key, until in self._kept_out.items() if until > now}
+            return {key: allowed for key, (allowed, _) in wanted.items() if key not in self._kept_out}
+
+    def held(self) -> list[tuple[str, str, str]]:
+        """(session, licence, "wireguard") of the peers connected now."""
+        try:
+            handshakes = self.handshakes(self.interface)
+        except (OSError, subprocess.CalledProcessError) as error:
+            log.warning("WireGuard handshakes not read (%s)", type(error).__name__)
+            return []
+        now = self.clock()
+        with self._lock:
+            connected = {
+                key
+                for key, at in handshakes.items()
+                if at and now - at < QUIET_AFTER and key in self._licences and key not in self._kept_out
+            }
+            self._sessions = {
+                key: self._sessions.get(key) or secrets.token_hex(SESSION_ID_BYTES) for key in connected
+            }
+            return [(session, self._licences[key], "wireguard") for key, session in self._sessions.items()]
+
+    def end(self, sessions: Iterable[str]) -> int:
+        """Take these sessions' peers off the interface and keep them out a while."""
+        wanted = set(sessions)
+        with self._lock:
+            ending = [key for key, session in self._sessions.items() if session in wanted]
+            until = self.clock() + KEPT_OUT_FOR
+            for key in ending:
+                del self._sessions[key]
+                self._kept_out[key] = until
+        for key in ending:
+            try:
+                subprocess.run(
+                    ["wg", "set", self.interface, "peer", key, "remove"], capture_output=True, check=True
+                )
+            except (OSError, subprocess.CalledProcessError) as error:
+                # The next sync takes it off: it is kept out of the peers wanted.
+                log.warning("a WireGuard peer the hub ended was not removed yet (%s)", type(error).__name__)
+        if ending:
+            log.info("ended %d WireGuard peer(s) the hub no longer allows", len(ending))
+        return len(ending)
