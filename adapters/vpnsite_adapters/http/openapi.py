@@ -210,7 +210,7 @@ _PROFILE_SCHEMAS: dict[str, Any] = {
                             "properties": _SERVER_NAME["properties"],
                             "description": "Only the id for a server no longer listed",
                         },
-                        "protocol": {"enum": ["udp", "tcp", None]},
+                        "protocol": {"enum": ["udp", "tcp", "wireguard", None]},
                         "since": {"type": "integer", "description": "Unix time in seconds"},
                     },
                 },

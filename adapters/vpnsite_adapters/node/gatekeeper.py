@@ -124,8 +124,9 @@ class Gatekeeper:
         instance.authorise(event.cid, event.kid)
 
     def _reauthenticate(self, instance: Management, event: ClientEvent) -> None:
-        """A renegotiation of a session the hub already admitted: the same client on the same
-        connection, so no new device-limit decision and no call to the hub."""
+        """A renegotiation of a session the hub already admitted, from a client that does not use
+        the session token (with it, OpenVPN checks a renegotiation itself): the same client on the
+        same connection, so no new device-limit decision and no call to the hub."""
         with self._lock:
             connection = self._connections.get((instance.name, event.cid))
         if connection is not None and event.env.get("username", "") == connection.username:

@@ -98,6 +98,8 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
             instance.stop()
         for instance in started:
             instance.join(STOP_SECONDS)
+        if peers is not None:
+            peers.stop()
         if started:
             # Tell the hub at once that nothing is held here any more.
             agent.beat()

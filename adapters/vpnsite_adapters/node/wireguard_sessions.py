@@ -53,6 +53,7 @@ class WireguardSessions:
         self._licences: dict[str, str] = {}  # public key → licence, from the hub's list
         self._sessions: dict[str, str] = {}  # public key → session id, while connected
         self._kept_out: dict[str, float] = {}  # public key → until when
+        self._stopped = False
 
     def peers_wanted(self, wanted: Mapping[str, tuple[str, str]]) -> dict[str, str]:
         """Of the hub's peers (key → (allowed IPs, licence)), those to put on the interface: not
@@ -63,8 +64,16 @@ class WireguardSessions:
             self._kept_out = {key: until for key, until in self._kept_out.items() if until > now}
             return {key: allowed for key, (allowed, _) in wanted.items() if key not in self._kept_out}
 
+    def stop(self) -> None:
+        """The node is stopping and the interface goes with it: nothing is held any more."""
+        with self._lock:
+            self._stopped = True
+            self._sessions = {}
+
     def held(self) -> list[tuple[str, str, str]]:
         """(session, licence, "wireguard") of the peers connected now."""
+        if self._stopped:
+            return []
         try:
             handshakes = self.handshakes(self.interface)
         except (OSError, subprocess.CalledProcessError) as error:

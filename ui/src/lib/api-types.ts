@@ -1549,7 +1549,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling server's WireGuard peers (experimental): live licences and their addresses */
+        /** The calling server's WireGuard peers (experimental): the live licences, their keys and addresses */
         get: {
             parameters: {
                 query?: never;
@@ -1997,6 +1997,8 @@ export interface components {
             connections?: {
                 session: string;
                 licence: string;
+                /** @description udp, tcp or wireguard (a peer that has shaken hands lately) */
+                protocol?: string | null;
             }[] | null;
             /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
             exit_addresses?: string[] | null;
@@ -2092,7 +2094,7 @@ export interface components {
                     location?: string;
                 };
                 /** @enum {unknown} */
-                protocol: "udp" | "tcp" | null;
+                protocol: "udp" | "tcp" | "wireguard" | null;
                 /** @description Unix time in seconds */
                 since: number;
             }[];
