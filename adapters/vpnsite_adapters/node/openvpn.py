@@ -31,8 +31,9 @@ DATA_PLANE_PRIORITY = -5
 
 
 def _prepare_child() -> None:
-    """Children end with the node, even when it is killed outright, so no orphan keeps the port;
-    and the tunnels' traffic is scheduled ahead of the node's own work, logins included."""
+    """A parent-death signal for the time before OpenVPN drops to its user (the kernel clears it
+    then; the node's PID namespace, node/containment.py, is what ends OpenVPN with a node killed
+    outright); and the tunnels' traffic is scheduled ahead of the node's own work, logins included."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     with contextlib.suppress(OSError):
