@@ -128,6 +128,9 @@ async function buildSite(out) {
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +
       // The stylesheet is small: inline, it costs no request before the first paint.
       `<style>${cssText}</style>` +
+      // No paint before the header and the page's content are parsed: a browser that yields while
+      // parsing (a busy phone) would otherwise draw half a header, then move it (a layout shift).
+      `<link rel="expect" href="#main" blocking="render">` +
       (served ? "" : `<script type="module" src="${assetPath(scripts[language])}"></script>${preloads(route, language)}`) +
       `</head><body><div id="app">${body}</div></body></html>`;
   };
