@@ -5,7 +5,6 @@ WireGuard peers in sync."""
 from __future__ import annotations
 
 import logging
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -63,26 +62,12 @@ class NodeAgent:
         partial.replace(self.deny_list)
 
     def sync_wireguard_peers(self) -> None:
-        """Make the interface's peers the hub's list: new licences in, ended ones out (and those
-        the hub ended kept out a while)."""
+        """Make the WireGuard interface's peers the hub's list."""
         if self.wireguard is None:
             return
         listed = self.hub.wireguard_peers()
-        if listed is None:
-            return
-        wanted = self.wireguard.peers_wanted(listed)
-        interface = self.wireguard.interface
-        try:
-            shown = subprocess.run(
-                ["wg", "show", interface, "peers"], capture_output=True, text=True, check=True
-            ).stdout.split()
-            for key in set(shown) - set(wanted):
-                subprocess.run(["wg", "set", interface, "peer", key, "remove"], check=True)
-            for key, allowed in wanted.items():
-                if key not in shown:
-                    subprocess.run(["wg", "set", interface, "peer", key, "allowed-ips", allowed], check=True)
-        except (OSError, subprocess.CalledProcessError) as error:
-            log.warning("%s: WireGuard peers not synced (%s)", self.name, type(error).__name__)
+        if listed is not None:
+            self.wireguard.sync(listed)
 
     def run(self) -> None:
         """Beat until stopped; after a failure try again sooner, so a restarted hub hears at once."""

@@ -58,7 +58,8 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
         return gatekeeper.held() + (peers.held() if peers is not None else [])
 
     def connected() -> int:
-        return gatekeeper.established() + (len(peers.held()) if peers is not None else 0)
+        # A heartbeat lists the connections (``held``) before it counts them: no second look.
+        return gatekeeper.established() + (peers.connected if peers is not None else 0)
 
     def end(sessions: Iterable[str]) -> None:
         ending = list(sessions)

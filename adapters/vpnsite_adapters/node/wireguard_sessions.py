@@ -55,6 +55,20 @@ class WireguardSessions:
         self._kept_out: dict[str, float] = {}  # public key → until when
         self._stopped = False
 
+    def sync(self, listed: Mapping[str, tuple[str, str]]) -> None:
+        """Make the interface's peers the hub's list (key → (allowed IPs, licence)): new licences
+        in, ended ones out, and those the hub ended kept out a while."""
+        wanted = self.peers_wanted(listed)
+        try:
+            shown = self._wg("show", self.interface, "peers").split()
+            for key in set(shown) - set(wanted):
+                self._wg("set", self.interface, "peer", key, "remove")
+            for key, allowed in wanted.items():
+                if key not in shown:
+                    self._wg("set", self.interface, "peer", key, "allowed-ips", allowed)
+        except (OSError, subprocess.CalledProcessError) as error:
+            log.warning("WireGuard peers not synced (%s)", type(error).__name__)
+
     def peers_wanted(self, wanted: Mapping[str, tuple[str, str]]) -> dict[str, str]:
         """Of the hub's peers (key → (allowed IPs, licence)), those to put on the interface: not
         the ones kept out. Remembers whose each key is."""
@@ -69,6 +83,11 @@ class WireguardSessions:
         with self._lock:
             self._stopped = True
             self._sessions = {}
+
+    @property
+    def connected(self) -> int:
+        """How many peers the last look at the interface (``held``) found connected."""
+        return len(self._sessions)
 
     def held(self) -> list[tuple[str, str, str]]:
         """(session, licence, "wireguard") of the peers connected now."""
@@ -102,12 +121,14 @@ class WireguardSessions:
                 self._kept_out[key] = until
         for key in ending:
             try:
-                subprocess.run(
-                    ["wg", "set", self.interface, "peer", key, "remove"], capture_output=True, check=True
-                )
+                self._wg("set", self.interface, "peer", key, "remove")
             except (OSError, subprocess.CalledProcessError) as error:
                 # The next sync takes it off: it is kept out of the peers wanted.
                 log.warning("a WireGuard peer the hub ended was not removed yet (%s)", type(error).__name__)
         if ending:
             log.info("ended %d WireGuard peer(s) the hub no longer allows", len(ending))
         return len(ending)
+
+    @staticmethod
+    def _wg(*args: str) -> str:
+        return subprocess.run(["wg", *args], capture_output=True, text=True, check=True).stdout
