@@ -7,7 +7,8 @@ website is busy.
    app per cycle;
 2. login latency p50/p99: one login a time (with its established and ended) while wrk sends the
    website's usual mix (bench/mix.lua: 90 % polling, sign-ups, checks, archives), against the same
-   latency with the website idle.
+   latency with the website idle — with the node API on the public listener (one listener) and on
+   a listener of its own (two listeners: VPNSITE_NODE_ADDRESS, VPNSITE_NODE_THREADS=4).
 
 Usage: ``python bench/node.py [--seconds 10] [--users 200]`` (SQLite; ``--postgres`` for the
 PostgreSQL of the tests). Needs wrk for the second part.
@@ -25,13 +26,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _harness import HERE, fresh_postgres, hello_app, vpnsite  # noqa: E402
+from _harness import HERE, free_port, fresh_postgres, hello_app, vpnsite  # noqa: E402
 
 from vpnsite_adapters.node.hub import Hub  # noqa: E402
 
@@ -39,8 +41,9 @@ THREADS = 8
 
 
 @contextmanager
-def hub(database_url: str | None) -> Iterator[tuple[str, str]]:
-    """A `vpnsite serve` with one registered VPN server; its URL and the server's token."""
+def hub(database_url: str | None, own_listener: bool) -> Iterator[tuple[str, str, str]]:
+    """A `vpnsite serve` with one registered VPN server: the website's URL, the node API's and
+    the server's token."""
     found: dict[str, str] = {}
 
     def register_server(env: dict[str, str]) -> None:
@@ -54,9 +57,12 @@ def hub(database_url: str | None) -> Iterator[tuple[str, str]]:
         )
         found["token"] = added.strip().splitlines()[-1]
 
-    settings = {"rate_limits": "off", "access_log": "false", "db_pool_size": str(THREADS + 4)}
+    settings = {"rate_limits": "off", "access_log": "false", "db_pool_size": str(THREADS + 8)}
+    node_port = free_port()
+    if own_listener:
+        settings["node_address"] = f"127.0.0.1:{node_port}"
     with vpnsite(database_url, THREADS, prepare=register_server, **settings) as base:
-        yield base, found["token"]
+        yield base, f"http://127.0.0.1:{node_port}" if own_listener else base, found["token"]
 
 
 def in_threads(work: Callable[[int], None]) -> None:
@@ -142,6 +148,47 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def throughput(base: str, token: str, accounts: list[tuple[str, str]], hello: str, args: Any) -> None:
+    rates, bare = [], []
+    for _ in range(args.rounds):
+        rates.append(logins_per_second(base, token, accounts, args.seconds))
+        bare.append(bare_cycles_per_second(hello, args.seconds))
+    rate, anchor = statistics.median(rates), statistics.median(bare)
+    print(
+        f"logins/s (login + established + ended), {THREADS} threads: {rate:.0f} "
+        f"(runs {', '.join(f'{r:.0f}' for r in rates)}); bare hello app, same client, "
+        f"3 calls a cycle: {anchor:.0f} cycles/s; ratio {rate / anchor:.2f}"
+    )
+
+
+def under_load(site: str, node: str, token: str, accounts: list[tuple[str, str]], seconds: float) -> str:
+    """Login latency idle and while wrk sends the website's mix; one line of the table."""
+    idle = latencies(node, token, accounts, seconds)
+    load = subprocess.Popen(
+        [
+            "wrk",
+            "-t2",
+            "-c50",
+            f"-d{int(seconds) + 3}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(HERE / "mix.lua"),
+            site,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.0)
+    busy = latencies(node, token, accounts, seconds)
+    output = load.communicate()[0]
+    mix = next((line for line in output.splitlines() if line.startswith("MIX")), output[-300:])
+    return (
+        f"{statistics.median(idle):8.1f} {percentile(idle, 0.99):8.1f} "
+        f"{statistics.median(busy):8.1f} {percentile(busy, 0.99):8.1f}   {mix}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -150,60 +197,35 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--latency-only", action="store_true", help="skip the logins/s figure")
     args = parser.parse_args()
-
-    database = fresh_postgres() if args.postgres else None
-    url = database.__enter__() if database else None
-    try:
-        with hub(url) as (base, token), hello_app(THREADS) as hello:
-            accounts = sign_up(base, args.users)
-            rates, bare = [], []
-            for _ in range(args.rounds):
-                rates.append(logins_per_second(base, token, accounts, args.seconds))
-                bare.append(bare_cycles_per_second(hello, args.seconds))
-            rate, anchor = statistics.median(rates), statistics.median(bare)
-            print(
-                f"logins/s (login + established + ended), {THREADS} threads: {rate:.0f} "
-                f"(runs {', '.join(f'{r:.0f}' for r in rates)}); bare hello app, same client, "
-                f"3 calls a cycle: {anchor:.0f} cycles/s; ratio {rate / anchor:.2f}"
-            )
-
-            idle = latencies(base, token, accounts, args.seconds)
-            if shutil.which("wrk") is None:
-                print("wrk is not installed (apt-get install wrk): no figure under website load")
-                return
-            load = subprocess.Popen(
-                [
-                    "wrk",
-                    "-t2",
-                    "-c50",
-                    f"-d{int(args.seconds) + 3}s",
-                    "--timeout",
-                    "10s",
-                    "-s",
-                    str(HERE / "mix.lua"),
-                    base,
-                ],
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-            time.sleep(1.0)
-            busy = latencies(base, token, accounts, args.seconds)
-            output = load.communicate()[0]
-            mix = next((line for line in output.splitlines() if line.startswith("MIX")), output[-300:])
-            print(
-                f"login latency, website idle:   p50 {statistics.median(idle):.1f} ms, "
-                f"p99 {percentile(idle, 0.99):.1f} ms ({len(idle)} logins)"
-            )
-            print(
-                f"login latency, website busy:   p50 {statistics.median(busy):.1f} ms, "
-                f"p99 {percentile(busy, 0.99):.1f} ms ({len(busy)} logins); "
-                f"p99 ratio busy/idle {percentile(busy, 0.99) / percentile(idle, 0.99):.2f}"
-            )
-            print(f"website load beside it (wrk, 50 connections): {mix}")
-    finally:
-        if database:
-            database.__exit__(None, None, None)
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed (apt-get install wrk)")
+    rows = []
+    for own_listener in (False, True):
+        database = fresh_postgres() if args.postgres else None
+        url = database.__enter__() if database else None
+        try:
+            with hub(url, own_listener) as (site, node, token), hello_app(THREADS) as hello:
+                accounts = sign_up(site, args.users)
+                if not own_listener and not args.latency_only:
+                    throughput(node, token, accounts, hello, args)
+                for _ in range(args.rounds):
+                    rows.append(
+                        (
+                            "two listeners" if own_listener else "one listener",
+                            under_load(site, node, token, accounts, args.seconds),
+                        )
+                    )
+        finally:
+            if database:
+                database.__exit__(None, None, None)
+    print(
+        "\nlogin latency, ms        idle p50 idle p99 busy p50 busy p99"
+        "   website load beside it (wrk, 50 connections)"
+    )
+    for name, row in rows:
+        print(f"{name:24s} {row}")
 
 
 if __name__ == "__main__":

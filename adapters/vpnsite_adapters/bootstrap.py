@@ -210,7 +210,9 @@ def wire_use_cases(
             unit_of_work=unit_of_work,
         ),
         fleet=Fleet(stores.fleet, keys, clock),
-        node_access=NodeAccess(stores.sessions, stores.licences, stores.wireguard, keys, clock, random),
+        node_access=NodeAccess(
+            stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work
+        ),
         devices=Devices(checks, stores.sessions, clock),
     )
 
@@ -227,10 +229,17 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
             if store.fleet.is_empty():
                 store.fleet.add_locations(SPEC_LOCATIONS)
     keys = file_keyring(settings.data_dir, settings.secret_key)
-    limiter = Limiter(settings.rate_limits, keys.subjects, store.rate_limits)
     probe = FleetProbe(store.fleet, unit_of_work, settings.billing_health_url)
     snapshot = StatusSnapshot(
         store.licences, store.fleet, unit_of_work, clock, billing=lambda: probe.billing, demo=settings.demo
+    )
+    # Which addresses are our servers' exits is the connection check's answer: in memory, as of the
+    # snapshot's last refresh, so telling them apart costs a request no query.
+    limiter = Limiter(
+        settings.rate_limits,
+        keys.subjects,
+        store.rate_limits,
+        server_of_exit=lambda address: snapshot.exits.server_of(address),
     )
     mail = MailQueue(
         store.mail_queue,

@@ -59,6 +59,9 @@ class Settings:
     connection_limit: int = 800
     channel_timeout: int = 30
     metrics_address: tuple[str, int] | None = None
+    # Where VPN servers call the hub, apart from visitors; None: on the public listener.
+    node_address: tuple[str, int] | None = None
+    node_threads: int = 4
     metrics_token: str | None = None
     # Where the master secret came from: "environment" (VPNSITE_SECRET_KEY), "file" (the data
     # directory's secret.key) or "generated" (that file, created by this very call).
@@ -118,6 +121,8 @@ def load_settings(
         connection_limit=_integer(get("CONNECTION_LIMIT", "800"), "CONNECTION_LIMIT", 10, 100_000),
         channel_timeout=_integer(get("CHANNEL_TIMEOUT", "30"), "CHANNEL_TIMEOUT", 1, 3600),
         metrics_address=_address(get("METRICS_ADDRESS"), "METRICS_ADDRESS"),
+        node_address=_address(get("NODE_ADDRESS"), "NODE_ADDRESS"),
+        node_threads=_integer(get("NODE_THREADS", "4"), "NODE_THREADS", 1, 256),
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
         log_format=_log_format(get("LOG_FORMAT", "text")),
         shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),

@@ -23,6 +23,10 @@ MISSED_BEATS_OFFLINE = 3
 MAX_SESSIONS_REPORTED = 1_000_000
 MAX_BANDWIDTH_MBPS = 1_000_000.0
 MAX_EXIT_ADDRESSES = 16
+# The widest network a server's clients may leave from, per IP version: a small IPv4 range, an
+# IPv6 site. A wider one would tell visitors who never came near the server (0.0.0.0/0: every
+# visitor) that they are protected.
+WIDEST_EXIT_PREFIX = {4: 24, 6: 48}
 
 # Where no visitor comes from over the internet. A heartbeat from one of these has come through a
 # proxy the hub was not told to trust (a local nginx, a container bridge), whose address every
@@ -99,8 +103,9 @@ class Heartbeat:
 
 
 def exit_addresses(texts: Sequence[str]) -> tuple[str, ...]:
-    """Exit addresses as the hub keeps them: each an IPv4 or IPv6 address, or a network (a server
-    whose clients leave from an IPv6 /64, say), written canonically, without repeats."""
+    """Exit addresses as the hub keeps them: each an IPv4 or IPv6 address, or a network no wider
+    than ``WIDEST_EXIT_PREFIX`` (a server whose clients leave from an IPv6 /64, say), written
+    canonically, without repeats."""
     if len(texts) > MAX_EXIT_ADDRESSES:
         raise InvalidField("exit_addresses", "too_many")
     found: list[str] = []
@@ -109,10 +114,20 @@ def exit_addresses(texts: Sequence[str]) -> tuple[str, ...]:
             network = ipaddress.ip_network(text.strip(), strict=False)
         except ValueError:
             raise InvalidField("exit_addresses", "not_an_address") from None
+        if network.prefixlen < WIDEST_EXIT_PREFIX[network.version]:
+            raise InvalidField("exit_addresses", "network_too_wide")
         canonical = str(network.network_address) if network.num_addresses == 1 else str(network)
         if canonical not in found:
             found.append(canonical)
     return tuple(found)
+
+
+def _may_exit(address: str) -> bool:
+    try:
+        exit_addresses([address])
+    except InvalidField:
+        return False
+    return True
 
 
 def learned_exit(source: str | None) -> tuple[str, ...]:
@@ -138,9 +153,11 @@ def exits_in_use(
     """The exit addresses the connection check goes by after a heartbeat: the operator's
     (``vpn add-server --exit-address``) if any; else those the beat reports, if any; else the
     address the beat came from, when it is one a visitor could come from. Nothing is kept from
-    earlier beats: a server whose address changes is followed."""
-    if configured:
-        return exit_addresses(configured)
+    earlier beats: a server whose address changes is followed. An operator's entry the hub would
+    refuse now (a network wider than an exit, stored before the hub refused them) is passed over."""
+    operators = tuple(address for address in configured if _may_exit(address))
+    if operators:
+        return exit_addresses(operators)
     if reported:
         return exit_addresses(reported)
     return learned_exit(source)
@@ -238,11 +255,16 @@ class FleetStore(Protocol):
         self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
     ) -> None:
         """Store the beat and the exit addresses now in use; with ``end_sessions``, the server's
-        sessions are dropped in the same write."""
+        sessions are dropped in the same write, but for those its licences' owners disconnected:
+        the server's next report of them must still end them, not count them again."""
         ...
 
     def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
         """Store the server's token hash under another key, unless its token changed meanwhile."""
+        ...
+
+    def token_hashes(self) -> list[str]:
+        """Every server's token hash, as stored."""
         ...
 
 
@@ -289,3 +311,6 @@ class Fleet:
             server, beat, exits, now, end_sessions=back_from_silence(heard.last_seen, now)
         )
         return server
+
+    def token_hashes(self) -> list[str]:
+        return self.store.token_hashes()

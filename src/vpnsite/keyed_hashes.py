@@ -74,6 +74,7 @@ class KeySet:
     tokens: KeyedHasher
     subjects: KeyedHasher
     nodes: KeyedHasher
+    sessions: KeyedHasher
     archive_links: bytes = field(repr=False)
     mail: bytes = field(repr=False)
 
@@ -86,6 +87,7 @@ class KeySet:
             tokens=KeyedHasher(derive_key(master, "archive-tokens")),
             subjects=KeyedHasher(derive_key(master, "rate-limit-subjects")),
             nodes=KeyedHasher(derive_key(master, "node-tokens")),
+            sessions=KeyedHasher(derive_key(master, "vpn-sessions")),
             archive_links=derive_key(master, "archive-links"),
             mail=derive_key(master, "mail-queue"),
         )

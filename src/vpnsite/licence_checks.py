@@ -63,8 +63,10 @@ class LicenceChecks:
     clock: Clock
     random: RandomSource
 
-    def check(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
-        licence, code = self.authenticate(email, typed_code, ip)
+    def check(
+        self, email: str, typed_code: str, ip: str | None, visitor_id: str | None = None
+    ) -> CheckedLicence:
+        licence, code = self.authenticate(email, typed_code, ip, visitor_id)
         return self.opened(licence, code)
 
     def opened(self, licence: Licence, code: str) -> CheckedLicence:
@@ -74,10 +76,13 @@ class LicenceChecks:
             return CheckedLicence(licence, code, None)
         return CheckedLicence(licence, code, self.new_archive_link(licence.id))
 
-    def authenticate(self, email: str, typed_code: str, ip: str | None) -> tuple[Licence, str]:
+    def authenticate(
+        self, email: str, typed_code: str, ip: str | None, visitor_id: str | None = None
+    ) -> tuple[Licence, str]:
         """The licence an e-mail and activation code open, and the code as typed cleanly; rate
         limited per address and e-mail, failures counted. Every call that proves ownership of a
-        licence by its code goes through here."""
+        licence by its code goes through here. ``visitor_id`` (the ``hz_id`` cookie) tells people
+        apart who come through one of our servers."""
         address = normalise_email(email)
         code = clean_typed_code(typed_code)
         if not code:
@@ -86,7 +91,7 @@ class LicenceChecks:
         if problem is not None:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
-        subjects: dict[Subject, str | None] = {"ip": ip, "email": email_key(address)}
+        subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": email_key(address)}
         self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
         licence, candidates = find_by_code(self.store, self.keys, code)

@@ -1,21 +1,25 @@
 """Sliding-window rate limits per action and subject (client IP, visitor id, e-mail, or one
-e-mail from one client)."""
+e-mail from one client), and who counts as one client when a call comes through one of our own
+VPN servers."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
+import attrs
 from attrs import frozen
 
 from vpnsite.errors import RateLimited
+from vpnsite.fleet import VpnServer
 from vpnsite.keyed_hashes import Hasher
 
 Subject = Literal["ip", "visitor", "email", "email_ip"]
 SUBJECTS: tuple[Subject, ...] = ("ip", "visitor", "email", "email_ip")
+PER_ADDRESS: tuple[Subject, ...] = ("ip", "email_ip")
 
 SUBMIT_EMAIL = "submit-email"
 CREATE_USER = "create-user"
@@ -144,40 +148,126 @@ class RateLimitStore(Protocol):
     def record(self, counters: Sequence[Counter], now: datetime) -> None: ...
 
 
+# Everyone on one of our VPN servers reaches the hub from its exit address: a per-address rule
+# holds them all to one person's allowance unless they are told apart, and a server must not
+# become an unlimited source of sign-ups either, so it gets this many people's worth.
+EXIT_FACTOR = 20
+
+ExitOf = Callable[[str | None], VpnServer | None]
+"""The online server of ours whose exit address a client address is; None for any other."""
+
+
+def no_exits(address: str | None) -> VpnServer | None:
+    """A hub that knows no servers: every address is a client's own."""
+    return None
+
+
+def counted(
+    rule: RateLimit, subjects: Mapping[Subject, str | None], server: str | None
+) -> list[tuple[RateLimit, str]]:
+    """Which counts one call makes under ``rule``: each the rule it is held to and the value it is
+    counted under (kept only as a keyed hash).
+
+    ``server`` is the id of the online server of ours whose exit address the call comes from, if
+    it does. That address stands for everyone on the server, so a per-address rule counts the call
+    twice: for the server, at ``EXIT_FACTOR`` times the rule's limit, and at the rule's own limit
+    for the person — for ``ip`` their visitor id or, without one, the e-mail they give; for
+    ``email_ip`` the e-mail with their visitor id (see :func:`email_client`).
+    """
+    if server is None or rule.subject not in PER_ADDRESS:
+        found = [(rule, _value(rule.subject, subjects))]
+    elif rule.subject == "ip":
+        person: Subject = "visitor" if subjects.get("visitor") else "email"
+        found = [(_shared(rule), _server(server)), (attrs.evolve(rule, subject=person), subjects.get(person))]
+    else:
+        email = subjects.get("email")
+        found = [
+            (_shared(rule), email and f"{email}|{_server(server)}"),
+            (rule, email_client(subjects, server)),
+        ]
+    return [(applied, value) for applied, value in found if value]
+
+
+def email_client(subjects: Mapping[Subject, str | None], server: str | None) -> str | None:
+    """One e-mail from one client, as ``email_ip`` counts it and a client's own failures are kept:
+    the client is its address (an IPv6 one's /64); through one of our servers, its visitor id —
+    without one it cannot be told from the others on that server, who share one count as any
+    clients behind one address do."""
+    email, ip, visitor = subjects.get("email"), subjects.get("ip"), subjects.get("visitor")
+    if not email:
+        return None
+    if server is None:
+        return f"{email}|{client_network(ip)}" if ip else None
+    return f"{email}|visitor:{visitor}" if visitor else f"{email}|{_server(server)}"
+
+
+def _shared(rule: RateLimit) -> RateLimit:
+    return attrs.evolve(rule, limit=rule.limit * EXIT_FACTOR)
+
+
+def _server(server: str) -> str:
+    # No client's address reads so: the server's count is never one client's.
+    return f"server:{server}"
+
+
+def _value(subject: Subject, subjects: Mapping[Subject, str | None]) -> str | None:
+    if subject == "email_ip":
+        return email_client(subjects, None)
+    value = subjects.get(subject)
+    if value and subject == "ip":
+        return client_network(value)
+    return value or None
+
+
 @frozen
 class Limiter:
     rules: tuple[RateLimit, ...]
     hasher: Hasher
     store: RateLimitStore
+    server_of_exit: ExitOf = no_exits
 
     def admit(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
         """Count one call of ``action``; raise :class:`RateLimited` when a rule refuses it."""
-        wait = self.store.admit(self._counters(action, subjects, failures_only=False), now)
+        counters = self._counters(action, subjects, False, self._through(subjects))
+        wait = self.store.admit(counters, now)
         if wait is not None:
             raise RateLimited(wait, action)
 
     def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
+        server = self._through(subjects)
         counters = [
             counter
-            for counter in self._counters(action, subjects, failures_only=True)
-            if counter.rule.subject != "email" or self._has_failed(action, subjects, counter.rule.window, now)
+            for counter in self._counters(action, subjects, True, server)
+            if counter.rule.subject != "email"
+            or self._has_failed(action, subjects, server, counter.rule.window, now)
         ]
         wait = self.store.wait(counters, now)
         if wait is not None:
             raise RateLimited(wait, action)
 
     def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
-        own = self._own_failures_key(action, subjects)
+        server = self._through(subjects)
+        own = self._own_failures_key(action, subjects, server)
         # Recording uses only the key; the rule is there because a Counter carries one.
         marks = [Counter(RateLimit(action, "email_ip", 1, timedelta(seconds=1), True), own)] if own else []
-        self.store.record([*self._counters(action, subjects, failures_only=True), *marks], now)
+        self.store.record([*self._counters(action, subjects, True, server), *marks], now)
+
+    def _through(self, subjects: Mapping[Subject, str | None]) -> str | None:
+        """Our server whose exit address the call comes from (its id), if it does."""
+        server = self.server_of_exit(subjects.get("ip"))
+        return None if server is None else server.location.id
 
     def _has_failed(
-        self, action: str, subjects: Mapping[Subject, str | None], window: timedelta, now: datetime
+        self,
+        action: str,
+        subjects: Mapping[Subject, str | None],
+        server: str | None,
+        window: timedelta,
+        now: datetime,
     ) -> bool:
         """Whether this client has failed for this e-mail within ``window``; a client that cannot
         be told apart from others (no address) is taken to have."""
-        own = self._own_failures_key(action, subjects)
+        own = self._own_failures_key(action, subjects, server)
         if own is None:
             return True
         # A one-event rule over the client's own failures refuses exactly when there is one.
@@ -185,31 +275,22 @@ class Limiter:
             self.store.wait([Counter(RateLimit(action, "email_ip", 1, window, True), own)], now) is not None
         )
 
-    def _own_failures_key(self, action: str, subjects: Mapping[Subject, str | None]) -> str | None:
+    def _own_failures_key(
+        self, action: str, subjects: Mapping[Subject, str | None], server: str | None
+    ) -> str | None:
         """Where a client's failures for one e-mail are recorded, whatever rules are configured."""
-        value = self._value("email_ip", subjects)
+        value = email_client(subjects, server)
         return self._key(action, "email_ip", True, value) if value else None
 
     def _counters(
-        self, action: str, subjects: Mapping[Subject, str | None], failures_only: bool
+        self, action: str, subjects: Mapping[Subject, str | None], failures_only: bool, server: str | None
     ) -> list[Counter]:
-        counters = []
-        for rule in rules_for(self.rules, action, failures_only):
-            value = self._value(rule.subject, subjects)
-            if value:
-                counters.append(Counter(rule, self._key(action, rule.subject, failures_only, value)))
-        return counters
+        return [
+            Counter(applied, self._key(action, applied.subject, failures_only, value))
+            for rule in rules_for(self.rules, action, failures_only)
+            for applied, value in counted(rule, subjects, server)
+        ]
 
     def _key(self, action: str, subject: Subject, failures_only: bool, value: str) -> str:
         # Rules of one action and subject share their events; only the window differs.
         return self.hasher.hash(f"{action}|{subject}|{'failures' if failures_only else 'calls'}|{value}")
-
-    @staticmethod
-    def _value(subject: Subject, subjects: Mapping[Subject, str | None]) -> str | None:
-        if subject == "email_ip":
-            email, ip = subjects.get("email"), subjects.get("ip")
-            return f"{email}|{client_network(ip)}" if email and ip else None
-        value = subjects.get(subject)
-        if value and subject == "ip":
-            return client_network(value)
-        return value or None

@@ -10,7 +10,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
-from vpnsite.emails import normalise_email
+from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
@@ -82,7 +82,7 @@ class Signups:
         """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie)."""
         address = normalise_email(email)
         now = self.clock.now()
-        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id}, now)
+        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
         users = self.user_count()
         if not self.free_tier.admits(users):
             raise FreeTierFull(cap=self.free_tier.cap)
@@ -96,9 +96,10 @@ class Signups:
         )
         return SignedForm(form, sign(form, self.keys.current.signup))
 
-    def create_user(self, signed: SignedForm, ip: str | None) -> Activation:
+    def create_user(self, signed: SignedForm, ip: str | None, visitor_id: str | None = None) -> Activation:
         now = self.clock.now()
-        self.limiter.admit(CREATE_USER, {"ip": ip}, now)
+        email = email_key(signed.form.user_email)
+        self.limiter.admit(CREATE_USER, {"ip": ip, "visitor": visitor_id, "email": email}, now)
         if not any(signature_matches(signed.form, signed.sig, keys.signup) for keys in self.keys.read().sets):
             raise InvalidSignature()
         request = SignupRequest.parse(signed.form.request_id)
@@ -109,6 +110,8 @@ class Signups:
                 raise RequestAlreadyUsed()
             raise RequestExpired()
         starts_at, ends_at = licence_term(now, signed.form.user_days)
+        # Our own server's exit address says nothing about who signed up, only that they use us.
+        signed_up_from = ip if self.limiter.server_of_exit(ip) is None else None
         while True:
             code = new_activation_code(self.random)
             keys = self.keys.current
@@ -122,7 +125,7 @@ class Signups:
                 code_key=keys.id,
             )
             with self.unit_of_work.atomic():
-                outcome = self.store.redeem(request.id, licence, ip)
+                outcome = self.store.redeem(request.id, licence, signed_up_from)
                 if outcome == "redeemed":
                     activation = Activation(licence, code, self.links.mint(licence.id, now))
                     # The e-mail is the visitor's only copy of the code if the answer never reaches them.

@@ -48,7 +48,13 @@ class Support:
     unit_of_work: UnitOfWork
 
     def open_ticket(
-        self, email: str, activation_code: str | None, message: str, ip: str | None, language: str = "en"
+        self,
+        email: str,
+        activation_code: str | None,
+        message: str,
+        ip: str | None,
+        language: str = "en",
+        visitor_id: str | None = None,
     ) -> Ticket:
         address = normalise_email(email)
         text = message.strip()
@@ -61,7 +67,7 @@ class Support:
         if problem is not None:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
-        self.limiter.admit(SUPPORT, {"ip": ip, "email": email_key(address)}, now)
+        self.limiter.admit(SUPPORT, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
         while True:
             ticket = Ticket(
                 number=new_ticket_number(self.random),

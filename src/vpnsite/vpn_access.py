@@ -1,26 +1,29 @@
 """Who may connect to a VPN server: a valid, unexpired licence, one session per server and ten
 servers in all ("up to 10 devices if they use different servers"). A new login of a licence on a
 server where it already has a session replaces that session, so nobody is locked out by their own
-dead connection. Sessions hold the licence, the server, the start time and the node's handle for
-the connection — nothing about what the user does, and no address."""
+dead connection. Sessions hold the licence, the server, the start time and an id for the
+connection (sealed by the hub for a login, the node's own for a WireGuard peer) — nothing about
+what the user does, and no address."""
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from attrs import frozen
 
+from vpnsite.archives import WIREGUARD
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import silent_since
-from vpnsite.keyed_hashes import Keyring
+from vpnsite.keyed_hashes import Keyring, KeySet, RingKeys
 from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
 from vpnsite.licences import Licence
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.tunnel_addresses import TunnelAddressStore
 
 MAX_SESSIONS = 10
@@ -28,6 +31,10 @@ MAX_SESSIONS = 10
 # after that it stops counting (the client gave up, or the server never heard the answer).
 UNCONFIRMED_FOR = timedelta(seconds=15)
 SESSION_ID_BYTES = 12
+# The rest of a session id the hub issues: 128 bits of a keyed hash of the server, the licence and
+# the id's random part. The hub knows its own ids without a record of them, and no server can make
+# one for a licence the hub never admitted on it.
+SEAL_CHARS = 32
 DENY_LISTED_FOR = timedelta(days=90)
 Refusal = Literal["bad_credentials", "ended", "too_many_devices"]
 
@@ -50,13 +57,10 @@ def counts(session: Session, now: datetime) -> bool:
     return not session.ending and (session.confirmed or session.started_at > now - UNCONFIRMED_FOR)
 
 
-def refusal(
-    licence: Licence | None, sessions: Sequence[Session], server_id: str, now: datetime
-) -> Refusal | None:
-    """Why a login to ``server_id`` is refused, or None when it is admitted. ``sessions`` are the
-    licence's sessions that count; one on the same server is replaced, so it takes no place."""
-    if licence is None:
-        return "bad_credentials"
+def refusal(licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime) -> Refusal | None:
+    """Why a login of a licence to ``server_id`` is refused, or None when it is admitted.
+    ``sessions`` are the licence's sessions that count; one on the same server is replaced, so it
+    takes no place."""
     if not licence.is_live(now):
         return "ended"
     elsewhere = {session.server_id for session in sessions if session.server_id != server_id}
@@ -65,14 +69,42 @@ def refusal(
     return None
 
 
+def may_restore(licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime) -> bool:
+    """Whether a connection the hub had lost count of takes a place again: as a login there
+    would, unless the licence has a session there already (a newer login won the server).
+    ``sessions`` are the licence's sessions that count."""
+    vacant = all(session.server_id != server_id for session in sessions)
+    return vacant and refusal(licence, sessions, server_id, now) is None
+
+
+def sealed_id(keys: KeySet, server_id: str, licence_id: str, nonce: str) -> str:
+    """The id of a session the hub admits: ``nonce`` (random, in hex) and its seal."""
+    return nonce + _seal(keys, server_id, licence_id, nonce)
+
+
+def hub_issued(ring: RingKeys, session_id: str, server_id: str, licence_id: str) -> bool:
+    """Whether the hub issued ``session_id`` for this licence on this server, under any key of
+    the ring (a key rotation ends no session)."""
+    if len(session_id) != 2 * SESSION_ID_BYTES + SEAL_CHARS:
+        return False
+    nonce, seal = session_id[: 2 * SESSION_ID_BYTES], session_id[2 * SESSION_ID_BYTES :].encode()
+    return any(
+        hmac.compare_digest(seal, _seal(keys, server_id, licence_id, nonce).encode()) for keys in ring.sets
+    )
+
+
+def _seal(keys: KeySet, server_id: str, licence_id: str, nonce: str) -> str:
+    return keys.sessions.hash("\x00".join((server_id, licence_id, nonce)))[:SEAL_CHARS]
+
+
 @frozen
 class Settlement:
-    """What a server's report of its connections settles: which the server must end, which the
-    hub stops counting, and which it counts again (held through a silence the hub took for an
-    outage)."""
+    """What a server's report of its connections settles: which the server must end, which
+    sessions the hub forgets, and which it counts again if their licences have a place
+    (``may_restore``)."""
 
     end: list[str]
-    drop: list[str]
+    forget: list[str]
     restore: list[Session]
 
 
@@ -81,42 +113,58 @@ def settle(
     held: Mapping[str, str],
     recorded: Sequence[Session],
     licences: Mapping[str, Licence],
-    counted_elsewhere: Mapping[str, int],
     now: datetime,
-    protocols: Mapping[str, str] | None = None,
+    protocols: Mapping[str, str],
+    issued: Callable[[str, str], bool],
+    tunnelled: Callable[[str], bool],
 ) -> Settlement:
     """``held``: the connections the server reports (session id → licence id). ``recorded``: the
     hub's sessions on that server. ``licences``: the licences of ``held``, where they still exist.
-    ``counted_elsewhere``: per licence of ``held``, the servers where it has other sessions.
-    ``protocols``: what the server says each connection runs over. A connection the hub did not
-    admit — one held through a silence the hub took for an outage, or a WireGuard peer, which
-    connects without a login and which the server reports once it has shaken hands — is counted
-    like a login: restored when the licence lives and has a place, ended when not."""
+    ``protocols``: what the server says each connection runs over. ``issued(session, licence)``:
+    the hub issued that id for that licence on this server. ``tunnelled(licence)``: the licence
+    has a tunnel address on this server.
+
+    A server keeps, confirms and ends only what the hub admitted on it. A recorded session it
+    reports is kept while its licence lives; one its owner disconnected is ended, and stays
+    recorded while the server still reports it, so it cannot come back as a connection the hub
+    lost count of. A connection the hub has no record of (held through a silence the hub took for
+    an outage, or lost with a restored backup; a WireGuard peer, which connects without a login
+    and which the server reports once it has shaken hands) comes back only if the hub could have
+    admitted it there: an id the hub issued for that licence on this server, or a WireGuard peer
+    of a licence with a tunnel address here; and only if the licence has no other session here.
+    Anything else the server names is ended, whatever licence it names."""
     by_id = {session.id: session for session in recorded}
-    holders = {session.licence_id: session.id for session in recorded}
-    end, restore = [], []
-    for session_id, licence_id in sorted(held.items()):
-        licence = licences.get(licence_id)
-        known = by_id.get(session_id)
-        if licence is None or not licence.is_live(now):
-            end.append(session_id)
-        elif known is not None:
-            if known.licence_id != licence_id or known.ending:
-                end.append(session_id)
-        elif licence_id in holders:
-            end.append(session_id)  # replaced by a newer login on this server
-        elif counted_elsewhere.get(licence_id, 0) >= MAX_SESSIONS:
-            end.append(session_id)
-        else:
-            protocol = (protocols or {}).get(session_id)
-            restore.append(Session(licence_id, server_id, now, session_id, True, protocol))
-            holders[licence_id] = session_id
-    drop = [
+    forget = [
         session.id
         for session in recorded
         if session.id not in held and (session.confirmed or not counts(session, now))
     ]
-    return Settlement(end, drop, restore)
+    gone = set(forget)
+    holders = {session.licence_id for session in recorded if session.id not in gone}
+    end, restore = [], []
+    for session_id, licence_id in sorted(held.items()):
+        licence = licences.get(licence_id)
+        live = licence is not None and licence.is_live(now)
+        known = by_id.get(session_id)
+        if known is not None:
+            if known.ending:
+                end.append(session_id)
+            elif known.licence_id != licence_id or not live:
+                end.append(session_id)
+                forget.append(session_id)
+            continue
+        protocol = protocols.get(session_id)
+        vouched = (
+            live
+            and licence_id not in holders
+            and (tunnelled(licence_id) if protocol == WIREGUARD else issued(session_id, licence_id))
+        )
+        if vouched:
+            restore.append(Session(licence_id, server_id, now, session_id, True, protocol))
+            holders.add(licence_id)
+        else:
+            end.append(session_id)
+    return Settlement(end, forget, restore)
 
 
 class SessionStore(Protocol):
@@ -138,6 +186,12 @@ class SessionStore(Protocol):
 
     def sessions_on(self, server_id: str) -> list[Session]: ...
 
+    def lock_licence(self, licence_id: str) -> None:
+        """Inside an atomic unit of work: hold off every other one that locks this licence until
+        this one ends, so what it counted of the licence's sessions is still true when it holds
+        one more."""
+        ...
+
     def hold(self, session: Session) -> None:
         """Record the session, replacing the licence's earlier session on that server."""
         ...
@@ -145,12 +199,6 @@ class SessionStore(Protocol):
     def confirm(self, server_id: str, session_id: str) -> bool: ...
 
     def release(self, server_id: str, session_ids: Sequence[str]) -> int: ...
-
-    def servers_in_use(
-        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
-    ) -> dict[str, int]:
-        """Per licence, how many other servers hold a session of it that counts (as in ``sessions_of``)."""
-        ...
 
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]: ...
 
@@ -180,6 +228,7 @@ class NodeAccess:
     keys: Keyring
     clock: Clock
     random: RandomSource
+    unit_of_work: UnitOfWork
 
     def server(self, token: str) -> str:
         server = self.sessions.server_for_token(self.keys.read().nodes(token).values) if token else None
@@ -190,19 +239,16 @@ class NodeAccess:
     def log_in(self, token: str, username: str, password: str, protocol: str | None = None) -> Admission:
         server = self.server(token)
         licence = self._licence(username, password)
+        if licence is None:
+            return Admission(None, "bad_credentials")
         now = self.clock.now()
-        held = (
-            self.sessions.sessions_of(licence.id, now - UNCONFIRMED_FOR, silent_since(now))
-            if licence is not None
-            else []
-        )
-        why = refusal(licence, held, server, now)
-        if why is not None or licence is None:
-            return Admission(licence.id if licence else None, why)
-        session_id = self.random.token_bytes(SESSION_ID_BYTES).hex()
-        session = Session(licence.id, server, now, session_id, protocol=protocol)
-        self.sessions.hold(session)
-        return Admission(licence.id, None, session.id)
+        nonce = self.random.token_bytes(SESSION_ID_BYTES).hex()
+        session_id = sealed_id(self.keys.current, server, licence.id, nonce)
+        with self._counting(licence.id, now) as held:
+            why = refusal(licence, held, server, now)
+            if why is None:
+                self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
+        return Admission(licence.id, why, None if why else session_id)
 
     def deny_list(self, token: str) -> list[str]:
         """The licences whose keys the calling server refuses before any TLS work: the erased
@@ -227,23 +273,40 @@ class NodeAccess:
         self, server_id: str, held: Mapping[str, str], protocols: Mapping[str, str] | None = None
     ) -> list[str]:
         """Bring the hub's sessions of a server in line with the connections it reports; the
-        session ids it must end (licence ended or erased, replaced, or over the limit)."""
+        session ids it must end (licence ended or erased, replaced, disconnected by its owner,
+        never admitted there, or over the limit)."""
         now = self.clock.now()
-        licence_ids = sorted(set(held.values()))
+        ring = self.keys.read()
+        licences = self.sessions.licences_by_id(sorted(set(held.values())))
         settlement = settle(
             server_id,
             held,
             self.sessions.sessions_on(server_id),
-            self.sessions.licences_by_id(licence_ids),
-            self.sessions.servers_in_use(licence_ids, server_id, now - UNCONFIRMED_FOR, silent_since(now)),
+            licences,
             now,
-            protocols,
+            protocols or {},
+            issued=lambda session_id, licence_id: hub_issued(ring, session_id, server_id, licence_id),
+            tunnelled=lambda licence_id: self.tunnels.address_of(licence_id, server_id) is not None,
         )
-        if settlement.drop or settlement.end:
-            self.sessions.release(server_id, settlement.drop + settlement.end)
+        self.sessions.release(server_id, settlement.forget)
+        end = list(settlement.end)
         for session in settlement.restore:
-            self.sessions.hold(session)
-        return settlement.end
+            with self._counting(session.licence_id, now) as counting:
+                restored = may_restore(licences[session.licence_id], counting, server_id, now)
+                if restored:
+                    self.sessions.hold(session)
+            if not restored:
+                end.append(session.id)
+        return end
+
+    @contextmanager
+    def _counting(self, licence_id: str, now: datetime) -> Iterator[list[Session]]:
+        """The licence's sessions that count, in a unit of work that holds off every other
+        admission of the licence until it ends: simultaneous logins on many servers are counted
+        one after another, never all against the same count."""
+        with self.unit_of_work.atomic():
+            self.sessions.lock_licence(licence_id)
+            yield self.sessions.sessions_of(licence_id, now - UNCONFIRMED_FOR, silent_since(now))
 
     def _licence(self, username: str, password: str) -> Licence | None:
         code = clean_typed_code(password)

@@ -258,3 +258,17 @@ def test_a_running_hub_learns_the_address_a_trusted_proxy_forwards(
     finally:
         stop(served.process)
     assert "203.0.113" not in served.log.read_text(), "no address is logged"
+
+
+@pytest.mark.parametrize("network", ["0.0.0.0/0", "198.51.0.0/16", "2001:db8::/32"])
+def test_the_operator_cannot_configure_an_exit_network_wider_than_an_exit(
+    operator_env: dict[str, str], network: str
+) -> None:
+    where = ("--country", "nl", "--city", "Amsterdam", "--host", "vpn.example")
+    added = vpnsite("vpn", "add-server", "nl-ams-1", *where, "--exit-address", network, env=operator_env)
+    assert added.returncode == 2
+    assert "no network wider than a /24 (IPv4) or a /48 (IPv6)" in added.stderr
+    narrow = vpnsite(
+        "vpn", "add-server", "nl-ams-1", *where, "--exit-address", "198.51.100.0/24", env=operator_env
+    )
+    assert narrow.returncode == 0, narrow.stderr

@@ -363,6 +363,9 @@ class MemoryFleetStore:
         if row is not None and row.token_hash == old_hash:
             row.token_hash, row.token_key = new.value, new.key_id
 
+    def token_hashes(self) -> list[str]:
+        return [row.token_hash for row in self.db.servers.values() if row.token_hash]
+
     def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
         self._update(server_id, wg_port=port, wg_public_key=public_key)
 
@@ -377,7 +380,9 @@ class MemoryFleetStore:
         self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
     ) -> None:
         if end_sessions:
-            self.db.sessions = {key: s for key, s in self.db.sessions.items() if s.server_id != server_id}
+            self.db.sessions = {
+                key: s for key, s in self.db.sessions.items() if s.server_id != server_id or s.ending
+            }
         self._update(
             server_id,
             last_seen=now,
@@ -422,6 +427,9 @@ class MemorySessionStore:
     def sessions_on(self, server_id: str) -> list[Session]:
         return [s for s in self.db.sessions.values() if s.server_id == server_id]
 
+    def lock_licence(self, licence_id: str) -> None:
+        """One thread uses the memory store: nothing to hold off."""
+
     def hold(self, session: Session) -> None:
         self.db.sessions[(session.licence_id, session.server_id)] = session
 
@@ -446,16 +454,6 @@ class MemorySessionStore:
         for key in gone:
             del self.db.sessions[key]
         return len(gone)
-
-    def servers_in_use(
-        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
-    ) -> dict[str, int]:
-        counted: dict[str, int] = {}
-        for licence_id in licence_ids:
-            for s in self.sessions_of(licence_id, unconfirmed_since, heard_since):
-                if s.server_id != server_id:
-                    counted[licence_id] = counted.get(licence_id, 0) + 1
-        return counted
 
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
         return {i: self.db.licences[i].licence() for i in licence_ids if i in self.db.licences}

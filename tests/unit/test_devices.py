@@ -118,6 +118,11 @@ def test_disconnecting_frees_the_place_at_once_and_the_server_cuts_it(world: Wor
     assert world.node_access.settle("server-0", held) == [sessions["server-0"]], (
         "its server is told to cut it"
     )
+    assert world.node_access.settle("server-0", held) == [sessions["server-0"]], (
+        "reported again, it is ended again, never counted again"
+    )
+    assert world.devices.list("anna@example.org", anna.code, None).servers_in_use == MAX_SESSIONS
+    world.node_access.settle("server-0", {})
     assert world.store.sessions.sessions_on("server-0") == [], "and once cut, the row is gone"
 
     world.devices.disconnect("anna@example.org", anna.code, None, None)

@@ -50,10 +50,6 @@ def test_the_device_limit(used: list[str], server: str, ends_in: timedelta) -> N
         assert why is None, "a session on the same server is replaced, never a reason to refuse"
 
 
-def test_unknown_credentials_are_refused() -> None:
-    assert refusal(None, [], "server-1", NOW) == "bad_credentials"
-
-
 @given(st.booleans(), st.timedeltas(min_value=timedelta(0), max_value=timedelta(minutes=2)))
 def test_an_unconfirmed_place_counts_only_for_moments(confirmed: bool, age: timedelta) -> None:
     session = Session("l", "server-1", NOW - age, "s", confirmed)
@@ -62,38 +58,57 @@ def test_an_unconfirmed_place_counts_only_for_moments(confirmed: bool, age: time
 
 @given(
     st.dictionaries(st.sampled_from(["s1", "s2", "s3", "s4"]), st.sampled_from(["live", "ended", "gone"])),
-    st.dictionaries(st.sampled_from(["live", "ended"]), st.sampled_from(["s1", "s2", "s9"])),
-    st.integers(min_value=0, max_value=12),
+    st.dictionaries(
+        st.sampled_from(["live", "ended"]), st.tuples(st.sampled_from(["s1", "s2", "s9"]), st.booleans())
+    ),
+    st.sets(st.sampled_from(["s1", "s2", "s3", "s4"])),
+    st.booleans(),
     st.dictionaries(st.sampled_from(["s1", "s2", "s3", "s4"]), st.sampled_from(["udp", "tcp", "wireguard"])),
 )
 def test_settling_a_servers_report(
-    held: dict[str, str], recorded_ids: dict[str, str], elsewhere: int, protocols: dict[str, str]
+    held: dict[str, str],
+    recorded_ids: dict[str, tuple[str, bool]],
+    issued: set[str],
+    tunnelled: bool,
+    protocols: dict[str, str],
 ) -> None:
-    """Held connections the hub did not admit (a WireGuard peer that shook hands, a session
-    held through a silence) are counted as logins would be, and keep the protocol reported."""
+    """Held connections the hub has no record of (a WireGuard peer that shook hands, a session
+    held through a silence) come back only if the hub could have admitted them there, and keep
+    the protocol reported; a session its owner disconnected is ended, and stays recorded while
+    the server reports it."""
     licences = {"live": licence(timedelta(days=3), "live"), "ended": licence(timedelta(days=-1), "ended")}
     recorded = [
-        Session(lic, "srv", NOW - timedelta(minutes=5), sid, True) for lic, sid in recorded_ids.items()
+        Session(lic, "srv", NOW - timedelta(minutes=5), sid, True, ending=ending)
+        for lic, (sid, ending) in recorded_ids.items()
     ]
-    result = settle("srv", held, recorded, licences, {"live": elsewhere}, NOW, protocols)
-    assert all(s.protocol == protocols.get(s.id) for s in result.restore)
+    result = settle(
+        "srv",
+        held,
+        recorded,
+        licences,
+        NOW,
+        protocols,
+        issued=lambda session_id, _: session_id in issued,
+        tunnelled=lambda _: tunnelled,
+    )
+    assert all(s.protocol == protocols.get(s.id) and s.confirmed for s in result.restore)
     by_id = {s.id: s for s in recorded}
+    restored = {s.id for s in result.restore}
     for session_id, licence_id in held.items():
         known = by_id.get(session_id)
-        should_end = (
-            licence_id != "live"
-            or (known is not None and known.licence_id != licence_id)
-            or (known is None and "live" in recorded_ids)
-            or (known is None and elsewhere >= MAX_SESSIONS)
-        )
-        if licence_id == "live" and known is None and not should_end:
-            # Two held sessions of one licence that the hub lost: only one comes back.
-            restored = [s for s in result.restore if s.licence_id == "live"]
-            assert len(restored) == 1 and (restored[0].id == session_id or session_id in result.end)
+        if known is not None:
+            should_end = known.ending or known.licence_id != licence_id or licence_id != "live"
+            assert (session_id in result.end) == should_end, (session_id, licence_id)
+            assert (session_id in result.forget) == (should_end and not known.ending), "reported, it stays"
             continue
-        assert (session_id in result.end) == should_end, (session_id, licence_id)
-    assert all(s.confirmed for s in result.restore)
-    assert set(result.drop) == {s.id for s in recorded if s.id not in held}, "what the server lost goes"
+        vouched = tunnelled if protocols.get(session_id) == "wireguard" else session_id in issued
+        holder = any(s.licence_id == licence_id for s in recorded if s.id in held)
+        if licence_id != "live" or not vouched or holder:
+            assert session_id in result.end and session_id not in restored, (session_id, licence_id)
+        else:
+            assert (session_id in result.end) != (session_id in restored)
+    assert len(result.restore) == len({s.licence_id for s in result.restore}), "one session per server"
+    assert set(result.forget) >= {s.id for s in recorded if s.id not in held}, "what the server lost goes"
 
 
 SERVERS = [f"server-{n}" for n in range(14)]

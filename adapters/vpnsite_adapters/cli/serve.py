@@ -31,7 +31,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_hub
-    from vpnsite_adapters.http.app import create_app
+    from vpnsite_adapters.http.app import create_app, node_gate
     from vpnsite_adapters.http.waitress_server import create_graceful_server
     from vpnsite_adapters.metrics.listener import MetricsListener
     from vpnsite_adapters.vpn.keystore import initialise
@@ -74,7 +74,17 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
             return 2
         log.info("metrics on http://%s:%d/metrics", host, port)
     hub.jobs.start()
-    server = create_graceful_server(create_app(hub.services), settings)
+    gate = node_gate(hub.services)
+    try:
+        if settings.node_address is None:
+            server = create_graceful_server(create_app(hub.services, "all", gate), settings, gate=gate)
+        else:
+            public, node = create_app(hub.services, "public"), create_app(hub.services, "node", gate)
+            server = create_graceful_server(public, settings, node, gate)
+    except OSError as error:
+        hub.close()
+        print(f"vpnsite: cannot listen: {error.strerror or error}", file=sys.stderr)
+        return 2
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)%s",
         settings.host,
@@ -83,6 +93,15 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         settings.database_url.split("://")[0],
         " — DEMO: the VPN servers on the status page are simulated" if settings.demo else "",
     )
+    if settings.node_address is not None:
+        node_host, node_port = settings.node_address
+        log.info(
+            "VPN servers call on http://%s:%d (the node API is not on the public listener)",
+            node_host,
+            node_port,
+        )
+        listening = "127.0.0.1" if node_host in ("0.0.0.0", "::", "") else node_host
+        local = f"http://{listening}:{node_port}"  # where the demo's servers report
     if settings.demo:
         hub.jobs.start_demo(local)
     try:

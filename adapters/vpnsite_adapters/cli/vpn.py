@@ -110,11 +110,13 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
     settings, fleet = console.settings, console.store.fleet
     try:
         exits = exit_addresses(args.exit_address)
-    except InvalidField:
-        print(
-            f"vpnsite: --exit-address takes IP addresses or networks (at most {MAX_EXIT_ADDRESSES})",
-            file=sys.stderr,
+    except InvalidField as error:
+        why = (
+            "no network wider than a /24 (IPv4) or a /48 (IPv6)"
+            if error.kind == "network_too_wide"
+            else f"IP addresses or networks (at most {MAX_EXIT_ADDRESSES})"
         )
+        print(f"vpnsite: --exit-address takes {why}", file=sys.stderr)
         return 2
     try:
         keys = load_keys(settings.data_dir, settings.secret_key)

@@ -15,6 +15,7 @@ from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
 from vpnsite_adapters.http.profile_links import profile_list
 from vpnsite_adapters.http.schemas import (
     CheckLicense,
+    Cookies,
     CreateUser,
     FieldError,
     InvalidBody,
@@ -27,6 +28,8 @@ from vpnsite_adapters.links import archive_url
 from vpnsite_adapters.services import Services
 
 api = Blueprint("api", __name__)
+
+VISITOR_ID_MAX = 64
 
 
 def services() -> Services:
@@ -53,6 +56,13 @@ def caller_ip() -> str | None:
     return client_ip(request.environ, services().settings.trusted_proxies)
 
 
+def visitor_id(sent: Cookies | None = None) -> str | None:
+    """The visitor's random id (the ``hz_id`` cookie): as the body gives it, else as the browser
+    sent the cookie; one longer than any the site sets is nobody's."""
+    found = (sent.hz_id if sent else None) or request.cookies.get("hz_id")
+    return found if found and len(found) <= VISITOR_ID_MAX else None
+
+
 def personal(response: Response) -> Response:
     """A response that carries a code or a personal link: never cached, never sent as a referrer."""
     response.headers["Cache-Control"] = "no-store"
@@ -74,8 +84,7 @@ def personal_profiles(token: str | None) -> list[dict[str, Any]]:
 @api.post("/api/submit-email")
 def submit_email() -> Response:
     body: SubmitEmail = json_body(SubmitEmail)
-    visitor_id = body.cookies.hz_id if body.cookies else None
-    signed = services().signups.submit_email(body.email, caller_ip(), visitor_id, g.language)
+    signed = services().signups.submit_email(body.email, caller_ip(), visitor_id(body.cookies), g.language)
     form = signed.form
     return jsonify(
         success=True,
@@ -104,7 +113,7 @@ def signed_form(body: CreateUser) -> SignedForm:
 @api.post("/api/create-user")
 def create_user() -> Response:
     body: CreateUser = json_body(CreateUser)
-    activation = services().signups.create_user(signed_form(body), caller_ip())
+    activation = services().signups.create_user(signed_form(body), caller_ip(), visitor_id(body.cookies))
     services().metrics.signups.inc()
     licence = activation.licence
     return personal(
@@ -142,7 +151,7 @@ def licence_json(licence: Licence, code: str | None, archive_token: str | None) 
 def check_license() -> Response:
     body: CheckLicense = json_body(CheckLicense)
     with services().metrics.counting_licence_check():
-        checked = services().licence_checks.check(body.email, body.activation_code, caller_ip())
+        checked = services().licence_checks.check(body.email, body.activation_code, caller_ip(), visitor_id())
     return personal(
         jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
     )
@@ -170,7 +179,7 @@ def renew() -> Response:
 def support() -> Response:
     body: SupportRequest = json_body(SupportRequest)
     ticket = services().support.open_ticket(
-        body.email, body.activation_code, body.message, caller_ip(), g.language
+        body.email, body.activation_code, body.message, caller_ip(), g.language, visitor_id()
     )
     services().metrics.tickets.inc()
     return jsonify(success=True, ticket=ticket.number)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from typing import Any, Literal
 
 from flask import Flask, Response, g, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -19,7 +20,8 @@ from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.forms import forms_blueprint
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.metrics_api import register_metrics
-from vpnsite_adapters.http.node_api import node_api
+from vpnsite_adapters.http.node_api import GATE, node_api
+from vpnsite_adapters.http.node_gate import NodeGate
 from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
 from vpnsite_adapters.http.profile_api import profile_api
@@ -30,6 +32,7 @@ from vpnsite_adapters.services import Services
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/)[^/]+")
 
+Serves = Literal["all", "public", "node"]
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -68,35 +71,21 @@ class _App(Flask):
             return super().dispatch_request()
 
 
-def create_app(services: Services) -> Flask:
+def create_app(services: Services, serves: Serves = "all", gate: NodeGate | None = None) -> Flask:
+    """The website and API (``public``), the calls VPN servers make (``node``), or both (``all``:
+    on one listener). ``gate``: what the listener knows of the servers' tokens (see node_gate)."""
     app = _App("vpnsite")
     app.unit_of_work = services.unit_of_work
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["vpnsite"] = services
-    app.register_blueprint(api)
-    app.register_blueprint(node_api)
-    app.register_blueprint(archive_api)
-    app.register_blueprint(profile_api)
-    app.register_blueprint(devices_api)
-    site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
-    if site is not None:
-        register_site(app, site)
-        app.register_blueprint(forms_blueprint(site))
-    if services.settings.metrics_token:
-        register_metrics(app, services.settings.metrics_token)
+    if serves != "public":
+        app.extensions[GATE] = gate or node_gate(services)
+        app.register_blueprint(node_api)
+    if serves != "node":
+        register_public(app, services)
     register_error_handlers(app)
-    CORS(
-        app,
-        resources={r"/api/*": {"origins": list(services.settings.cors_origins)}},
-        expose_headers=["Retry-After", "ETag", HEADER],
-    )
-    document = openapi_document()
-
-    @app.get("/api/openapi.json")
-    def openapi() -> Response:
-        return jsonify(document)
 
     @app.before_request
     def start() -> None:
@@ -127,15 +116,47 @@ def create_app(services: Services) -> Flask:
             )
         return response
 
-    app.wsgi_app = TrustedProxyHeaders(  # type: ignore[method-assign]
-        PollingEndpoints(
-            RequestIds(app.wsgi_app),
+    handler: Any = RequestIds(app.wsgi_app)
+    if serves != "node":
+        handler = PollingEndpoints(
+            handler,
             services.snapshot,
             {**SECURITY_HEADERS, "Content-Security-Policy": API_CSP},
             services.settings.cors_origins,
             log_access if services.settings.access_log else None,
             services.metrics.request_counter,
-        ),
-        services.settings.trusted_proxies,
-    )
+        )
+    app.wsgi_app = TrustedProxyHeaders(handler, services.settings.trusted_proxies)  # type: ignore[method-assign]
     return app
+
+
+def register_public(app: Flask, services: Services) -> None:
+    """The website, its API and its forms."""
+    app.register_blueprint(api)
+    app.register_blueprint(archive_api)
+    app.register_blueprint(profile_api)
+    app.register_blueprint(devices_api)
+    site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
+    if site is not None:
+        register_site(app, site)
+        app.register_blueprint(forms_blueprint(site))
+    if services.settings.metrics_token:
+        register_metrics(app, services.settings.metrics_token)
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": list(services.settings.cors_origins)}},
+        expose_headers=["Retry-After", "ETag", HEADER],
+    )
+    document = openapi_document()
+
+    @app.get("/api/openapi.json")
+    def openapi() -> Response:
+        return jsonify(document)
+
+
+def node_gate(services: Services) -> NodeGate:
+    def token_hashes() -> list[str]:
+        with services.unit_of_work.scope():
+            return services.fleet.token_hashes()
+
+    return NodeGate.load(services.fleet.keys, token_hashes)

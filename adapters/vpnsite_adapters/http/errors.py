@@ -107,6 +107,12 @@ def refusal_headers(error: DomainError) -> dict[str, str]:
     return headers
 
 
+def domain_error_response(error: DomainError) -> Response:
+    response = error_response(STATUS_OF[type(error)], error.code, **error.params)
+    response.headers.update(refusal_headers(error))
+    return response
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InvalidField)
     def invalid_field(error: InvalidField) -> Response:
@@ -116,11 +122,7 @@ def register_error_handlers(app: Flask) -> None:
     def invalid_body(error: InvalidBody) -> Response:
         return validation_response(error.errors)
 
-    @app.errorhandler(DomainError)
-    def domain_error(error: DomainError) -> Response:
-        response = error_response(STATUS_OF[type(error)], error.code, **error.params)
-        response.headers.update(refusal_headers(error))
-        return response
+    app.register_error_handler(DomainError, domain_error_response)
 
     @app.errorhandler(BadJson)
     def bad_json(error: BadJson) -> Response:

@@ -29,6 +29,7 @@ from vpnsite_adapters.http.api import (
     personal_profiles,
     services,
     signed_form,
+    visitor_id,
 )
 from vpnsite_adapters.http.devices_api import devices_json
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
@@ -47,7 +48,6 @@ from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, l
 
 # The fields of the signed request the activation screen's "Try again" posts back.
 SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
-_VISITOR_ID_MAX = 64
 
 
 class Refused(Exception):
@@ -154,11 +154,9 @@ def forms_blueprint(site: Site) -> Blueprint:
             signed = signed_form(structure(_signed_body(fields), CreateUser))
         else:
             body: SubmitEmail = structure(_present(fields, "email"), SubmitEmail)
-            visitor = request.cookies.get("hz_id")
-            visitor = visitor if visitor and len(visitor) <= _VISITOR_ID_MAX else None
-            signed = signups.submit_email(body.email, caller_ip(), visitor, language)
+            signed = signups.submit_email(body.email, caller_ip(), visitor_id(), language)
         try:
-            activation = signups.create_user(signed, caller_ip())
+            activation = signups.create_user(signed, caller_ip(), visitor_id())
         except RateLimited as error:
             refused = refusal(error, language, "\n")
             return answer("activation-rate_limited", refused.status, {}, refused.headers)
@@ -212,7 +210,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             body = structure(_present(fields, "email", "activation_code"), CheckLicense)
         if listing is None:
             with services().metrics.counting_licence_check():
-                checked = checks.check(body.email, body.activation_code, caller_ip())
+                checked = checks.check(body.email, body.activation_code, caller_ip(), visitor_id())
             listing = devices.of(checked.licence)
         else:
             checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
@@ -251,7 +249,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             _present(fields, "email", "message", "activation_code"), SupportRequest
         )
         opened = services().support.open_ticket(
-            body.email, body.activation_code, body.message, caller_ip(), language
+            body.email, body.activation_code, body.message, caller_ip(), language, visitor_id()
         )
         services().metrics.tickets.inc()
         return answer("support-sent", 200, {"TICKET": opened.number})

@@ -28,14 +28,16 @@ DRAIN_POLL_SECONDS = 0.05
 
 
 class GracefulServer:
-    def __init__(self, server: Any, sockets: dict[int, Any], timeout: float) -> None:
-        self.server = server
+    def __init__(self, servers: list[Any], sockets: dict[int, Any], timeout: float) -> None:
+        """``servers``: waitress servers watching ``sockets``, one loop for them all (the first
+        one's settings choose how the loop waits)."""
+        self.servers = servers
         self.sockets = sockets
         self.timeout = timeout
         self.stop_requested = False
         self.listeners = [d for d in sockets.values() if isinstance(d, BaseWSGIServer)]
         self._poll: Callable[[float, dict[int, Any]], None] = (
-            wasyncore.poll2 if server.adj.asyncore_use_poll else wasyncore.poll
+            wasyncore.poll2 if servers[0].adj.asyncore_use_poll else wasyncore.poll
         )
 
     def request_stop(self, _signum: int = 0, _frame: FrameType | None = None) -> None:
@@ -46,7 +48,7 @@ class GracefulServer:
         that should not start anew)."""
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, self.request_stop)
-        loop_timeout = self.server.adj.asyncore_loop_timeout
+        loop_timeout = self.servers[0].adj.asyncore_loop_timeout
         while not self.stop_requested:
             self._poll(loop_timeout, self.sockets)
         deadline = time.monotonic() + self.timeout
@@ -54,9 +56,10 @@ class GracefulServer:
         log.info("stopping: no new connections; finishing the requests in flight")
         self._stop_listening()
         self._drain(deadline)
-        dispatcher = self.server.task_dispatcher
         # Nothing is queued unless the deadline passed: then what waits is dropped, not served.
-        dispatcher.shutdown(cancel_pending=True, timeout=max(0.0, deadline - time.monotonic()))
+        for server in self.servers:
+            left = max(0.0, deadline - time.monotonic())
+            server.task_dispatcher.shutdown(cancel_pending=True, timeout=left)
         wasyncore.close_all(self.sockets)
 
     def _stop_listening(self) -> None:

@@ -166,6 +166,13 @@ FIELD_ERRORS: Mapping[str, Texts] = {
         "fr": "Adresses IP ou réseaux attendus.",
         "pt": "Esperavam-se endereços IP ou redes.",
     },
+    "network_too_wide": {
+        "en": "An exit network may be no wider than a /24 (IPv4) or a /48 (IPv6).",
+        "ru": "Сеть выхода может быть не шире /24 (IPv4) или /48 (IPv6).",
+        "es": "Una red de salida no puede ser más amplia que un /24 (IPv4) o un /48 (IPv6).",
+        "fr": "Un réseau de sortie ne peut pas être plus large qu’un /24 (IPv4) ou un /48 (IPv6).",
+        "pt": "Uma rede de saída não pode ser mais ampla que um /24 (IPv4) ou um /48 (IPv6).",
+    },
     "too_many": {
         "en": "Too many items.",
         "ru": "Слишком много элементов.",

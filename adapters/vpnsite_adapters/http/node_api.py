@@ -8,22 +8,44 @@ from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.api import caller_ip, json_body
+from vpnsite_adapters.http.errors import domain_error_response
+from vpnsite_adapters.http.node_gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
 from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin, NodeSession
 from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
 
 node_api = Blueprint("node_api", __name__)
+GATE = "vpnsite.node_gate"
 
-# A heartbeat lists every connection of a busy server: room for tens of thousands.
-HEARTBEAT_BODY_BYTES = 4 * 1024 * 1024
 SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
 
 
+def gate() -> NodeGate:
+    return current_app.extensions[GATE]  # type: ignore[no-any-return]
+
+
 def bearer_token() -> str:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    """The caller's token, known to be a server's before anything it sent is parsed: one the
+    listener has not seen yet is looked up first."""
+    token = bearer(request.headers.get("Authorization", ""))
+    if not token:
         raise NodeUnauthorized()
-    return token.strip()
+    if not gate().knows(token):
+        services: Services = current_app.extensions["vpnsite"]
+        services.node_access.server(token)
+        gate().learn(token)
+    return token
+
+
+@node_api.errorhandler(NodeUnauthorized)
+def unauthorized(error: NodeUnauthorized) -> Response:
+    """A token refused counts against its caller's address (the listener turns a caller away that
+    keeps failing), and is no longer let send a heartbeat's size."""
+    gate().failed(caller_ip())
+    token = bearer(request.headers.get("Authorization", ""))
+    if token:
+        gate().forget(token)
+    return domain_error_response(error)
 
 
 @node_api.post("/api/node/heartbeat")

@@ -1,16 +1,22 @@
-"""The waitress server `vpnsite serve` runs, with how it is tuned and one correction."""
+"""The waitress servers `vpnsite serve` runs — the public listener and, when it has one of its own,
+the VPN servers' — with how they are tuned and what they decide before the app runs."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import waitress
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer
 from waitress.task import WSGITask
+from waitress.utilities import Error, RequestEntityTooLarge
 
 from vpnsite_adapters.http.graceful_stop import GracefulServer
-from vpnsite_adapters.http.node_api import HEARTBEAT_BODY_BYTES as MAX_REQUEST_BYTES
+from vpnsite_adapters.http.languages import pick_language
+from vpnsite_adapters.http.messages import detail_text
+from vpnsite_adapters.http.node_gate import HEARTBEAT_BODY_BYTES, NODE_PATHS, NodeGate, Verdict, peer_address
 from vpnsite_adapters.settings import Settings
 
 # select() cannot watch a descriptor numbered 1,024 or above; poll() can, but waitress's poll loop
@@ -18,6 +24,9 @@ from vpnsite_adapters.settings import Settings
 # runs of eight, against none with select()). Up to this many connections select() is used, with room
 # left for the process's own descriptors: database connections, files, pipes.
 SELECT_CONNECTIONS = 800
+# The website's largest request (a support message, a form) is a few KB; the app refuses more
+# than 16 KiB with its own answer. Anything larger is cut off while it is read, chunked or not.
+PUBLIC_BODY_BYTES = 64 * 1024
 
 
 class _KeepAliveTask(WSGITask):  # type: ignore[misc]
@@ -38,36 +47,145 @@ class _KeepAliveTask(WSGITask):  # type: ignore[misc]
         return super().build_response_header()  # type: ignore[no-any-return]
 
 
+class _Refusal(Error):  # type: ignore[misc]
+    """An answer the listener gives itself, in the API's own form: ``{"detail", "code"}``."""
+
+    def __init__(self, status: int, reason: str, code: str, language: str, **params: object) -> None:
+        super().__init__(detail_text(code, language, **params))
+        self.code, self.reason, self.api_code = status, reason, code
+        self.headers: list[tuple[str, str]] = []
+
+    def to_response(self, ident: str | None = None) -> tuple[str, list[tuple[str, str]], bytes]:
+        body = json.dumps({"detail": self.body, "code": self.api_code}, ensure_ascii=False).encode()
+        headers = [("Content-Type", "application/json"), ("X-Content-Type-Options", "nosniff")]
+        return f"{self.code} {self.reason}", headers + self.headers, body
+
+
+class _BodyLimit:
+    """A listener's settings with another body limit, for one request."""
+
+    def __init__(self, adj: Any, limit: int) -> None:
+        self._adj = adj
+        self.max_request_body_size = limit
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._adj, name)
+
+
+class _Parser(HTTPRequestParser):  # type: ignore[misc]
+    """Once a request's headers are in, and before its body is read: a node call is let send as
+    much as its token allows, or refused (see node_gate); a body over the limit is refused in
+    the API's words."""
+
+    verdict: Verdict | None = None
+
+    def __init__(self, adj: Any, channel: Any) -> None:
+        super().__init__(adj)
+        self.channel = channel
+
+    def parse_header(self, header_plus: bytes) -> None:
+        super().parse_header(header_plus)
+        gate: NodeGate | None = self.channel.server.node_gate
+        if gate is not None and self.path.startswith(NODE_PATHS):
+            peer = self.channel.addr[0] if self.channel.addr else None
+            forwarded = self.headers.get("X_FORWARDED_FOR", "")
+            address = peer_address(peer, forwarded, self.channel.server.trusted_proxies)
+            self.verdict = gate.verdict(self.headers.get("AUTHORIZATION", ""), address)
+            self.adj: Any = _BodyLimit(self.adj, self.verdict.body_limit)
+
+    def received(self, data: bytes) -> int:
+        consumed: int = super().received(data)
+        verdict = self.verdict
+        if verdict is not None and verdict.status is not None and self.headers_finished:
+            self.error = self._refusal(verdict)
+            self.completed = True
+        elif isinstance(self.error, RequestEntityTooLarge) and not isinstance(self.error, _Refusal):
+            if verdict is not None and verdict.body_limit < HEARTBEAT_BODY_BYTES:
+                # Only a token the hub knows sends this much: this one is not (yet) one.
+                self.error = self._refusal(Verdict(status=401))
+            else:
+                limit = self.adj.max_request_body_size // 1024
+                language = pick_language(self.headers.get("ACCEPT_LANGUAGE"))
+                self.error = _Refusal(413, "Payload Too Large", "payload_too_large", language, limit=limit)
+        return consumed
+
+    def _refusal(self, verdict: Verdict) -> _Refusal:
+        if verdict.status == 429:
+            refusal = _Refusal(429, "Too Many Requests", "rate_limited", "en", seconds=verdict.retry_after)
+            refusal.headers.append(("Retry-After", str(verdict.retry_after)))
+            return refusal
+        refusal = _Refusal(401, "Unauthorized", "node_unauthorized", "en")
+        refusal.headers.append(("WWW-Authenticate", "Bearer"))
+        return refusal
+
+
 class _Channel(HTTPChannel):  # type: ignore[misc]
     task_class = _KeepAliveTask
 
+    def parser_class(self, adj: Any) -> _Parser:
+        return _Parser(adj, self)
 
-def create_graceful_server(app: Any, settings: Settings) -> GracefulServer:
+
+def create_graceful_server(
+    public_app: Any, settings: Settings, node_app: Any = None, gate: NodeGate | None = None
+) -> GracefulServer:
+    """The public listener serving ``public_app``; with ``settings.node_address``, a listener
+    there with threads of its own serving ``node_app``. ``gate`` guards the node API wherever it is
+    served."""
     sockets: dict[int, Any] = {}
-    return GracefulServer(create_server(app, settings, sockets), sockets, settings.shutdown_timeout)
+    servers = [create_server(public_app, settings, sockets, gate=None if settings.node_address else gate)]
+    if settings.node_address is not None:
+        host, port = settings.node_address
+        servers.append(
+            create_server(
+                node_app,
+                settings,
+                sockets,
+                gate=gate,
+                host=host,
+                port=port,
+                threads=settings.node_threads,
+                ident="vpnsite-node",
+            )
+        )
+    return GracefulServer(servers, sockets, settings.shutdown_timeout)
 
 
-def create_server(app: Any, settings: Settings, listeners: dict[int, Any] | None = None) -> Any:
-    """``listeners``: the map of every socket the server watches (its own if not given)."""
+def create_server(
+    app: Any,
+    settings: Settings,
+    listeners: dict[int, Any] | None = None,
+    gate: NodeGate | None = None,
+    **where: Any,
+) -> Any:
+    """``listeners``: the map of every socket the server watches (its own if not given);
+    ``where``: host, port, threads and ident other than the public listener's."""
     listeners = {} if listeners is None else listeners
+    options: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "threads": settings.threads,
+        "ident": "vpnsite",
+        **where,
+    }
+    known = set(listeners)
     server = waitress.create_server(
         app,
         map=listeners,
-        host=settings.host,
-        port=settings.port,
-        threads=settings.threads,
-        ident="vpnsite",
         # The app decides whose X-Forwarded-* to believe (VPNSITE_TRUSTED_PROXIES takes networks).
         clear_untrusted_proxy_headers=False,
-        # Refused while reading, not after: nothing the API accepts is larger.
-        max_request_body_size=MAX_REQUEST_BYTES,
+        # Refused while reading, not after; a node call's limit is set by its token (_Parser).
+        max_request_body_size=PUBLIC_BODY_BYTES,
         connection_limit=settings.connection_limit,
         channel_timeout=settings.channel_timeout,
         cleanup_interval=max(1, min(10, settings.channel_timeout // 2)),
         asyncore_use_poll=settings.connection_limit > SELECT_CONNECTIONS,
+        **options,
     )
-    for listener in listeners.values():
-        if isinstance(listener, BaseWSGIServer):
+    for fileno, listener in listeners.items():
+        if fileno not in known and isinstance(listener, BaseWSGIServer):
             listener.channel_class = _Channel
             listener.draining = False
+            listener.node_gate = gate
+            listener.trusted_proxies = settings.trusted_proxies
     return server

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import peewee
@@ -83,6 +85,23 @@ def open_database(url: str, max_connections: int = 16) -> peewee.Database:
 
 def is_postgres(db: peewee.Database) -> bool:
     return isinstance(db, peewee.PostgresqlDatabase)
+
+
+def write_relaxed(db: peewee.Database, statement: str, params: Sequence[Any]) -> None:
+    """Run a write whose loss in a crash costs no more than a repeat (a lease, a "sent" mark) as
+    a transaction of its own that need not wait for the disk; on PostgreSQL in one round trip (the
+    transaction's BEGIN, setting and COMMIT sent with the statement). Inside a transaction already,
+    it is part of it, and as durable."""
+    if not is_postgres(db) or db.in_transaction():
+        with db.atomic():
+            db.execute_sql(statement, params)
+        return
+    try:
+        db.execute_sql(f"BEGIN; SET LOCAL synchronous_commit TO OFF; {statement}; COMMIT", params)
+    except peewee.DatabaseError:
+        with contextlib.suppress(peewee.DatabaseError):
+            db.execute_sql("ROLLBACK")
+        raise
 
 
 def release(db: peewee.Database) -> None:

@@ -68,6 +68,11 @@ class SqlFleetStore:
             (servers.id == server_id) & (servers.token_hash == old_hash)
         ).execute()
 
+    def token_hashes(self) -> list[str]:
+        servers = self.models.VpnServer
+        query = servers.select(servers.token_hash).where(servers.token_hash.is_null(False))
+        return [str(token_hash) for (token_hash,) in query.tuples()]
+
     def set_address(self, server_id: str, host: str | None, port: int | None) -> None:
         servers = self.models.VpnServer
         servers.update(host=host, port=port).where(servers.id == server_id).execute()
@@ -139,7 +144,7 @@ class SqlFleetStore:
         servers, sessions = self.models.VpnServer, self.models.VpnSession
         with self.db.atomic():
             if end_sessions:
-                sessions.delete().where(sessions.server_id == server_id).execute()
+                sessions.delete().where((sessions.server_id == server_id) & ~sessions.ending).execute()
             changes: dict[Any, Any] = {
                 servers.last_seen: to_db(now),
                 servers.load_percent: beat.cpu_load,

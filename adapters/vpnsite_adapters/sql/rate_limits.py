@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
@@ -11,7 +12,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite.rate_limits import Counter
-from vpnsite_adapters.sql.database import from_db, is_postgres, to_db
+from vpnsite_adapters.sql.database import from_db, is_postgres, to_db, write_relaxed
 
 
 @frozen
@@ -22,21 +23,34 @@ class SqlRateLimitStore:
     def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
         if not counters:
             return None
-        with self.db.atomic():
-            wait = self._longest_wait(counters, now, self._relaxed_and_locked(counters))
-            if wait is None:
-                self._insert(counters, now)
-            return wait
+        if not is_postgres(self.db) or self.db.in_transaction():
+            # Within a caller's transaction its durability is the caller's: only the locks.
+            with self.db.atomic():
+                wait = self._longest_wait(counters, now, self._relaxed_and_locked(counters, relax=False))
+                if wait is None:
+                    self.db.execute_sql(*self._insert(counters, now))
+                return wait
+        # Every call of the API counts here: its transaction is begun with the first statement
+        # and committed with the last, two round trips in all.
+        relaxed, values = self._relaxed_and_locked(counters)
+        try:
+            wait = self._longest_wait(counters, now, ("BEGIN; " + relaxed, values))
+            insert, rows = self._insert(counters, now) if wait is None else ("", [])
+            self.db.execute_sql(f"{insert}; COMMIT" if insert else "COMMIT", rows)
+        except peewee.DatabaseError:
+            with contextlib.suppress(peewee.DatabaseError):
+                self.db.execute_sql("ROLLBACK")
+            raise
+        return wait
 
     def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
         return self._longest_wait(counters, now, ("", [])) if counters else None
 
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         if counters:
-            with self.db.atomic():
-                self._insert(counters, now, self._relaxed_and_locked([]))
+            write_relaxed(self.db, *self._insert(counters, now))
 
-    def _relaxed_and_locked(self, counters: Sequence[Counter]) -> tuple[str, list[Any]]:
+    def _relaxed_and_locked(self, counters: Sequence[Counter], relax: bool = True) -> tuple[str, list[Any]]:
         """What to say first in the transaction, sent with its first statement to save the round
         trips: on PostgreSQL, that the commit need not wait for the disk (events lost in a crash
         cost a client a few calls it was owed nothing for, while a flush would cost every call),
@@ -50,7 +64,7 @@ class SqlRateLimitStore:
             if keys
             else ""
         )
-        return "SET LOCAL synchronous_commit = off; " + locks, [keys] if keys else []
+        return ("SET LOCAL synchronous_commit = off; " if relax else "") + locks, [keys] if keys else []
 
     def _longest_wait(
         self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]]
@@ -75,14 +89,10 @@ class SqlRateLimitStore:
         ]
         return max(waits, default=None)
 
-    def _insert(
-        self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]] = ("", [])
-    ) -> None:
+    def _insert(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
+        """The statement that records one event under each counter's key, and its values."""
         keys = sorted({counter.key for counter in counters})
         param = self.db.param
         rows = ", ".join(f"({param}, {param})" for _ in keys)
         at = to_db(now)
-        self.db.execute_sql(
-            f"{first[0]}INSERT INTO rate_event (key, at) VALUES {rows}",
-            [*first[1], *(v for key in keys for v in (key, at))],
-        )
+        return f"INSERT INTO rate_event (key, at) VALUES {rows}", [v for key in keys for v in (key, at)]

@@ -12,8 +12,12 @@ from attrs import frozen
 
 from vpnsite.licences import Licence
 from vpnsite.vpn_access import Session
-from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.database import from_db, is_postgres, to_db
 from vpnsite_adapters.sql.licences import licence_from_row
+
+# The class of the advisory locks that take a licence's admissions one at a time (the migrations'
+# lock has a single key, so it never collides with these).
+_LICENCE_ADMISSIONS = 7253902
 
 
 def _session(row: Any) -> Session:
@@ -57,6 +61,16 @@ class SqlSessionStore:
         sessions = self.models.VpnSession
         return [_session(row) for row in sessions.select().where(sessions.server_id == server_id)]
 
+    def lock_licence(self, licence_id: str) -> None:
+        # SQLite needs nothing more: the transaction began IMMEDIATE (database.py), which already
+        # holds every other writer off. On PostgreSQL an advisory lock, gone with the transaction:
+        # nothing is written to the licence's row, and erasure (which deletes a licence's sessions
+        # before it updates the licence) cannot deadlock with a login.
+        if is_postgres(self.db):
+            self.db.execute_sql(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LICENCE_ADMISSIONS, licence_id)
+            )
+
     def hold(self, session: Session) -> None:
         sessions = self.models.VpnSession
         values = {
@@ -94,24 +108,6 @@ class SqlSessionStore:
             (sessions.server_id == server_id) & sessions.session_id.in_(list(session_ids))
         )
         return int(query.execute())
-
-    def servers_in_use(
-        self, licence_ids: Sequence[str], server_id: str, unconfirmed_since: datetime, heard_since: datetime
-    ) -> dict[str, int]:
-        sessions = self.models.VpnSession
-        if not licence_ids:
-            return {}
-        rows = (
-            sessions.select(sessions.licence_id, peewee.fn.COUNT(sessions.server_id))
-            .where(
-                sessions.licence_id.in_(list(licence_ids))
-                & (sessions.server_id != server_id)
-                & self._counting(unconfirmed_since, heard_since)
-            )
-            .group_by(sessions.licence_id)
-            .tuples()
-        )
-        return {licence_id: int(count) for licence_id, count in rows}
 
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
         licences = self.models.Licence
