@@ -141,8 +141,8 @@ class RateLimitStore(Protocol):
         return None; otherwise record nothing and return the longest wait."""
         ...
 
-    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        """The longest wait among the counters, recording nothing."""
+    def waits(self, counters: Sequence[Counter], now: datetime) -> list[timedelta | None]:
+        """Each counter's wait (None: it admits one more), in their order, recording nothing."""
         ...
 
     def record(self, counters: Sequence[Counter], now: datetime) -> None: ...
@@ -235,13 +235,24 @@ class Limiter:
 
     def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
         server = self._through(subjects)
-        counters = [
-            counter
-            for counter in self._counters(action, subjects, True, server)
-            if counter.rule.subject != "email"
-            or self._has_failed(action, subjects, server, counter.rule.window, now)
+        counters = self._counters(action, subjects, True, server)
+        own = self._own_failures_key(action, subjects, server)
+        # A rule on an e-mail alone holds back only a client that has failed for it within the
+        # rule's window: a one-event rule over the client's own failures refuses exactly then.
+        # Both are read in one look at the store.
+        marks = [
+            Counter(RateLimit(action, "email_ip", 1, counter.rule.window, True), own)
+            for counter in counters
+            if counter.rule.subject == "email" and own is not None
         ]
-        wait = self.store.wait(counters, now)
+        waits = self.store.waits([*counters, *marks], now)
+        failed = iter(wait is not None for wait in waits[len(counters) :])
+        applying = [
+            wait
+            for counter, wait in zip(counters, waits, strict=False)
+            if counter.rule.subject != "email" or own is None or next(failed)
+        ]
+        wait = max((wait for wait in applying if wait is not None), default=None)
         if wait is not None:
             raise RateLimited(wait, action)
 
@@ -256,24 +267,6 @@ class Limiter:
         """Our server whose exit address the call comes from (its id), if it does."""
         server = self.server_of_exit(subjects.get("ip"))
         return None if server is None else server.location.id
-
-    def _has_failed(
-        self,
-        action: str,
-        subjects: Mapping[Subject, str | None],
-        server: str | None,
-        window: timedelta,
-        now: datetime,
-    ) -> bool:
-        """Whether this client has failed for this e-mail within ``window``; a client that cannot
-        be told apart from others (no address) is taken to have."""
-        own = self._own_failures_key(action, subjects, server)
-        if own is None:
-            return True
-        # A one-event rule over the client's own failures refuses exactly when there is one.
-        return (
-            self.store.wait([Counter(RateLimit(action, "email_ip", 1, window, True), own)], now) is not None
-        )
 
     def _own_failures_key(
         self, action: str, subjects: Mapping[Subject, str | None], server: str | None

@@ -265,20 +265,18 @@ class MemoryRateLimitStore:
         return self.db.rate_events
 
     def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        wait = self.wait(counters, now)
+        wait = max((wait for wait in self.waits(counters, now) if wait is not None), default=None)
         if wait is None:
             self.record(counters, now)
         return wait
 
-    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+    def waits(self, counters: Sequence[Counter], now: datetime) -> list[timedelta | None]:
         waits = []
         for counter in counters:
             # As in SQL: the newest `limit` events inside the window decide whether one more fits.
             inside = [at for at in self.events.get(counter.key, []) if at > now - counter.rule.window]
-            wait = counter.rule.retry_after(sorted(inside, reverse=True)[: counter.rule.limit], now)
-            if wait is not None:
-                waits.append(wait)
-        return max(waits, default=None)
+            waits.append(counter.rule.retry_after(sorted(inside, reverse=True)[: counter.rule.limit], now))
+        return waits
 
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         for key in sorted({counter.key for counter in counters}):

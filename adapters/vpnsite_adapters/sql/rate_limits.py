@@ -43,8 +43,8 @@ class SqlRateLimitStore:
             raise
         return wait
 
-    def wait(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
-        return self._longest_wait(counters, now, ("", [])) if counters else None
+    def waits(self, counters: Sequence[Counter], now: datetime) -> list[timedelta | None]:
+        return self._waits(counters, now, ("", [])) if counters else []
 
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         if counters:
@@ -69,6 +69,11 @@ class SqlRateLimitStore:
     def _longest_wait(
         self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]]
     ) -> timedelta | None:
+        return max((wait for wait in self._waits(counters, now, first) if wait is not None), default=None)
+
+    def _waits(
+        self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]]
+    ) -> list[timedelta | None]:
         # Only the newest `limit` events inside each rule's window decide whether one more fits:
         # one statement fetches them for every counter.
         param = self.db.param
@@ -82,12 +87,7 @@ class SqlRateLimitStore:
         hits: list[list[datetime]] = [[] for _ in counters]
         for number, at in self.db.execute_sql(first[0] + " UNION ALL ".join(parts), values).fetchall():
             hits[number].append(from_db(at))
-        waits = [
-            wait
-            for counter, times in zip(counters, hits, strict=True)
-            if (wait := counter.rule.retry_after(times, now)) is not None
-        ]
-        return max(waits, default=None)
+        return [counter.rule.retry_after(times, now) for counter, times in zip(counters, hits, strict=True)]
 
     def _insert(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
         """The statement that records one event under each counter's key, and its values."""
