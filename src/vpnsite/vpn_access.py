@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
+import attrs
 from attrs import frozen
 
 from vpnsite.archives import WIREGUARD
@@ -152,6 +153,9 @@ def settle(
             elif known.licence_id != licence_id or not live:
                 end.append(session_id)
                 forget.append(session_id)
+            elif not known.confirmed and not counts(known, now):
+                # Established after its place lapsed: it takes one again only if one is free.
+                restore.append(attrs.evolve(known, confirmed=True))
             continue
         protocol = protocols.get(session_id)
         vouched = (
@@ -196,7 +200,10 @@ class SessionStore(Protocol):
         """Record the session, replacing the licence's earlier session on that server."""
         ...
 
-    def confirm(self, server_id: str, session_id: str) -> bool: ...
+    def confirm(self, server_id: str, session_id: str, fresh_since: datetime) -> bool:
+        """Mark the session connected if it still holds its place (confirmed already, or admitted
+        after ``fresh_since``); whether it was."""
+        ...
 
     def release(self, server_id: str, session_ids: Sequence[str]) -> int: ...
 
@@ -264,7 +271,9 @@ class NodeAccess:
         return server, self.tunnels.live_peers(server, self.clock.now())
 
     def established(self, token: str, session_id: str) -> bool:
-        return self.sessions.confirm(self.server(token), session_id)
+        """A session connected while its place is held is confirmed; one that connected too late
+        is not, and the server's next report gives it a place only if one is free (``settle``)."""
+        return self.sessions.confirm(self.server(token), session_id, self.clock.now() - UNCONFIRMED_FOR)
 
     def ended(self, token: str, session_id: str) -> bool:
         return self.sessions.release(self.server(token), [session_id]) > 0

@@ -441,8 +441,12 @@ class MemorySessionStore:
             self.db.sessions[key] = attrs.evolve(self.db.sessions[key], ending=True)
         return len(marked)
 
-    def confirm(self, server_id: str, session_id: str) -> bool:
-        found = [k for k, s in self.db.sessions.items() if s.server_id == server_id and s.id == session_id]
+    def confirm(self, server_id: str, session_id: str, fresh_since: datetime) -> bool:
+        found = [
+            k
+            for k, s in self.db.sessions.items()
+            if s.server_id == server_id and s.id == session_id and (s.confirmed or s.started_at > fresh_since)
+        ]
         for key in found:
             self.db.sessions[key] = attrs.evolve(self.db.sessions[key], confirmed=True)
         return bool(found)

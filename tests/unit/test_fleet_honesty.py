@@ -17,7 +17,7 @@ from vpnsite.connection_check import ExitIndex
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import WIDEST_EXIT_PREFIX, Heartbeat, exit_addresses, view_fleet
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.vpn_access import MAX_SESSIONS, SESSION_ID_BYTES, hub_issued, sealed_id
+from vpnsite.vpn_access import MAX_SESSIONS, SESSION_ID_BYTES, UNCONFIRMED_FOR, counts, hub_issued, sealed_id
 
 servers = st.sampled_from(["nl-ams-1", "us-nyc-1", "de-fra-1"])
 licence_ids = st.sampled_from(["licence-a", "licence-b", "licence-c"])
@@ -207,3 +207,35 @@ def test_an_operators_wide_network_stored_before_the_limit_protects_nobody(backe
 
 def test_the_widest_exit_networks_are_a_small_ipv4_range_and_an_ipv6_site() -> None:
     assert WIDEST_EXIT_PREFIX == {4: 24, 6: 48}
+
+
+def test_a_session_established_after_its_place_lapsed_takes_one_only_if_one_is_free(world: World) -> None:
+    """A login holds its place for UNCONFIRMED_FOR; confirmed later, it is not counted at once, and
+    the server's next report gives it a place only when the licence has one: never an eleventh."""
+    anna = world.sign_up("anna@example.org")
+    servers = [f"server-{n}" for n in range(MAX_SESSIONS + 1)]
+    fleet(world, servers)
+    late = world.node_access.log_in(token(servers[-1]), "anna@example.org", anna.code, "udp")
+    assert late.session_id
+    world.clock.advance(seconds=UNCONFIRMED_FOR.total_seconds() + 1)
+    for server in servers[:MAX_SESSIONS]:
+        admitted = world.node_access.log_in(token(server), "anna@example.org", anna.code, "udp")
+        assert admitted.session_id
+        assert world.node_access.established(token(server), admitted.session_id)
+    beat(world, *servers)
+    assert not world.node_access.established(token(servers[-1]), late.session_id), "its place was taken"
+    assert world.node_access.settle(servers[-1], {late.session_id: anna.licence.id}) == [late.session_id]
+    counting = [s for s in held(world, servers) if counts(s, world.clock.now())]
+    assert len(counting) == MAX_SESSIONS
+
+
+def test_a_session_established_late_is_counted_when_a_place_is_free(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    fleet(world, ["server-1"])
+    late = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "udp")
+    assert late.session_id
+    world.clock.advance(seconds=UNCONFIRMED_FOR.total_seconds() + 1)
+    beat(world, "server-1")
+    assert not world.node_access.established(token("server-1"), late.session_id)
+    assert world.node_access.settle("server-1", {late.session_id: anna.licence.id}) == []
+    assert [(s.id, s.confirmed) for s in held(world, ["server-1"])] == [(late.session_id, True)]

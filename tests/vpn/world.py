@@ -88,7 +88,14 @@ class World:
         self.server_reneg_seconds = server_reneg_seconds
         self.net = Namespaces(f"v{uuid.uuid4().hex[:4]}")
         self.port = free_port()
-        self.env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / "hub"), "VPNSITE_RATE_LIMITS": "off"}
+        # The servers call the hub on a listener of their own, as the README advises.
+        self.node_port = free_port()
+        self.env = {
+            **os.environ,
+            "VPNSITE_DATA_DIR": str(tmp / "hub"),
+            "VPNSITE_RATE_LIMITS": "off",
+            "VPNSITE_NODE_ADDRESS": f"0.0.0.0:{self.node_port}",
+        }
         self.env.pop("VPNSITE_DATABASE_URL", None)
         self.hub_url = f"http://127.0.0.1:{self.port}"
         self.env["VPNSITE_PUBLIC_URL"] = self.hub_url
@@ -183,7 +190,7 @@ class World:
                 "--out",
                 str(written),
                 "--hub",
-                f"http://{hub_address}:{self.port}",
+                f"http://{hub_address}:{self.node_port}",
                 *ipv6,
             )
             # The operator copies the directory to the server: it must work from anywhere.

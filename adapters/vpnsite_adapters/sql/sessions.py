@@ -93,10 +93,11 @@ class SqlSessionStore:
             mine &= sessions.session_id.in_(list(session_ids))
         return int(sessions.update(ending=True).where(mine).execute())
 
-    def confirm(self, server_id: str, session_id: str) -> bool:
+    def confirm(self, server_id: str, session_id: str, fresh_since: datetime) -> bool:
         sessions = self.models.VpnSession
+        holding = sessions.confirmed | (sessions.started_at > to_db(fresh_since))
         query = sessions.update(confirmed=True).where(
-            (sessions.server_id == server_id) & (sessions.session_id == session_id)
+            (sessions.server_id == server_id) & (sessions.session_id == session_id) & holding
         )
         return bool(query.execute())
 
