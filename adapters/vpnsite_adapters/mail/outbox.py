@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from vpnsite.mail import MailFailed, Message
-from vpnsite_adapters.mail.compose import to_email
+from vpnsite_adapters.mail.compose import to_mime
 
 
 class OutboxMailer:
@@ -17,12 +17,13 @@ class OutboxMailer:
         self.sender = sender
 
     def send(self, message: Message) -> None:
+        data = to_mime(message, self.sender)
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             name = f"{time.time_ns()}-{os.getpid()}.eml"
             path = self.folder / name
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as file:
-                file.write(bytes(to_email(message, self.sender)))
+                file.write(data)
         except OSError as error:
             raise MailFailed(f"outbox not writable: {error.strerror}") from None

@@ -12,7 +12,7 @@ import ssl
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from vpnsite.mail import MailFailed, Message
-from vpnsite_adapters.mail.compose import to_email
+from vpnsite_adapters.mail.compose import addr_spec, envelope_sender, to_mime
 
 TIMEOUT_SECONDS = 10.0
 
@@ -34,7 +34,9 @@ class SmtpMailer:
         self.timeout = timeout
 
     def send(self, message: Message) -> None:
-        email = to_email(message, self.sender)
+        data = to_mime(message, self.sender)
+        # The sender's address and the one recipient of the To header (never the Reply-To).
+        envelope = envelope_sender(self.sender), [addr_spec(message.to)]
         context = ssl.create_default_context()
         try:
             if self.implicit_tls:
@@ -53,7 +55,7 @@ class SmtpMailer:
                         raise MailFailed("the SMTP server does not offer STARTTLS")
                 if self.username:
                     client.login(self.username, self.password or "")
-                client.send_message(email)
+                client.sendmail(*envelope, data)
         except MailFailed:
             raise
         except smtplib.SMTPResponseException as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 import peewee
 from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase
+from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
 # peewee logs every query with its parameters at DEBUG: e-mail and IP addresses would reach the
 # logs whenever someone turned debugging on.
@@ -68,7 +70,7 @@ def open_database(url: str, max_connections: int = 16) -> peewee.Database:
             lock_type="IMMEDIATE",
         )
     if parts.scheme in ("postgres", "postgresql"):
-        return PooledPostgresqlDatabase(
+        return _PooledPostgres(
             unquote(parts.path.lstrip("/")),
             user=unquote(parts.username) if parts.username else None,
             password=unquote(parts.password) if parts.password else None,
@@ -85,6 +87,36 @@ def open_database(url: str, max_connections: int = 16) -> peewee.Database:
 
 def is_postgres(db: peewee.Database) -> bool:
     return isinstance(db, peewee.PostgresqlDatabase)
+
+
+class _PooledPostgres(PooledPostgresqlDatabase):  # type: ignore[misc]
+    """peewee asks the server whether a pooled connection still works ("SELECT 1") each time it
+    hands one out: a round trip more for every request. Here a connection back in the pool within
+    the last ``TRUSTED_FOR_SECONDS`` is handed out as it is (one that broke meanwhile fails its
+    request with a 503 and is dropped); one that lay unused longer is asked as before."""
+
+    TRUSTED_FOR_SECONDS = 5.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._returned: dict[int, float] = {}
+
+    def _is_closed(self, conn: Any) -> bool:
+        returned = self._returned.pop(self.conn_key(conn), None)
+        if conn.closed or conn.get_transaction_status() != TRANSACTION_STATUS_IDLE:
+            return bool(super()._is_closed(conn))
+        if returned is not None and time.monotonic() - returned < self.TRUSTED_FOR_SECONDS:
+            return False
+        return bool(super()._is_closed(conn))
+
+    def _close(self, conn: Any, close_conn: bool = False) -> None:
+        if not close_conn:
+            self._returned[self.conn_key(conn)] = time.monotonic()
+        super()._close(conn, close_conn)
+        if len(self._returned) > 2 * (self._max_connections or 32):
+            # Connections the pool closed as stale leave their entries behind.
+            pooled = {self.conn_key(pooled) for _, _, pooled in self._connections}
+            self._returned = {key: at for key, at in self._returned.items() if key in pooled}
 
 
 def write_relaxed(db: peewee.Database, statement: str, params: Sequence[Any]) -> None:
