@@ -43,10 +43,19 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 6
 
 
 @contextmanager
-def process(args: Sequence[str], url: str, env: dict[str, str] | None = None) -> Iterator[None]:
+def process(
+    args: Sequence[str],
+    url: str,
+    env: dict[str, str] | None = None,
+    started: Callable[[subprocess.Popen[bytes]], None] | None = None,
+) -> Iterator[None]:
+    """The process runs while the block does; ``started`` is told of it once it answers (for its
+    pid, to read its CPU time, say)."""
     proc = subprocess.Popen(list(args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until_up(url, proc)
+        if started is not None:
+            started(proc)
         yield
     finally:
         proc.terminate()
@@ -58,10 +67,11 @@ def vpnsite(
     database_url: str | None,
     threads: int,
     prepare: Callable[[dict[str, str]], None] | None = None,
+    started: Callable[[subprocess.Popen[bytes]], None] | None = None,
     **settings: str,
 ) -> Iterator[str]:
     """A `vpnsite serve` on a fresh data directory; ``prepare`` runs first with its environment
-    (to register servers with the CLI, say)."""
+    (to register servers with the CLI, say); ``started`` is told of the process once it answers."""
     data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
     port = free_port()
     env = {
@@ -91,7 +101,7 @@ def vpnsite(
     try:
         if prepare is not None:
             prepare(env)
-        with process(args, base + "/healthz", env):
+        with process(args, base + "/healthz", env, started):
             yield base
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)

@@ -42,18 +42,22 @@ class SqlSessionStore:
         row = servers.select(servers.id).where(servers.token_hash.in_(list(token_hashes))).first()
         return None if row is None else str(row.id)
 
-    def _counting(self, unconfirmed_since: datetime, heard_since: datetime) -> peewee.Expression:
-        sessions, servers = self.models.VpnSession, self.models.VpnServer
-        heard = servers.select(servers.id).where(servers.last_seen >= to_db(heard_since))
-        fresh = sessions.confirmed | (sessions.started_at > to_db(unconfirmed_since))
-        return fresh & ~sessions.ending & sessions.server_id.in_(heard)
-
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
     ) -> list[Session]:
-        sessions = self.models.VpnSession
-        rows = sessions.select().where(
-            (sessions.licence_id == licence_id) & self._counting(unconfirmed_since, heard_since)
+        sessions, servers = self.models.VpnSession, self.models.VpnServer
+        fresh = sessions.confirmed | (sessions.started_at > to_db(unconfirmed_since))
+        # Each of the licence's few sessions looks its server up by key: a login's cost does not
+        # grow with the fleet (a subquery of the servers heard lately read them all).
+        rows = (
+            sessions.select(sessions)
+            .join(servers, on=servers.id == sessions.server_id)
+            .where(
+                (sessions.licence_id == licence_id)
+                & fresh
+                & ~sessions.ending
+                & (servers.last_seen >= to_db(heard_since))
+            )
         )
         return [_session(row) for row in rows]
 
