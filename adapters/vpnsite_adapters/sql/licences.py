@@ -22,6 +22,16 @@ _BY_CODE_HASH = f"SELECT {_COLUMNS} FROM licence WHERE code_hash IN ({{params}})
 _BY_ID = f"SELECT {_COLUMNS} FROM licence WHERE id = {{param}}"
 
 
+def licences_by_id(db: peewee.Database, licence_ids: Sequence[str]) -> dict[str, Licence]:
+    """The licences of these ids that exist, by id; written out, as every heartbeat asks for
+    hundreds (peewee's model rows cost more than the query)."""
+    if not licence_ids:
+        return {}
+    params = ", ".join([db.param] * len(licence_ids))
+    rows = db.execute_sql(f"SELECT {_COLUMNS} FROM licence WHERE id IN ({params})", list(licence_ids))
+    return {row[0]: _licence_from_columns(*row) for row in rows.fetchall()}
+
+
 def licence_from_row(row: Any) -> Licence:
     return _licence_from_columns(
         row.id, row.email, row.code_hash, row.starts_at, row.ends_at, row.language, row.code_key

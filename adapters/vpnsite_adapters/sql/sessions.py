@@ -13,7 +13,7 @@ from attrs import frozen
 from vpnsite.licences import Licence
 from vpnsite.vpn_access import Session
 from vpnsite_adapters.sql.database import from_db, is_postgres, to_db
-from vpnsite_adapters.sql.licences import licence_from_row
+from vpnsite_adapters.sql.licences import licences_by_id
 
 # The class of the advisory locks that take a licence's admissions one at a time (the migrations'
 # lock has a single key, so it never collides with these).
@@ -62,8 +62,16 @@ class SqlSessionStore:
         return [_session(row) for row in rows]
 
     def sessions_on(self, server_id: str) -> list[Session]:
-        sessions = self.models.VpnSession
-        return [_session(row) for row in sessions.select().where(sessions.server_id == server_id)]
+        # Written out: every heartbeat reads its server's hundreds of sessions.
+        rows = self.db.execute_sql(
+            "SELECT licence_id, server_id, started_at, session_id, confirmed, protocol, ending"
+            f" FROM vpn_session WHERE server_id = {self.db.param}",
+            (server_id,),
+        ).fetchall()
+        return [
+            Session(licence, server, from_db(started), session, bool(confirmed), protocol, bool(ending))
+            for licence, server, started, session, confirmed, protocol, ending in rows
+        ]
 
     def lock_licence(self, licence_id: str) -> None:
         # SQLite needs nothing more: the transaction began IMMEDIATE (database.py), which already
@@ -115,8 +123,4 @@ class SqlSessionStore:
         return int(query.execute())
 
     def licences_by_id(self, licence_ids: Sequence[str]) -> dict[str, Licence]:
-        licences = self.models.Licence
-        if not licence_ids:
-            return {}
-        rows = licences.select().where(licences.id.in_(list(licence_ids)))
-        return {row.id: licence_from_row(row) for row in rows}
+        return licences_by_id(self.db, licence_ids)
