@@ -53,7 +53,7 @@ const fr: PageText = {
   ],
   cookie: [
     { id: "what", title: "Qu’est-ce qu’un cookie ?", paragraphs: ["Un cookie est un petit fichier qu’un site enregistre dans votre navigateur."] },
-    { id: "ours", title: "Le cookie que nous déposons aujourd’hui", paragraphs: ["hz_id : un identifiant aléatoire propre au site, conservé 365 jours, qui sert uniquement à limiter les abus : qu’un même appareil ne puisse pas demander des codes sans limite, et que les personnes qui viennent par l’un de nos serveurs VPN, et partagent donc son adresse, soient limitées chacune pour elle-même et non toutes ensemble. Il ne contient rien sur vous."] },
+    { id: "ours", title: "Le cookie que nous déposons aujourd’hui", paragraphs: ["hz_id : un identifiant aléatoire propre au site, conservé 365 jours, qui sert uniquement à limiter les abus : qu’un même appareil ne puisse pas demander des codes sans limite, et que les personnes qui viennent par l’un de nos serveurs VPN, et partagent donc son adresse, soient limitées chacune pour elle-même et non toutes ensemble. Il ne contient rien sur vous."] },
     { id: "categories", title: "Catégories", paragraphs: ["Les cookies analytiques mesurent l’utilisation du site ; les cookies de préférence retiennent vos choix, comme la langue ; les cookies publicitaires mesurent les campagnes. Nous n’en déposons aucun aujourd’hui et vous demanderons votre accord avant de le faire."] },
     { id: "control", title: "Vos choix", paragraphs: ["Vous pouvez supprimer les cookies à tout moment dans les réglages de votre navigateur ; le formulaire d’inscription créera simplement un nouvel identifiant."] },
   ],
