@@ -157,3 +157,24 @@ def requests_per_second(output: str) -> float:
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
+
+
+def snapshot_refresh_ms(url: str, refreshes: int) -> float:
+    """Median time of the status snapshot's refresh (user count and fleet), in process, on a
+    database a hub has already migrated."""
+    from vpnsite_adapters.clock_and_random import SystemClock
+    from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
+    from vpnsite_adapters.sql.store import SqlStore
+
+    store = SqlStore.open(url, max_connections=2, run_migrations=False)
+    try:
+        snapshot = StatusSnapshot(store.licences, store.fleet, store.unit_of_work, SystemClock())
+        snapshot.refresh()
+        timings = []
+        for _ in range(refreshes):
+            started = time.perf_counter()
+            snapshot.refresh()
+            timings.append((time.perf_counter() - started) * 1000)
+    finally:
+        store.close()
+    return statistics.median(timings)

@@ -43,6 +43,7 @@ from _harness import (  # noqa: E402
     median,
     process,
     requests_per_second,
+    snapshot_refresh_ms,
     vpnsite,
     wrk,
 )
@@ -231,23 +232,6 @@ def _select_p50(app: str, rows: int, samples: int) -> float:
     )
 
 
-def _snapshot_ms(url: str, refreshes: int) -> float:
-    from vpnsite_adapters.clock_and_random import SystemClock
-    from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
-    from vpnsite_adapters.sql.store import SqlStore
-
-    store = SqlStore.open(url)
-    snapshot = StatusSnapshot(store.licences, store.fleet, store.unit_of_work, SystemClock())
-    snapshot.refresh()
-    timings = []
-    for _ in range(refreshes):
-        started = time.perf_counter()
-        snapshot.refresh()
-        timings.append((time.perf_counter() - started) * 1000)
-    store.close()
-    return statistics.median(timings)
-
-
 def growth(report: Report, sizes: list[int], samples: int) -> None:
     table = []
     for kind in DATABASES:
@@ -265,7 +249,7 @@ def growth(report: Report, sizes: list[int], samples: int) -> None:
                 with vpnsite(url, THREADS, **SEEDED) as site:
                     check = _check_p50(site, samples)
                     floor = _poll_p50(site, samples)
-                snapshot = _snapshot_ms(url, 50)
+                snapshot = snapshot_refresh_ms(url, 50)
                 table.append((kind, size, check, anchor, floor, snapshot))
                 budget = 1.5 if kind == "postgres" else None
                 report.ratio(

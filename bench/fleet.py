@@ -83,14 +83,13 @@ import psycopg2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import free_port, fresh_postgres, vpnsite  # noqa: E402
+from _harness import free_port, fresh_postgres, snapshot_refresh_ms, vpnsite  # noqa: E402
 
 from vpnsite.codes import luhn_check_digit  # noqa: E402
 from vpnsite.emails import email_key, normalise_email  # noqa: E402
 from vpnsite.fleet import Location, issue_server_token  # noqa: E402
 from vpnsite.keyed_hashes import Keyring  # noqa: E402
-from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom  # noqa: E402
-from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot  # noqa: E402
+from vpnsite_adapters.clock_and_random import SystemRandom  # noqa: E402
 from vpnsite_adapters.keyring_file import file_keyring  # noqa: E402
 from vpnsite_adapters.settings import load_settings  # noqa: E402
 from vpnsite_adapters.sql.database import to_db  # noqa: E402
@@ -518,21 +517,6 @@ def snapshot_ms(url: str, refreshes: int = 20) -> float:
     return float(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
-def measure_snapshot(url: str, refreshes: int) -> float:
-    store = SqlStore.open(url, max_connections=2, run_migrations=False)
-    try:
-        snapshot = StatusSnapshot(store.licences, store.fleet, store.unit_of_work, SystemClock())
-        snapshot.refresh()
-        timings = []
-        for _ in range(refreshes):
-            started = time.perf_counter()
-            snapshot.refresh()
-            timings.append((time.perf_counter() - started) * 1000)
-    finally:
-        store.close()
-    return statistics.median(timings)
-
-
 def hub_snapshot_database_ms(base: str, reads: int = 5) -> float:
     """The database part of the hub's own refresh, as it reports it (the status page's
     "activation-server" ping), read once a second."""
@@ -947,7 +931,7 @@ def main() -> int:
     parser.add_argument("--refreshes", type=int, default=20, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.snapshot_of:
-        print(measure_snapshot(args.snapshot_of, args.refreshes))
+        print(snapshot_refresh_ms(args.snapshot_of, args.refreshes))
         return 0
     if args.quick:
         args.servers, args.licences, args.seconds = "50,100", 100_000, 20
