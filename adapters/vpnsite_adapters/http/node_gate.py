@@ -25,6 +25,7 @@ from vpnsite.errors import StoreUnavailable
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.rate_limits import client_network
 from vpnsite_adapters.http.client_ip import client_ip
+from vpnsite_adapters.http.errors import MAX_BODY_BYTES
 from vpnsite_adapters.settings import Network
 
 log = logging.getLogger("vpnsite.http")
@@ -32,8 +33,9 @@ log = logging.getLogger("vpnsite.http")
 NODE_PATHS = "/api/node/"
 # A heartbeat lists every connection of a busy server: room for tens of thousands.
 HEARTBEAT_BODY_BYTES = 4 * 1024 * 1024
-# What a server's other calls (and any call with a token not yet seen) may send.
-SMALL_BODY_BYTES = 16 * 1024
+# What a server's other calls (and any call with a token not yet seen) may send: what the app
+# takes from anyone.
+SMALL_BODY_BYTES = MAX_BODY_BYTES
 FAILED_TOKENS = 10
 FAILED_TOKEN_WINDOW = timedelta(minutes=1)
 RELOAD_SECONDS = 5
