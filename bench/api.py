@@ -49,6 +49,7 @@ from _harness import (  # noqa: E402
 )
 
 THREADS = 8
+WARM_UP_SECONDS = 2
 DATABASES = ("sqlite", "postgres")
 # The default rules, counted and recorded on every call; the sign-up script gives each call an
 # address of its own from behind a trusted proxy, as real visitors would arrive.
@@ -138,6 +139,8 @@ def signups(report: Report, rounds: int, seconds: int) -> None:
 
 
 def _signup_rate(site: str, seconds: int, script: str) -> float:
+    # Steady state: the first seconds of either app open its pool's connections and warm its caches.
+    wrk(site, WARM_UP_SECONDS, 16, HERE / script)
     output = wrk(site, seconds, 16, HERE / script)
     line = next(line for line in output.splitlines() if line.startswith("CREATED"))
     _, created, _, failed, _, elapsed = line.split()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -42,11 +43,13 @@ class MailQueueStatus:
 class MailQueueStore(Protocol):
     """Sealed messages waiting to be sent; each due message is leased to one sender at a time."""
 
-    def add(self, mail_id: str, kind: str, payload: str, now: datetime) -> None: ...
+    def add(self, mail_id: str, kind: str, payload: str, now: datetime, lease: timedelta) -> None:
+        """Store a message due now, leased for ``lease`` to the caller, who means to send it."""
+        ...
 
     def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]: ...
 
-    def mark_sent(self, mail_id: str, now: datetime) -> None: ...
+    def mark_sent(self, mail_ids: Sequence[str], now: datetime) -> None: ...
 
     def mark_failed(self, mail_id: str, attempts: int, error: str, retry_at: datetime | None) -> None: ...
 

@@ -85,6 +85,7 @@ class Jobs:
         self.signal_stop()
         for work in self.running:
             work.join(deadline - time.monotonic())
+        self.mail.give_back()
 
     def _scheduled_retention(self) -> None:
         report = self.run_retention()

@@ -4,17 +4,22 @@ backoff. A mail failure therefore never loses a licence or a ticket, nor the mes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import math
 import os
+import time
+from collections import deque
 from datetime import timedelta
+from functools import partial
 
 import attrs
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from vpnsite.keyed_hashes import Keyring
-from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, next_attempt
+from vpnsite.keyed_hashes import Keyring, KeySet
+from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, QueuedMail, next_attempt
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite_adapters.jobs.periodic import Periodic
 
@@ -22,6 +27,10 @@ log = logging.getLogger("vpnsite.mail")
 
 LEASE = timedelta(minutes=2)
 POLL_SECONDS = 5.0
+POLL_BATCH = 50
+
+Handed = tuple[QueuedMail, Message]
+"""A message this process queued, handed to its sender as it was written."""
 
 
 class Sealer:
@@ -62,47 +71,99 @@ class MailQueue:
         self.mailer = mailer
         self.keys = keys
         self.clock = clock
-        self.sender = Periodic("mail-sender", POLL_SECONDS, self.deliver_due)
+        self.sender = Periodic("mail-sender", POLL_SECONDS, self._send_round)
+        # What this process queued is leased to its own sender and handed over in memory once
+        # committed: a sign-up's e-mail costs no query to find and claim.
+        self._handed: deque[Handed] = deque()
+        self._next_poll = -math.inf
+        self._sealer: tuple[tuple[KeySet, ...], Sealer] | None = None
 
     @property
     def sealer(self) -> Sealer:
         """The ring as it is now: a rotation takes effect without a restart."""
-        return Sealer(*(keys.mail for keys in self.keys.read().sets))
+        sets = self.keys.read().sets
+        sealed_with = self._sealer
+        # Setting a cipher up costs more than sealing a message: only a new ring gets new ones.
+        if sealed_with is None or sealed_with[0] is not sets:
+            sealed_with = self._sealer = (sets, Sealer(*(keys.mail for keys in sets)))
+        return sealed_with[1]
 
     def enqueue(self, kind: str, message: Message) -> None:
-        """Store the message in the caller's unit of work; the sender looks once it is committed."""
-        self.store.add(os.urandom(16).hex(), kind, self.sealer.seal(message), self.clock.now())
-        self.unit_of_work.after_commit(self.sender.wake)
+        """Store the message in the caller's unit of work, leased to this process's sender, which is
+        handed it once that commits. A rollback hands nothing; should the process die first, the
+        lease runs out and any sender takes the message."""
+        queued = QueuedMail(os.urandom(16).hex(), kind, self.sealer.seal(message), 0)
+        self.store.add(queued.id, kind, queued.payload, self.clock.now(), LEASE)
+        self.unit_of_work.after_commit(partial(self._hand, queued, message))
 
-    def deliver_due(self, limit: int = 50) -> tuple[int, int]:
-        """Try every message that is due; return (sent, failed)."""
+    def deliver_due(self, limit: int = POLL_BATCH) -> tuple[int, int]:
+        """Send what this process was handed and every message that is due; return (sent, failed)."""
         with self.unit_of_work.scope():
-            return self._deliver(limit)
+            return self._deliver(self._take_handed(), self.store.claim_due(self.clock.now(), limit, LEASE))
 
-    def _deliver(self, limit: int) -> tuple[int, int]:
-        sent = failed = 0
-        claimed = self.store.claim_due(self.clock.now(), limit, LEASE)
-        for position, queued in enumerate(claimed):
-            if self.sender.stopping:
-                # The process is stopping: what it has not begun goes back at once, for the next
-                # process to send, rather than waiting out the lease.
-                self.store.release([left.id for left in claimed[position:]])
-                break
-            try:
-                self.mailer.send(self.sealer.open(queued.payload))
-            except (MailFailed, InvalidTag, ValueError) as error:
-                attempts = queued.attempts + 1
-                retry_at = next_attempt(attempts, self.clock.now())
-                self.store.mark_failed(queued.id, attempts, str(error) or type(error).__name__, retry_at)
-                log.warning(
-                    "%s mail not sent (attempt %d): %s; %s",
-                    queued.kind,
-                    attempts,
-                    error,
-                    "will retry" if retry_at else "giving up",
-                )
-                failed += 1
-            else:
-                self.store.mark_sent(queued.id, self.clock.now())
-                sent += 1
-        return sent, failed
+    def give_back(self) -> None:
+        """End the lease on what this process was handed and has not sent (it is stopping): the
+        messages are due again at once, for the next process."""
+        left = self._take_handed()
+        if left:
+            with self.unit_of_work.scope():
+                self.store.release([queued.id for queued, _ in left])
+
+    def _hand(self, queued: QueuedMail, message: Message) -> None:
+        self._handed.append((queued, message))
+        self.sender.wake()
+
+    def _take_handed(self) -> list[Handed]:
+        taken: list[Handed] = []
+        with contextlib.suppress(IndexError):
+            while True:
+                taken.append(self._handed.popleft())
+        return taken
+
+    def _send_round(self) -> tuple[int, int]:
+        """The sender's round: what it was handed and, every ``POLL_SECONDS``, whatever else is due
+        (retries, and messages a stopped or failed process left)."""
+        with self.unit_of_work.scope():
+            handed = self._take_handed()
+            claimed: list[QueuedMail] = []
+            if time.monotonic() >= self._next_poll:
+                self._next_poll = time.monotonic() + POLL_SECONDS
+                claimed = self.store.claim_due(self.clock.now(), POLL_BATCH, LEASE)
+            return self._deliver(handed, claimed)
+
+    def _deliver(self, handed: list[Handed], claimed: list[QueuedMail]) -> tuple[int, int]:
+        # What was handed over comes with its message; a handed message whose lease ran out before
+        # this round is claimed as well, and sent once.
+        ids = {queued.id for queued, _ in handed}
+        batch = handed + [(queued, None) for queued in claimed if queued.id not in ids]
+        sent: list[str] = []
+        failed = 0
+        try:
+            for position, (queued, message) in enumerate(batch):
+                if self.sender.stopping:
+                    # The process is stopping: what it has not begun goes back at once, for the
+                    # next process to send, rather than waiting out the lease.
+                    self.store.release([left.id for left, _ in batch[position:]])
+                    break
+                try:
+                    self.mailer.send(self.sealer.open(queued.payload) if message is None else message)
+                except (MailFailed, InvalidTag, ValueError) as error:
+                    attempts = queued.attempts + 1
+                    retry_at = next_attempt(attempts, self.clock.now())
+                    self.store.mark_failed(queued.id, attempts, str(error) or type(error).__name__, retry_at)
+                    log.warning(
+                        "%s mail not sent (attempt %d): %s; %s",
+                        queued.kind,
+                        attempts,
+                        error,
+                        "will retry" if retry_at else "giving up",
+                    )
+                    failed += 1
+                else:
+                    sent.append(queued.id)
+        finally:
+            # Marked together, once the round is over: a crash before then sends the round's
+            # messages again, never loses one.
+            if sent:
+                self.store.mark_sent(sent, self.clock.now())
+        return len(sent), failed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
@@ -17,13 +18,13 @@ class SqlMailQueueStore:
     db: peewee.Database
     models: SimpleNamespace
 
-    def add(self, mail_id: str, kind: str, payload: str, now: datetime) -> None:
+    def add(self, mail_id: str, kind: str, payload: str, now: datetime, lease: timedelta) -> None:
         # Written out: it runs in every sign-up, and peewee took longer to build it than to run it.
         param = self.db.param
         self.db.execute_sql(
-            "INSERT INTO mail_queue (id, kind, payload, created_at, next_attempt_at, attempts)"
-            f" VALUES ({param}, {param}, {param}, {param}, {param}, 0)",
-            (mail_id, kind, payload, to_db(now), to_db(now)),
+            "INSERT INTO mail_queue (id, kind, payload, created_at, next_attempt_at, claimed_until, attempts)"
+            f" VALUES ({param}, {param}, {param}, {param}, {param}, {param}, 0)",
+            (mail_id, kind, payload, to_db(now), to_db(now), to_db(now + lease)),
         )
 
     def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]:
@@ -53,15 +54,16 @@ class SqlMailQueueStore:
                     claimed.append(QueuedMail(row.id, row.kind, row.payload, row.attempts))
         return claimed
 
-    def mark_sent(self, mail_id: str, now: datetime) -> None:
+    def mark_sent(self, mail_ids: Sequence[str], now: datetime) -> None:
         # A "sent" mark lost in a crash sends a message twice, never loses one: it need not wait
         # for the disk, and goes in one round trip (every sign-up's e-mail is marked).
         param = self.db.param
         write_relaxed(
             self.db,
             "UPDATE mail_queue SET payload = NULL, sent_at = "
-            f"{param}, next_attempt_at = NULL, claimed_until = NULL, last_error = NULL WHERE id = {param}",
-            (to_db(now), mail_id),
+            f"{param}, next_attempt_at = NULL, claimed_until = NULL, last_error = NULL"
+            f" WHERE id IN ({', '.join(param for _ in mail_ids)})",
+            (to_db(now), *mail_ids),
         )
 
     def _relax_durability(self) -> None:

@@ -65,6 +65,31 @@ class UserTally:
             )
             self._add(1)
 
+    def licence_added(self, key: str, ends_at: int) -> None:
+        """Count a licence just inserted for the address, ending at ``ends_at`` (as stored): the
+        address's latest end can only move later, so no read of its licences is needed."""
+        if is_postgres(self.db):
+            # One statement. The advisory lock orders it with `address_changed` on the address; the
+            # upsert orders it with other sign-ups and with a sweep taking the row. A row inserted
+            # (xmax 0) is a new user on the tally; one updated was counted already.
+            self.db.execute_sql(
+                "WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))),"
+                " ended AS (INSERT INTO user_end (email_key, ends_at) SELECT %s, %s FROM locked"
+                " ON CONFLICT (email_key)"
+                " DO UPDATE SET ends_at = GREATEST(user_end.ends_at, excluded.ends_at)"
+                " RETURNING xmax = 0 AS fresh)"
+                " INSERT INTO user_tally (stripe, users) SELECT %s, 1 FROM ended WHERE fresh"
+                " ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
+                ("user:" + key, key, ends_at, random.randrange(STRIPES)),
+            )
+            return
+        updated = self.db.execute_sql(
+            "UPDATE user_end SET ends_at = MAX(ends_at, ?) WHERE email_key = ?", (ends_at, key)
+        ).rowcount
+        if not updated:
+            self.db.execute_sql("INSERT INTO user_end (email_key, ends_at) VALUES (?, ?)", (key, ends_at))
+            self._add(1)
+
     def sweep(self, now: datetime) -> None:
         """Forget the addresses whose latest licence has ended."""
         ends = self.models.UserEnd
