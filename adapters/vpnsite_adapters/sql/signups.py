@@ -19,7 +19,7 @@ _INSERT = (
     "INSERT INTO licence"
     " (id, request_id, email, email_key, ip, code_hash, code_key, starts_at, ends_at, language)"
     " VALUES ({param}, {param}, {param}, {param}, {param}, {param}, {param}, {param}, {param}, {param})"
-    " ON CONFLICT DO NOTHING"
+    " ON CONFLICT DO NOTHING RETURNING email_key, ends_at"
 )
 
 
@@ -30,30 +30,26 @@ class SqlSignupStore:
     users: UserTally
 
     def redeem(self, request_id: str, licence: Licence, ip: str | None) -> Redemption:
-        key = email_key(licence.email)
-        ends_at = to_db(licence.ends_at)
-        # Inside a caller's transaction on PostgreSQL no savepoint (two round trips): a failed
-        # statement aborts the caller's whole transaction anyway. SQLite's costs no round trip.
-        nested = is_postgres(self.db) and self.db.in_transaction()
-        with contextlib.nullcontext() if nested else self.db.atomic():
-            inserted = self.db.execute_sql(
+        # On PostgreSQL one statement, whole or nothing without a savepoint (a round trip each way);
+        # on SQLite three, whose savepoint costs no round trip.
+        with contextlib.nullcontext() if is_postgres(self.db) else self.db.atomic():
+            inserted = self.users.insert_counted(
                 _INSERT.format(param=self.db.param),
                 (
                     licence.id,
                     request_id,
                     licence.email,
-                    key,
+                    email_key(licence.email),
                     ip,
                     licence.code_hash,
                     licence.code_key,
                     to_db(licence.starts_at),
-                    ends_at,
+                    to_db(licence.ends_at),
                     licence.language,
                 ),
-            ).rowcount
-            if inserted:
-                self.users.licence_added(key, ends_at)
-                return "redeemed"
+            )
+        if inserted:
+            return "redeemed"
         # The unique request id is the lock: of two concurrent redemptions one waits for the other's
         # commit and then inserts nothing. A clash of code hashes (one in 10^19) inserts nothing too,
         # leaving the request unused for the caller to draw another code.

@@ -12,8 +12,10 @@ database took to run them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import datetime
 from types import SimpleNamespace
+from typing import Any
 
 import peewee
 from attrs import frozen
@@ -65,30 +67,39 @@ class UserTally:
             )
             self._add(1)
 
-    def licence_added(self, key: str, ends_at: int) -> None:
-        """Count a licence just inserted for the address, ending at ``ends_at`` (as stored): the
+    def insert_counted(self, insert: str, values: Sequence[Any]) -> bool:
+        """Run ``insert``, an INSERT of one licence that may insert nothing and returns the
+        inserted row's ``email_key, ends_at``, and count what it inserted; True if it did. The
         address's latest end can only move later, so no read of its licences is needed."""
         if is_postgres(self.db):
             # One statement. The advisory lock orders it with `address_changed` on the address; the
             # upsert orders it with other sign-ups and with a sweep taking the row. A row inserted
             # (xmax 0) is a new user on the tally; one updated was counted already.
-            self.db.execute_sql(
-                "WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))),"
-                " ended AS (INSERT INTO user_end (email_key, ends_at) SELECT %s, %s FROM locked"
+            (inserted,) = self.db.execute_sql(
+                f"WITH inserted AS ({insert}),"
+                " locked AS (SELECT email_key, ends_at,"
+                " pg_advisory_xact_lock(hashtextextended('user:' || email_key, 1)) FROM inserted),"
+                " ended AS (INSERT INTO user_end (email_key, ends_at) SELECT email_key, ends_at FROM locked"
                 " ON CONFLICT (email_key)"
                 " DO UPDATE SET ends_at = GREATEST(user_end.ends_at, excluded.ends_at)"
-                " RETURNING xmax = 0 AS fresh)"
-                " INSERT INTO user_tally (stripe, users) SELECT %s, 1 FROM ended WHERE fresh"
-                " ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users",
-                ("user:" + key, key, ends_at, random.randrange(STRIPES)),
-            )
-            return
+                " RETURNING xmax = 0 AS fresh),"
+                " counted AS (INSERT INTO user_tally (stripe, users) SELECT %s, 1 FROM ended WHERE fresh"
+                " ON CONFLICT (stripe) DO UPDATE SET users = user_tally.users + excluded.users)"
+                " SELECT COUNT(*) FROM inserted",
+                (*values, random.randrange(STRIPES)),
+            ).fetchone()
+            return bool(inserted)
+        row = self.db.execute_sql(insert, values).fetchone()
+        if row is None:
+            return False
+        key, ends_at = row
         updated = self.db.execute_sql(
             "UPDATE user_end SET ends_at = MAX(ends_at, ?) WHERE email_key = ?", (ends_at, key)
         ).rowcount
         if not updated:
             self.db.execute_sql("INSERT INTO user_end (email_key, ends_at) VALUES (?, ?)", (key, ends_at))
             self._add(1)
+        return True
 
     def sweep(self, now: datetime) -> None:
         """Forget the addresses whose latest licence has ended."""
