@@ -2,11 +2,11 @@
 
 1. polling: ``GET /api/user-count`` requests/s against a bare waitress "hello" app with the same
    threads and the same client (wrk); budget ≥ 0.90 ×, and a conditional request answered 304 ≥ 1.0 ×;
-2. complete sign-ups/s (submit-email + create-user, rate limits on, every call from an address and a
-   visitor of its own) against the same-stack anchor's pairs/s (bench/anchor_app.py: a Flask app on
-   waitress with the same threads and database set-up; a pair is one /echo, which parses JSON and
-   writes nothing, and one /insert, which also INSERTs and COMMITs); budget ≥ 0.80 × on PostgreSQL
-   (SQLite shown beside it);
+2. complete sign-ups/s after a 2 s warm-up (submit-email + create-user, rate limits on, every call
+   from an address and a visitor of its own) against the same-stack anchor's pairs/s
+   (bench/anchor_app.py: a Flask app on waitress with the same threads and database set-up; a pair
+   is one /echo, which parses JSON and writes nothing, and one /insert, which also INSERTs and
+   COMMITs); budget ≥ 0.80 × on PostgreSQL (SQLite shown beside it);
 3. licence check p50 (one client, one call at a time) against the anchor's /select p50 (the same,
    plus one SELECT by an indexed key, on a table as large as the licences); budget ≤ 1.5 × on
    PostgreSQL; the table also shows a poll's p50 through the same client, the floor any answer pays;

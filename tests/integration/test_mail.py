@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from email.message import Message as EmailMessage
 from email.policy import default
@@ -19,7 +20,7 @@ from tests.integration.processes import free_port
 from tests.support.api import sign_up
 from vpnsite.keyed_hashes import derive_key
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.mail.queue import Sealer
+from vpnsite_adapters.mail.queue import LEASE, POLL_SECONDS, Sealer
 
 
 class Inbox:
@@ -183,6 +184,48 @@ def test_the_default_outbox_gets_an_eml_file(make_hub: Any, tmp_path: Any) -> No
     assert message["To"] == "anna@example.org"
     assert code[:4] in body_of(message)
     assert hub.store.db.execute_sql("SELECT payload FROM mail_queue").fetchone()[0] is None
+
+
+def test_a_sign_ups_email_goes_out_at_once_not_at_the_senders_next_look(make_hub: Any, smtp: Any) -> None:
+    inbox, port = smtp
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}?starttls=off")
+    client = create_app(hub.services).test_client()
+    hub.mail.sender.start()  # its first look in the queue is POLL_SECONDS away
+    try:
+        code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+        deadline = time.monotonic() + POLL_SECONDS / 2
+        while not inbox.messages and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        hub.mail.sender.stop()
+    [message] = inbox.messages
+    assert code[:4] in body_of(message)
+    assert hub.store.mail_queue.status().sent == 1
+
+
+def test_an_email_left_by_a_process_that_died_goes_out_once_its_lease_ends(
+    make_hub: Any, clock: Any, tmp_path: Any
+) -> None:
+    died = make_hub()
+    client = create_app(died.services).test_client()
+    code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
+    # The first process dies holding the message it was handed; another runs on the same database.
+    other = make_hub()
+    assert other.mail.deliver_due() == (0, 0), "leased to the process that queued it"
+    clock.advance(seconds=LEASE.total_seconds() + 1)
+    assert other.mail.deliver_due() == (1, 0)
+    assert other.mail.deliver_due() == (0, 0), "sent once"
+    [eml] = list((tmp_path / "data" / "outbox").glob("*.eml"))
+    assert code[:4] in body_of(email.message_from_bytes(eml.read_bytes(), policy=default))
+
+
+def test_a_handed_email_whose_lease_ran_out_is_sent_once(make_hub: Any, clock: Any, tmp_path: Any) -> None:
+    hub = make_hub()
+    client = create_app(hub.services).test_client()
+    client.post("/api/create-user", json=sign_up(client))
+    clock.advance(seconds=LEASE.total_seconds() + 1)  # a sender held up for longer than the lease
+    assert hub.mail.deliver_due() == (1, 0), "handed over and claimed again, sent once"
+    assert len(list((tmp_path / "data" / "outbox").glob("*.eml"))) == 1
 
 
 def test_mail_status_from_the_command_line(make_hub: Any, tmp_path: Any, database_url: str) -> None:
