@@ -13,7 +13,10 @@
 4. status snapshot refresh (user count + fleet, in process); budget ≤ 5 ms;
 3 and 4 at 10³ and 10⁴ licences, or 10³ to 10⁶ with ``--million``, printed as a table of growth.
 
-Usage: ``python bench/api.py [--million] [--quick] [--check] [--rounds 3] [--seconds 5]``.
+``--decompose`` shows instead what 2 is made of: our sign-ups with the rate limits off, with the
+outbox on tmpfs, and with both, each beside the anchor.
+
+Usage: ``python bench/api.py [--million] [--quick] [--check] [--decompose] [--rounds 3] [--seconds 5]``.
 ``--check`` exits 1 when a budget is missed; ``--quick`` (one short round, up to 10⁴ licences) takes
 under two minutes. Needs ``wrk`` (Debian package) and the PostgreSQL of the tests.
 """
@@ -136,6 +139,36 @@ def signups(report: Report, rounds: int, seconds: int) -> None:
         budget = 0.8 if kind == "postgres" else None
         report.ratio(f"sign-ups/s {kind} vs anchor pairs/s", median(ours), median(anchor), budget, True, "/s")
         print(f"  runs: anchor pairs {anchor}  sign-ups {ours}")
+
+
+def _outbox_on_tmpfs(env: dict[str, str]) -> None:
+    folder = tempfile.mkdtemp(prefix="vpnsite-outbox-", dir="/dev/shm")
+    (Path(env["VPNSITE_DATA_DIR"]) / "outbox").symlink_to(folder)
+
+
+# What a sign-up does beyond the anchor's pair, taken away one at a time (--decompose).
+VARIANTS: dict[str, tuple[dict[str, str], Callable[[dict[str, str]], None] | None]] = {
+    "as configured": ({}, None),
+    "rate limits off": ({"rate_limits": "off"}, None),
+    "outbox on tmpfs": ({}, _outbox_on_tmpfs),
+    "both": ({"rate_limits": "off"}, _outbox_on_tmpfs),
+}
+
+
+def decompose(rounds: int, seconds: int) -> None:
+    """Where the sign-ups' gap to the anchor goes, on PostgreSQL: each variant and the anchor in
+    every round, side by side; shown, held to no budget."""
+    rates: dict[str, list[float]] = {"anchor": [], **{name: [] for name in VARIANTS}}
+    for _ in range(rounds):
+        with fresh_postgres() as url, anchor_app(url) as app:
+            rates["anchor"].append(_signup_rate(app, seconds, "pairs.lua"))
+        for name, (settings, prepare) in VARIANTS.items():
+            with fresh_postgres() as url, vpnsite(url, THREADS, prepare, **BEHIND_PROXY, **settings) as site:
+                rates[name].append(_signup_rate(site, seconds, "signup.lua"))
+    anchor = median(rates["anchor"])
+    print("\nsign-ups on PostgreSQL, without what the anchor does not do (medians)")
+    for name, runs in rates.items():
+        print(f"  {name:18s} {median(runs):8.1f}/s   ratio {median(runs) / anchor:5.2f}   runs {runs}")
 
 
 def _signup_rate(site: str, seconds: int, script: str) -> float:
@@ -276,9 +309,15 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="one short round, up to 10,000 licences")
     parser.add_argument("--check", action="store_true", help="exit 1 when a budget is missed")
     parser.add_argument("--only", choices=["polling", "signups", "growth"])
+    parser.add_argument(
+        "--decompose", action="store_true", help="only: sign-ups without rate limits, outbox on tmpfs"
+    )
     args = parser.parse_args()
     rounds, seconds = (1, 2) if args.quick else (args.rounds, args.seconds)
     sizes = [1_000, 10_000, 100_000, 1_000_000] if args.million and not args.quick else [1_000, 10_000]
+    if args.decompose:
+        decompose(rounds, seconds)
+        return 0
     report = Report()
     if args.only in (None, "polling"):
         polling(report, rounds, seconds)

@@ -27,6 +27,21 @@ def test_migrations_are_applied_once(database_url: str) -> None:
     again.close()
 
 
+def test_on_postgresql_only_rate_events_skip_the_write_ahead_log(fresh_postgres_url: str) -> None:
+    store = SqlStore.open(fresh_postgres_url)
+    try:
+        persistence = dict(
+            store.db.execute_sql(
+                "SELECT relname, relpersistence FROM pg_class"
+                " WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace"
+            ).fetchall()
+        )
+    finally:
+        store.close()
+    assert persistence.pop("rate_event") == "u", "a crash may forget rate-limit events"
+    assert persistence and set(persistence.values()) == {"p"}, "every other table survives a crash"
+
+
 def test_times_survive_the_round_trip_to_the_microsecond(clock: Any) -> None:
     moment = clock.now() + timedelta(microseconds=123457)
     assert from_db(to_db(moment)) == moment

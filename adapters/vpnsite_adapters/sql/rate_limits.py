@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
@@ -24,24 +23,26 @@ class SqlRateLimitStore:
         if not counters:
             return None
         if not is_postgres(self.db) or self.db.in_transaction():
-            # Within a caller's transaction its durability is the caller's: only the locks.
-            with self.db.atomic():
-                wait = self._longest_wait(counters, now, self._relaxed_and_locked(counters, relax=False))
-                if wait is None:
-                    self.db.execute_sql(*self._insert(counters, now))
-                return wait
-        # Every call of the API counts here: its transaction is begun with the first statement
-        # and committed with the last, two round trips in all.
+            return self._admit_in_transaction(counters, now)
+        # Every call of the API counts here, in one round trip: the statements sent together run as
+        # one transaction, which takes the locks, then records the events only if every window
+        # has room, and commits.
         relaxed, values = self._relaxed_and_locked(counters)
-        try:
-            wait = self._longest_wait(counters, now, ("BEGIN; " + relaxed, values))
-            insert, rows = self._insert(counters, now) if wait is None else ("", [])
-            self.db.execute_sql(f"{insert}; COMMIT" if insert else "COMMIT", rows)
-        except peewee.DatabaseError:
-            with contextlib.suppress(peewee.DatabaseError):
-                self.db.execute_sql("ROLLBACK")
-            raise
-        return wait
+        insert, rows = self._insert_if_admitted(counters, now)
+        if self.db.execute_sql(relaxed + insert, [*values, *rows]).fetchone() is not None:
+            return None
+        # Refused. A window's events only accumulate, so a second look finds it as full; should an
+        # event have gone in between (an erasure), the locked way decides.
+        wait = self._longest_wait(counters, now, ("", []))
+        return wait if wait is not None else self._admit_in_transaction(counters, now)
+
+    def _admit_in_transaction(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
+        # Within a caller's transaction its durability is the caller's: only the locks.
+        with self.db.atomic():
+            wait = self._longest_wait(counters, now, self._relaxed_and_locked(counters, relax=False))
+            if wait is None:
+                self.db.execute_sql(*self._insert(counters, now))
+            return wait
 
     def waits(self, counters: Sequence[Counter], now: datetime) -> list[timedelta | None]:
         return self._waits(counters, now, ("", [])) if counters else []
@@ -80,14 +81,35 @@ class SqlRateLimitStore:
         parts, values = [], list(first[1])
         for number, counter in enumerate(counters):
             parts.append(
-                f"SELECT * FROM (SELECT {number} AS counter, at FROM rate_event"
-                f" WHERE key = {param} AND at > {param} ORDER BY at DESC LIMIT {param}) AS newest{number}"
+                f"SELECT * FROM (SELECT {number} AS counter, at FROM rate_event WHERE key = {param}"
+                f" AND at > {param} AND at <= {param} ORDER BY at DESC LIMIT {param}) AS newest{number}"
             )
-            values += [counter.key, to_db(now - counter.rule.window), counter.rule.limit]
+            values += [counter.key, to_db(now - counter.rule.window), to_db(now), counter.rule.limit]
         hits: list[list[datetime]] = [[] for _ in counters]
         for number, at in self.db.execute_sql(first[0] + " UNION ALL ".join(parts), values).fetchall():
             hits[number].append(from_db(at))
         return [counter.rule.retry_after(times, now) for counter, times in zip(counters, hits, strict=True)]
+
+    def _insert_if_admitted(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
+        """On PostgreSQL, the statement that records one event under each counter's key if every
+        counter's window holds fewer events than its limit, returning a row if it did: the rule of
+        `RateLimit.retry_after`, written in SQL so that deciding and recording are one statement
+        (tests/integration/test_rate_limit_store.py holds the two to each other)."""
+        at = to_db(now)
+        full = " OR ".join(
+            "(SELECT COUNT(*) FROM (SELECT 1 FROM rate_event"
+            f" WHERE key = %s AND at > %s AND at <= %s LIMIT %s) AS hits{number}) >= %s"
+            for number in range(len(counters))
+        )
+        values: list[Any] = [at, sorted({counter.key for counter in counters})]
+        for counter in counters:
+            limit = counter.rule.limit
+            values += [counter.key, to_db(now - counter.rule.window), at, limit, limit]
+        return (
+            "INSERT INTO rate_event (key, at) SELECT key, %s FROM unnest(%s::text[]) AS key"
+            f" WHERE NOT ({full}) RETURNING 1",
+            values,
+        )
 
     def _insert(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
         """The statement that records one event under each counter's key, and its values."""
