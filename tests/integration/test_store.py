@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import timedelta
 from typing import Any
 
 import attrs
+import peewee
 
 from vpnsite.emails import email_key
 from vpnsite.licences import Licence
@@ -40,6 +42,39 @@ def test_on_postgresql_only_rate_events_skip_the_write_ahead_log(fresh_postgres_
         store.close()
     assert persistence.pop("rate_event") == "u", "a crash may forget rate-limit events"
     assert persistence and set(persistence.values()) == {"p"}, "every other table survives a crash"
+
+
+def test_a_transaction_sending_its_begin_with_its_first_statement_is_still_whole(
+    fresh_postgres_url: str,
+) -> None:
+    store = SqlStore.open(fresh_postgres_url)
+    db = store.db
+
+    def kept() -> list[int]:
+        return [n for (n,) in db.execute_sql("SELECT n FROM probe ORDER BY n").fetchall()]
+
+    try:
+        db.execute_sql("CREATE TABLE probe (n INTEGER)")
+        with db.atomic():
+            pass  # said nothing, so has nothing to commit
+        with contextlib.suppress(LookupError), db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (1)")
+            raise LookupError
+        with contextlib.suppress(LookupError), db.atomic():
+            db.cursor().execute("INSERT INTO probe VALUES (2)")  # a cursor of one's own
+            raise LookupError
+        with db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (3)")
+            with contextlib.suppress(LookupError), db.atomic():
+                db.execute_sql("INSERT INTO probe VALUES (4)")
+                raise LookupError
+        assert kept() == [3], "rolled back whole, the savepoint's part alone, committed whole"
+        with contextlib.suppress(peewee.DataError), db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (5)")
+            db.execute_sql("INSERT INTO probe VALUES (1 / 0)")  # fails: the whole is rolled back
+        assert kept() == [3]
+    finally:
+        store.close()
 
 
 def test_times_survive_the_round_trip_to_the_microsecond(clock: Any) -> None:
