@@ -38,7 +38,9 @@ def clean_typed_code(typed: str) -> str:
 
 
 def new_activation_code(random: RandomSource) -> str:
-    payload = "".join(str(random.randbelow(10)) for _ in range(CODE_LENGTH - 1))
+    # One draw over every 19-digit payload, leading zeros included: as uniform as nineteen draws of
+    # a digit, at one call of the system's randomness rather than nineteen.
+    payload = f"{random.randbelow(10 ** (CODE_LENGTH - 1)):0{CODE_LENGTH - 1}d}"
     return payload + luhn_check_digit(payload)
 
 

@@ -26,8 +26,8 @@ class ScriptedRandom(SeededRandom):
         super().__init__(seed)
         self.script: list[int] = []
 
-    def then(self, digits: Iterable[int]) -> None:
-        self.script.extend(digits)
+    def then(self, answers: Iterable[int]) -> None:
+        self.script.extend(answers)
 
     def randbelow(self, upper: int) -> int:
         if self.script:
