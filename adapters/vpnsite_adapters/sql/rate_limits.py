@@ -59,7 +59,7 @@ class SqlRateLimitStore:
         SQLite serialises writers already (BEGIN IMMEDIATE) and has no such setting."""
         if not is_postgres(self.db):
             return "", []
-        keys = sorted({counter.key for counter in counters})
+        keys = _keys(counters)
         locks = (
             "SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(%s::text[]) AS key; "
             if keys
@@ -101,7 +101,7 @@ class SqlRateLimitStore:
             f" WHERE key = %s AND at > %s AND at <= %s LIMIT %s) AS hits{number}) >= %s"
             for number in range(len(counters))
         )
-        values: list[Any] = [at, sorted({counter.key for counter in counters})]
+        values: list[Any] = [at, _keys(counters)]
         for counter in counters:
             limit = counter.rule.limit
             values += [counter.key, to_db(now - counter.rule.window), at, limit, limit]
@@ -113,8 +113,13 @@ class SqlRateLimitStore:
 
     def _insert(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
         """The statement that records one event under each counter's key, and its values."""
-        keys = sorted({counter.key for counter in counters})
+        keys = _keys(counters)
         param = self.db.param
         rows = ", ".join(f"({param}, {param})" for _ in keys)
         at = to_db(now)
         return f"INSERT INTO rate_event (key, at) VALUES {rows}", [v for key in keys for v in (key, at)]
+
+
+def _keys(counters: Sequence[Counter]) -> list[str]:
+    """Each counter's key once, in the one order the locks are taken in."""
+    return sorted({counter.key for counter in counters})

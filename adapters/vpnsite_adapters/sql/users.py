@@ -69,10 +69,10 @@ class UserTally:
 
     def insert_counted(self, insert: str, values: Sequence[Any]) -> bool:
         """Run ``insert``, an INSERT of one licence that may insert nothing and returns the
-        inserted row's ``email_key, ends_at``, and count what it inserted; True if it did. The
-        address's latest end can only move later, so no read of its licences is needed."""
+        inserted row's ``email_key, ends_at``, and count what it inserted; True if it did."""
         if is_postgres(self.db):
-            # One statement. The advisory lock orders it with `address_changed` on the address; the
+            # One statement: the address's latest end can only move later, so no read of its
+            # licences is needed. The advisory lock orders it with `address_changed`; the
             # upsert orders it with other sign-ups and with a sweep taking the row. A row inserted
             # (xmax 0) is a new user on the tally; one updated was counted already.
             (inserted,) = self.db.execute_sql(
@@ -89,16 +89,11 @@ class UserTally:
                 (*values, random.randrange(STRIPES)),
             ).fetchone()
             return bool(inserted)
+        # SQLite runs in-process: the general way costs no round trip.
         row = self.db.execute_sql(insert, values).fetchone()
         if row is None:
             return False
-        key, ends_at = row
-        updated = self.db.execute_sql(
-            "UPDATE user_end SET ends_at = MAX(ends_at, ?) WHERE email_key = ?", (ends_at, key)
-        ).rowcount
-        if not updated:
-            self.db.execute_sql("INSERT INTO user_end (email_key, ends_at) VALUES (?, ?)", (key, ends_at))
-            self._add(1)
+        self.address_changed(row[0])
         return True
 
     def sweep(self, now: datetime) -> None:
