@@ -68,6 +68,8 @@ class Settings:
     secret_key_source: str = "file"
     log_format: str = "text"
     shutdown_timeout: int = SHUTDOWN_SECONDS
+    # A file beside the backups where each erasure is also written, for `restore` to re-apply.
+    erasure_journal: Path | None = None
     operator: Operator | None = None
 
     @property
@@ -126,6 +128,7 @@ def load_settings(
         metrics_token=_secret(token, "METRICS_TOKEN") if (token := get("METRICS_TOKEN")) else None,
         log_format=_log_format(get("LOG_FORMAT", "text")),
         shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),
+        erasure_journal=Path(journal) if (journal := get("ERASURE_JOURNAL")) else None,
         operator=_operator(get),
     )
     unknown = set(overrides) - set(fields_dict(Settings))

@@ -75,6 +75,9 @@ class KeySet:
     subjects: KeyedHasher
     nodes: KeyedHasher
     sessions: KeyedHasher
+    addresses: KeyedHasher
+    """E-mail addresses (their :func:`~vpnsite.emails.email_key`) where only a match is needed:
+    the mail an address is about, the erasures to re-apply after a restore."""
     archive_links: bytes = field(repr=False)
     mail: bytes = field(repr=False)
 
@@ -88,6 +91,7 @@ class KeySet:
             subjects=KeyedHasher(derive_key(master, "rate-limit-subjects")),
             nodes=KeyedHasher(derive_key(master, "node-tokens")),
             sessions=KeyedHasher(derive_key(master, "vpn-sessions")),
+            addresses=KeyedHasher(derive_key(master, "e-mail-addresses")),
             archive_links=derive_key(master, "archive-links"),
             mail=derive_key(master, "mail-queue"),
         )
@@ -119,6 +123,9 @@ class RingKeys:
 
     def nodes(self, token: str) -> Candidates:
         return Candidates(tuple(KeyedHash(keys.id, keys.nodes.hash(token)) for keys in self.sets))
+
+    def addresses(self, key: str) -> Candidates:
+        return Candidates(tuple(KeyedHash(keys.id, keys.addresses.hash(key)) for keys in self.sets))
 
 
 @frozen

@@ -21,6 +21,12 @@ class Message:
     html: str | None = None
     reply_to: str | None = None
 
+    @property
+    def about(self) -> str:
+        """The person the message is about, whose erasure deletes it while it waits: whom replies
+        go to (a ticket's copy to support is about its sender), else its recipient."""
+        return self.reply_to or self.to
+
 
 @frozen
 class QueuedMail:
@@ -43,8 +49,15 @@ class MailQueueStatus:
 class MailQueueStore(Protocol):
     """Sealed messages waiting to be sent; each due message is leased to one sender at a time."""
 
-    def add(self, mail_id: str, kind: str, payload: str, now: datetime, lease: timedelta) -> None:
-        """Store a message due now, leased for ``lease`` to the caller, who means to send it."""
+    def add(
+        self, mail_id: str, kind: str, payload: str, about_key: str, now: datetime, lease: timedelta
+    ) -> None:
+        """Store a message due now, leased for ``lease`` to the caller, who means to send it;
+        ``about_key`` is a keyed hash of the address it is about (:attr:`Message.about`)."""
+        ...
+
+    def still_queued(self, mail_ids: Sequence[str]) -> set[str]:
+        """Of these messages, those still waiting: an erasure may have deleted one since."""
         ...
 
     def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]: ...

@@ -1,26 +1,197 @@
-"""Data requests under the privacy policy: everything held about an address, and its erasure."""
+"""Data requests under the privacy policy: everything held about an address, its erasure, and
+erasures re-applied to a restored backup."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import attrs
+from attrs import frozen
+
 from vpnsite.emails import email_key, normalise_email
+from vpnsite.keyed_hashes import Keyring, RingKeys
+
+
+@frozen
+class HeldLicence:
+    id: str
+    email: str
+    ip_address: str | None
+    language: str
+    starts_at: datetime
+    ends_at: datetime
+
+
+@frozen
+class HeldTicket:
+    number: str
+    email: str
+    message: str
+    created_at: datetime
+    closed_at: datetime | None
+
+
+@frozen
+class HeldSession:
+    licence_id: str
+    server: str
+    started_at: datetime
+    protocol: str | None
+
+
+@frozen
+class HeldTunnelAddress:
+    licence_id: str
+    server: str
+    address: str
+
+
+@frozen
+class HeldMail:
+    kind: str
+    created_at: datetime
+    sent_at: datetime | None
+    waiting: bool
+
+
+@frozen
+class HeldRenewalLink:
+    licence_id: str
+    created_at: datetime
+    used_at: datetime | None
+
+
+@frozen
+class Held:
+    """Everything the store holds about one address, each kind under its inventory id."""
+
+    licences: tuple[HeldLicence, ...]
+    tickets: tuple[HeldTicket, ...]
+    vpn_sessions: tuple[HeldSession, ...]
+    wireguard_peers: tuple[HeldTunnelAddress, ...]
+    mail_queue: tuple[HeldMail, ...]
+    renewal_links: tuple[HeldRenewalLink, ...]
+
+
+@frozen
+class Erased:
+    """What one erasure changed. ``tickets`` are the numbers whose copies in the support inbox the
+    operator deletes by hand: the service cannot reach into that mailbox."""
+
+    licences_ended: int
+    licences_erased: int
+    tickets: tuple[str, ...]
+    sessions_dropped: int
+    tunnel_addresses_deleted: int
+    renewal_links_deleted: int
+    mail_deleted: int
+    record: ErasureRecord
+
+
+@frozen
+class ErasureRecord:
+    """The journal's line for one erasure: the address only as a keyed hash (``key_id`` names the
+    ring key that made it), so the journal cannot be read back into addresses."""
+
+    key_id: int
+    address_hash: str
+    erased_at: datetime
 
 
 class PrivacyStore(Protocol):
-    def export_address(self, key: str) -> dict[str, Any]:
-        """Everything stored about the address whose :func:`email_key` is ``key``."""
+    def held(self, key: str, hashes: Sequence[str]) -> Held:
+        """Everything stored about the address whose :func:`email_key` is ``key``; ``hashes`` are
+        its keyed hashes under every ring key (mail is found by them)."""
         ...
 
-    def erase_address(self, key: str, now: datetime) -> dict[str, int]:
-        """End its licences, erase its personal data, drop its sessions; counts of what changed."""
+    def erase_address(self, key: str, hashes: Sequence[str], record: ErasureRecord) -> Erased:
+        """End its licences and erase what the inventory says erasure removes, as of
+        ``record.erased_at``, and journal the record: all in one transaction."""
+        ...
+
+    def delete_mail_about(self, hashes: Sequence[str]) -> int:
+        """Delete the messages about the address these keyed hashes (:attr:`Message.about`) name."""
+        ...
+
+    def addresses(self) -> set[str]:
+        """Every address (as its :func:`email_key`) anything is still held about."""
+        ...
+
+    def erasures(self) -> list[ErasureRecord]:
+        """The journal, oldest first."""
         ...
 
 
-def export_address(store: PrivacyStore, email: str) -> dict[str, Any]:
-    return store.export_address(email_key(normalise_email(email)))
+def _address_key(email: str) -> str:
+    return email_key(normalise_email(email))
 
 
-def erase_address(store: PrivacyStore, email: str, now: datetime) -> dict[str, int]:
-    return store.erase_address(email_key(normalise_email(email)), now)
+def export_address(store: PrivacyStore, keys: Keyring, email: str) -> Held:
+    key = _address_key(email)
+    return store.held(key, keys.read().addresses(key).values)
+
+
+def erase_address(store: PrivacyStore, keys: Keyring, email: str, now: datetime) -> Erased:
+    return _erase(store, keys.read(), _address_key(email), now)
+
+
+def _erase(store: PrivacyStore, ring: RingKeys, key: str, when: datetime) -> Erased:
+    hashes = ring.addresses(key)
+    record = ErasureRecord(hashes.current.key_id, hashes.current.value, when)
+    return store.erase_address(key, hashes.values, record)
+
+
+def reapply_erasures(store: PrivacyStore, keys: Keyring, journal: Iterable[ErasureRecord]) -> list[Erased]:
+    """Erase again, in a restored database, every address an erasure in ``journal`` names that the
+    restored database has not recorded itself (it was made after the backup): a backup must not
+    bring erased data back. Each is erased as of its own time."""
+    ring = keys.read()
+    known = {(record.key_id, record.address_hash): record.erased_at for record in store.erasures()}
+    wanted: dict[tuple[int, str], ErasureRecord] = {}
+    for record in journal:
+        pair = (record.key_id, record.address_hash)
+        if (pair not in known or known[pair] < record.erased_at) and (
+            pair not in wanted or wanted[pair].erased_at < record.erased_at
+        ):
+            wanted[pair] = record
+    done = []
+    for key in sorted(store.addresses()):
+        hashes = ring.addresses(key)
+        found = [wanted[pair] for pair in ((h.key_id, h.value) for h in hashes.hashes) if pair in wanted]
+        if found:
+            done.append(_erase(store, ring, key, max(record.erased_at for record in found)))
+    # A sent message may outlive everything else about its address (its ticket deleted, say).
+    if wanted:
+        store.delete_mail_about([address_hash for _, address_hash in wanted])
+    return done
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _record(value: Any) -> dict[str, Any]:
+    return {
+        name: _when(field) if isinstance(field, datetime) else field
+        for name, field in attrs.asdict(value, recurse=False).items()
+    }
+
+
+def held_document(held: Held) -> dict[str, Any]:
+    """The export as the person receives it (JSON-ready): each kind under its inventory id."""
+    document = {
+        name: [_record(item) for item in items] for name, items in attrs.asdict(held, recurse=False).items()
+    }
+    for licence in document["licences"]:
+        licence["activation_code"] = "kept only as a keyed hash; it cannot be shown"
+    for mail in document["mail_queue"]:
+        mail["content"] = "sealed while it waits; deleted once sent"
+    return document
+
+
+def erased_document(erased: Erased) -> dict[str, Any]:
+    document = attrs.asdict(erased, recurse=False) | {"tickets": list(erased.tickets)}
+    del document["record"]
+    return document

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from vpnsite.emails import email_key
+from vpnsite.privacy import ErasureRecord
 from vpnsite.licences import Licence
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
@@ -69,7 +70,7 @@ def test_the_kept_count_equals_the_recount_whatever_happens(store: SqlStore) -> 
 
         @rule(address=st.sampled_from(ADDRESSES))
         def erase(self, address: str) -> None:
-            store.privacy.erase_address(email_key(address), self.now)
+            store.privacy.erase_address(email_key(address), [], ErasureRecord(1, address, self.now))
             # Erasure ends the address's live licences now.
             ends = dict(store.db.execute_sql("SELECT id, ends_at FROM licence").fetchall())
             self.issued = [(licence_id, from_db(ends[licence_id])) for licence_id, _ in self.issued]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import attrs
@@ -19,8 +19,28 @@ from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
 from vpnsite.licences import Licence
+from vpnsite.privacy import (
+    Erased,
+    ErasureRecord,
+    Held,
+    HeldLicence,
+    HeldRenewalLink,
+    HeldSession,
+    HeldTicket,
+    HeldTunnelAddress,
+)
 from vpnsite.rate_limits import Counter
-from vpnsite.retention import RetentionPlan, RetentionReport
+from vpnsite.retention import (
+    RetentionPlan,
+    RetentionReport,
+    anonymises_licence,
+    deletes_erasure_record,
+    deletes_rate_event,
+    deletes_renewal_link,
+    deletes_ticket,
+    deletes_tunnel_address,
+    erases_signup_ip,
+)
 from vpnsite.signups import Redemption
 from vpnsite.support import Ticket
 from vpnsite.vpn_access import Session
@@ -104,6 +124,7 @@ class MemoryDatabase:
     servers: dict[str, ServerRow] = Factory(dict)
     sessions: dict[tuple[str, str], Session] = Factory(dict)
     wg_peers: dict[tuple[str, str], str] = Factory(dict)
+    erasures: dict[str, ErasureRecord] = Factory(dict)
 
     def restore(self, saved: MemoryDatabase) -> None:
         for field in attrs.fields(MemoryDatabase):
@@ -491,100 +512,160 @@ class MemoryRetentionStore:
 
     def apply_retention(self, plan: RetentionPlan) -> RetentionReport:
         db = self.db
+        ips = 0
+        for row in db.licences.values():
+            if row.ip is not None and erases_signup_ip(plan, row.ends_at):
+                row.ip, ips = None, ips + 1
         live = {
             row.email_key for row in db.licences.values() if row.ends_at > plan.now and row.email is not None
         }
         anonymised = 0
         for row in db.licences.values():
-            if (
-                row.ends_at < plan.licences_ended_before
-                and row.email is not None
-                and row.email_key not in live
-            ):
-                row.email, row.ip, row.anonymised_at = None, None, plan.now
+            if row.email is not None and anonymises_licence(plan, row.ends_at, row.email_key in live):
+                row.email, row.ip, row.request_id, row.anonymised_at = None, None, None, plan.now
                 anonymised += 1
+        peers = [
+            key
+            for key in db.wg_peers
+            if key[0] in db.licences
+            and deletes_tunnel_address(
+                plan, db.licences[key[0]].ends_at, db.licences[key[0]].anonymised_at is not None
+            )
+        ]
+        for key in peers:
+            del db.wg_peers[key]
         events = 0
         for key, times in db.rate_events.items():
-            kept = [at for at in times if at >= plan.rate_events_before]
+            kept = [at for at in times if not deletes_rate_event(plan, at)]
             events += len(times) - len(kept)
             db.rate_events[key] = kept
+        links = len(db.renewal_links)
         db.renewal_links = {
             key: link
             for key, link in db.renewal_links.items()
-            if link.used_at is None and link.created_at >= plan.renewal_links_created_before
+            if not deletes_renewal_link(plan, link.created_at, link.used_at)
         }
-        closed = [
-            number
-            for number, row in db.tickets.items()
-            if row.ticket.closed_at is not None and row.ticket.closed_at < plan.tickets_closed_before
-        ]
+        closed = [number for number, row in db.tickets.items() if deletes_ticket(plan, row.ticket.closed_at)]
         for number in closed:
             del db.tickets[number]
-        return RetentionReport(anonymised, events, len(closed), mail_deleted=0)
-
-
-def _when(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds")
+        erasures = [
+            key for key, record in db.erasures.items() if deletes_erasure_record(plan, record.erased_at)
+        ]
+        for key in erasures:
+            del db.erasures[key]
+        return RetentionReport(
+            licences_anonymised=anonymised,
+            rate_events_deleted=events,
+            tickets_deleted=len(closed),
+            mail_deleted=0,
+            signup_ips_erased=ips,
+            tunnel_addresses_deleted=len(peers),
+            renewal_links_deleted=links - len(db.renewal_links),
+            erasure_records_deleted=len(erasures),
+        )
 
 
 @frozen
 class MemoryPrivacyStore:
+    """Holds no mail: the use-case tests record notifications instead of queueing them."""
+
     db: MemoryDatabase
 
-    def export_address(self, key: str) -> dict[str, Any]:
-        licences = sorted(
-            (row for row in self.db.licences.values() if row.email_key == key), key=lambda row: row.starts_at
-        )
-        tickets = sorted(
-            (row for row in self.db.tickets.values() if row.email_key == key),
-            key=lambda row: row.ticket.created_at,
-        )
-        return {
-            "licences": [
-                {
-                    "id": row.id,
-                    "email": row.email,
-                    "ip_address": row.ip,
-                    "language": row.language,
-                    "starts_at": _when(row.starts_at),
-                    "ends_at": _when(row.ends_at),
-                    "activation_code": "kept only as a keyed hash; it cannot be shown",
-                }
-                for row in licences
-            ],
-            "tickets": [
-                {
-                    "number": row.ticket.number,
-                    "email": row.email,
-                    "message": row.message,
-                    "created_at": _when(row.ticket.created_at),
-                    "closed_at": _when(row.ticket.closed_at),
-                }
-                for row in tickets
-            ],
-        }
-
-    def erase_address(self, key: str, now: datetime) -> dict[str, int]:
+    def held(self, key: str, hashes: Sequence[str]) -> Held:
         db = self.db
+        licences = sorted(
+            (row for row in db.licences.values() if row.email_key == key),
+            key=lambda row: (row.starts_at, row.id),
+        )
+        ids = {row.id for row in licences}
+        tickets = sorted(
+            (row for row in db.tickets.values() if row.email_key == key),
+            key=lambda row: (row.ticket.created_at, row.ticket.number),
+        )
+        sessions = sorted(
+            (s for s in db.sessions.values() if s.licence_id in ids),
+            key=lambda s: (s.started_at, s.server_id),
+        )
+        links = sorted(
+            ((value, link) for value, link in db.renewal_links.items() if link.licence_id in ids),
+            key=lambda pair: (pair[1].created_at, pair[0]),
+        )
+        return Held(
+            licences=tuple(
+                HeldLicence(row.id, row.email or "", row.ip, row.language, row.starts_at, row.ends_at)
+                for row in licences
+            ),
+            tickets=tuple(
+                HeldTicket(
+                    row.ticket.number,
+                    row.email or "",
+                    row.message or "",
+                    row.ticket.created_at,
+                    row.ticket.closed_at,
+                )
+                for row in tickets
+            ),
+            vpn_sessions=tuple(
+                HeldSession(s.licence_id, s.server_id, s.started_at, s.protocol) for s in sessions
+            ),
+            wireguard_peers=tuple(
+                HeldTunnelAddress(licence_id, server_id, address)
+                for (licence_id, server_id), address in sorted(db.wg_peers.items())
+                if licence_id in ids
+            ),
+            mail_queue=(),
+            renewal_links=tuple(
+                HeldRenewalLink(link.licence_id, link.created_at, link.used_at) for _, link in links
+            ),
+        )
+
+    def erase_address(self, key: str, hashes: Sequence[str], record: ErasureRecord) -> Erased:
+        db, now = self.db, record.erased_at
         rows = [row for row in db.licences.values() if row.email_key == key]
         ids = {row.id for row in rows}
         sessions = [k for k, s in db.sessions.items() if s.licence_id in ids]
         for session in sessions:
             del db.sessions[session]
+        peers = [k for k in db.wg_peers if k[0] in ids]
+        for peer in peers:
+            del db.wg_peers[peer]
+        links = [k for k, link in db.renewal_links.items() if link.licence_id in ids]
+        for link in links:
+            del db.renewal_links[link]
         ended = 0
         for row in rows:
             if row.ends_at > now:
                 row.ends_at, ended = now, ended + 1
-            row.email, row.ip, row.anonymised_at = None, None, now
-        tickets = [row for row in db.tickets.values() if row.email_key == key]
+            row.email, row.ip, row.request_id, row.anonymised_at = None, None, None, now
+        tickets = sorted(
+            (row for row in db.tickets.values() if row.email_key == key), key=lambda row: row.ticket.number
+        )
         for ticket in tickets:
             ticket.email = ticket.message = ticket.code_hash = None
-        return {
-            "licences_ended": ended,
-            "licences_erased": len(rows),
-            "tickets_erased": len(tickets),
-            "sessions_dropped": len(sessions),
+        db.erasures[record.address_hash] = record
+        return Erased(
+            licences_ended=ended,
+            licences_erased=len(rows),
+            tickets=tuple(row.ticket.number for row in tickets),
+            sessions_dropped=len(sessions),
+            tunnel_addresses_deleted=len(peers),
+            renewal_links_deleted=len(links),
+            mail_deleted=0,
+            record=record,
+        )
+
+    def delete_mail_about(self, hashes: Sequence[str]) -> int:
+        return 0
+
+    def addresses(self) -> set[str]:
+        db = self.db
+        keys = {row.email_key for row in db.licences.values()} | {
+            row.email_key for row in db.tickets.values()
         }
+        return {key for key in keys if key is not None}
+
+    def erasures(self) -> list[ErasureRecord]:
+        return sorted(self.db.erasures.values(), key=lambda record: (record.erased_at, record.address_hash))
 
 
 class MemoryStore:

@@ -95,7 +95,7 @@ class Script:
         if kind == "log in":
             return w.node_access.log_in("ams-secret", *self.credential(a, b)[:2])
         if kind == "erase":
-            return erase_address(w.store.privacy, self.pick(ADDRESSES, a), w.clock.now())
+            return erase_address(w.store.privacy, w.keys, self.pick(ADDRESSES, a), w.clock.now())
         if kind == "retention":
             return run_retention(w.store.retention, w.clock.now(), longest_window(DEFAULT_RULES))
         if kind == "wait":
@@ -111,14 +111,14 @@ class Script:
 
     def state(self) -> object:
         w = self.world
-        exports = [export_address(w.store.privacy, address) for address in ADDRESSES]
+        exports = [export_address(w.store.privacy, w.keys, address) for address in ADDRESSES]
         said = [
             (kind, subject.licence if isinstance(subject, Reminder) else subject)  # tokens go in no set order
             for kind, subject in w.notifications.said
         ]
         return (
             w.users(),
-            [{part: sorted(map(repr, rows)) for part, rows in held.items()} for held in exports],
+            [repr(held) for held in exports],
             sorted(map(repr, w.store.tickets.list_tickets(open_only=False, limit=100))),
             sorted(w.node_access.deny_list("ams-secret")),
             sorted(w.node_access.tunnel_peers("ams-secret")[1]),

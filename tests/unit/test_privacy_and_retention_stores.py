@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 from tests.unit.conftest import TERM_DAYS, World, open_world, store_property
 from vpnsite.emails import email_key
 from vpnsite.errors import LicenceNotFound
-from vpnsite.privacy import erase_address, export_address
+from vpnsite.privacy import (
+    Held,
+    HeldLicence,
+    HeldSession,
+    HeldTicket,
+    erase_address,
+    erased_document,
+    export_address,
+    held_document,
+    reapply_erasures,
+)
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import RetentionReport, anonymises_licence, plan_retention, run_retention
 
@@ -29,30 +39,24 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     ticket = world.support.open_ticket("ANNA@example.org", anna.code, "Hello", ip=None)
     world.sign_up("bob@example.org")
     world.support.open_ticket("bob@example.org", None, "Hi", ip=None)
-    held = export_address(world.store.privacy, "anna@example.org")
-    assert held == {
-        "licences": [
-            {
-                "id": anna.licence.id,
-                "email": "Anna@example.org",
-                "ip_address": "192.0.2.7",
-                "language": "en",
-                "starts_at": start.isoformat(timespec="seconds"),
-                "ends_at": (start + timedelta(days=TERM_DAYS)).isoformat(timespec="seconds"),
-                "activation_code": "kept only as a keyed hash; it cannot be shown",
-            }
-        ],
-        "tickets": [
-            {
-                "number": ticket.number,
-                "email": "ANNA@example.org",
-                "message": "Hello",
-                "created_at": world.clock.now().isoformat(timespec="seconds"),
-                "closed_at": None,
-            }
-        ],
-    }
-    assert anna.code not in repr(held)
+    world.add_server("nl-amsterdam", "ams-secret")
+    assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
+    held = export_address(world.store.privacy, world.keys, "anna@example.org")
+    assert held == Held(
+        licences=(
+            HeldLicence(
+                anna.licence.id, "Anna@example.org", "192.0.2.7", "en", start, start + timedelta(days=TERM_DAYS)
+            ),
+        ),
+        tickets=(HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None),),
+        vpn_sessions=(HeldSession(anna.licence.id, "nl-amsterdam", world.clock.now(), None),),
+        wireguard_peers=(),
+        mail_queue=(),
+        renewal_links=(),
+    )
+    document = held_document(held)
+    assert document["licences"][0]["starts_at"] == start.isoformat(timespec="seconds")
+    assert anna.code not in repr(document)
 
 
 def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(world: World) -> None:
@@ -64,28 +68,49 @@ def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(wor
     assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
     world.clock.advance(days=1)
 
-    counts = erase_address(world.store.privacy, " ANNA@example.org", world.clock.now())
-    assert counts == {
+    erased = erase_address(world.store.privacy, world.keys, " ANNA@example.org", world.clock.now())
+    assert erased_document(erased) == {
         "licences_ended": 1,
         "licences_erased": 1,
-        "tickets_erased": 1,
+        "tickets": [ticket.number],
         "sessions_dropped": 1,
+        "tunnel_addresses_deleted": 0,
+        "renewal_links_deleted": 0,
+        "mail_deleted": 0,
     }
-    assert export_address(world.store.privacy, "anna@example.org") == {
-        "licences": [],
-        "tickets": [],
-    }
-    erased = world.store.licences.find_by_id(anna.licence.id)
-    assert erased is not None and erased.email == "" and erased.ends_at == world.clock.now()
+    assert erased.record.erased_at == world.clock.now()
+    assert world.store.privacy.erasures() == [erased.record]
+    assert export_address(world.store.privacy, world.keys, "anna@example.org") == Held((), (), (), (), (), ())
+    gone = world.store.licences.find_by_id(anna.licence.id)
+    assert gone is not None and gone.email == "" and gone.ends_at == world.clock.now()
     erased_ticket = attrs.evolve(ticket, email="", message="", code_hash=None)
     assert world.store.tickets.find_ticket(ticket.number) == erased_ticket
     with pytest.raises(LicenceNotFound):
         world.checks.check("anna@example.org", anna.code, ip=None)
     assert world.store.sessions.sessions_on("nl-amsterdam") == []
     assert world.users() == 1 and world.checks.check("bob@example.org", bob.code, ip=None)
-    assert erase_address(world.store.privacy, "anna@example.org", world.clock.now()) == dict.fromkeys(
-        counts, 0
-    )
+    again = erase_address(world.store.privacy, world.keys, "anna@example.org", world.clock.now())
+    assert erased_document(again) == dict.fromkeys(erased_document(erased), 0) | {"tickets": []}
+
+
+def test_erasures_are_applied_again_to_a_store_that_does_not_know_them(world: World) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.sign_up("bob@example.org")
+    world.clock.advance(days=1)
+    record = erase_address(world.store.privacy, world.keys, "anna@example.org", world.clock.now()).record
+    journal = world.store.privacy.erasures()
+    assert reapply_erasures(world.store.privacy, world.keys, journal) == []  # the store knows them
+    with open_world(world.backend) as restored:  # the same keys, and data as a backup before the erasure
+        restored.clock.moment = world.clock.now() - timedelta(days=1)
+        again = restored.sign_up("anna@example.org")
+        restored.sign_up("bob@example.org")
+        [erased] = reapply_erasures(restored.store.privacy, restored.keys, journal)
+        assert erased.licences_erased == 1 and erased.record == record
+        assert export_address(restored.store.privacy, restored.keys, "anna@example.org").licences == ()
+        assert export_address(restored.store.privacy, restored.keys, "bob@example.org").licences != ()
+        ended = restored.store.licences.find_by_id(again.licence.id)
+        assert ended is not None and ended.ends_at == record.erased_at
+    assert anna.licence.id
 
 
 def test_retention_removes_what_the_policy_says(world: World) -> None:
@@ -99,13 +124,22 @@ def test_retention_removes_what_the_policy_says(world: World) -> None:
     world.clock.advance(days=32)
     report = run_retention(world.store.retention, world.clock.now(), WINDOW)
     assert report == RetentionReport(
-        licences_anonymised=1, rate_events_deleted=7, tickets_deleted=1, mail_deleted=0
+        licences_anonymised=1,
+        rate_events_deleted=7,
+        tickets_deleted=1,
+        mail_deleted=0,
+        signup_ips_erased=2,
+        tunnel_addresses_deleted=0,
+        renewal_links_deleted=0,
+        erasure_records_deleted=0,
     )
     assert world.store.licences.find_by_id(old.licence.id).email == ""  # type: ignore[union-attr]
     assert world.store.licences.find_by_id(kept.licence.id).email == "kept@example.org"  # type: ignore[union-attr]
+    # Its sign-up address went with the licence's end, though the address holds a live licence.
+    assert [held.ip_address for held in export_address(world.store.privacy, world.keys, "kept@example.org").licences] == [None, None]
     assert world.store.tickets.find_ticket(ticket.number) is None
     assert world.store.tickets.find_ticket(open_ticket.number) == open_ticket
-    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0)
+    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0, 0, 0, 0, 0)
 
 
 @store_property

@@ -254,7 +254,7 @@ def sign_up(world: World, email: str, ip: str | None, visitor: str | None) -> st
 
 
 def signed_up_from(world: World, email: str) -> list[str | None]:
-    return [licence["ip_address"] for licence in export_address(world.store.privacy, email)["licences"]]
+    return [licence.ip_address for licence in export_address(world.store.privacy, world.keys, email).licences]
 
 
 def test_people_through_our_server_sign_up_check_and_write_to_support_as_people(world: World) -> None:

@@ -10,6 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from vpnsite.privacy import ErasureRecord, reapply_erasures
+from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.backup_archive import (
     DATABASE,
     SECRET_KEY,
@@ -35,6 +37,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "restore", help="put a backup back into an empty data directory and an empty database"
     )
     restore.add_argument("file", type=Path, help="a file `vpnsite backup` made")
+    restore.add_argument(
+        "--erasures",
+        action="append",
+        type=Path,
+        default=[],
+        help="an erasure journal (VPNSITE_ERASURE_JOURNAL, or `vpnsite privacy journal`'s output) whose"
+        " erasures are applied again to the restored data; VPNSITE_ERASURE_JOURNAL is read anyway",
+    )
     restore.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
     restore.set_defaults(handler=run_restore, store="none")
 
@@ -88,16 +98,27 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import BackupError, DatabaseCopy, restore_database
 
     data_dir = settings.data_dir
+    if data_dir.is_symlink():
+        return _refuse(f"{data_dir} is a symbolic link: give the directory itself (restore follows no link)")
     if settings.secret_key_source == "generated":
         # Loading the settings made it a moment ago: it is nobody's key, and the backup brings one.
         (data_dir / SECRET_KEY).unlink()
-    held = sorted(secret_files(data_dir, set()))
+    # Anything at all, a link or an empty folder included: what is written must land here alone.
+    held = sorted(os.listdir(data_dir))
     if held:
         return _refuse(
             f"{data_dir} already holds {held[0]}"
-            f"{f' and {len(held) - 1} other file(s)' if len(held) > 1 else ''}:"
+            f"{f' and {len(held) - 1} other entr(ies)' if len(held) > 1 else ''}:"
             " restore into an empty data directory"
         )
+    journals = [*args.erasures, *([settings.erasure_journal] if settings.erasure_journal else [])]
+    try:
+        erasures = [record for path in journals if path.exists() for record in erasure_journal.read(path)]
+    except erasure_journal.UnreadableJournal as error:
+        return _refuse(f"nothing restored: {error}")
+    missing = [path for path in args.erasures if not path.exists()]
+    if missing:
+        return _refuse(f"nothing restored: {missing[0]} does not exist")
     with tempfile.TemporaryDirectory(dir=data_dir.parent) as work:
         unpacked = Path(work)
         try:
@@ -124,6 +145,26 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
         f"restored the {copy.kind} database (schema version {copy.schema_version}) and {restored}"
         f" secret file(s) into {data_dir}"
     )
+    return _erase_again(settings, erasures, described["created_at"])
+
+
+def _erase_again(settings: Settings, erasures: list[ErasureRecord], taken_at: str) -> int:
+    """Apply the journal's erasures to what was restored (migrated first, as `serve` would), so
+    that data erased after the backup was taken does not come back with it."""
+    from vpnsite_adapters.bootstrap import open_console
+
+    console = open_console(settings, migrate=True)
+    try:
+        erased = reapply_erasures(console.store.privacy, console.keys, erasures)
+    finally:
+        console.close()
+    print(f"applied {len(erasures)} journalled erasure(s) again: {len(erased)} address(es) erased")
+    if not erasures:
+        print(
+            f"vpnsite: no erasure journal given: anything erased since the backup was taken ({taken_at})"
+            " is back. Give the journal with --erasures (see README, Privacy)",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -132,7 +173,19 @@ def _write_secrets(source: Path, data_dir: Path) -> int:
     written = secret_files(source, set())
     for name, path in written.items():
         target = data_dir / name
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with os.fdopen(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as file:
+        _make_folders(data_dir, target.parent)
+        # O_EXCL refuses a link in the file's place, O_NOFOLLOW says so twice.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        with os.fdopen(os.open(target, flags, 0o600), "wb") as file:
             file.write(path.read_bytes())
     return len(written)
+
+
+def _make_folders(data_dir: Path, folder: Path) -> None:
+    """Each folder between the data directory and ``folder``, refusing to pass through a link."""
+    for part in reversed([folder, *folder.parents]):
+        if not part.is_relative_to(data_dir) or part == data_dir:
+            continue
+        if part.is_symlink():
+            raise OSError(f"{part} is a symbolic link")
+        part.mkdir(mode=0o700, exist_ok=True)

@@ -1,20 +1,25 @@
-"""``vpnsite privacy export|erase``: data requests under the privacy policy."""
+"""``vpnsite privacy export|erase|journal|inventory``: data requests under the privacy policy, the
+erasure journal, and the data inventory."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import sys
 
 from vpnsite.errors import InvalidField
-from vpnsite.privacy import erase_address, export_address
+from vpnsite.personal_data import table_of_rows
+from vpnsite.privacy import erase_address, erased_document, export_address, held_document
+from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import Console
+from vpnsite_adapters.mail.outbox import erase_from_outbox
 
 log = logging.getLogger("vpnsite.privacy")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    privacy = commands.add_parser("privacy", help="data requests: what is held about an address, erasure")
+    privacy = commands.add_parser("privacy", help="data requests, the erasure journal, the data inventory")
     privacy_commands = privacy.add_subparsers(dest="privacy_command", required=True)
     export = privacy_commands.add_parser("export", help="everything held about an address, as JSON")
     export.add_argument("email")
@@ -24,25 +29,71 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     erase.add_argument("email")
     erase.set_defaults(handler=run_erase, store="write")
+    journal = privacy_commands.add_parser(
+        "journal", help="the erasures to re-apply after restoring an older backup, one JSON object a line"
+    )
+    journal.set_defaults(handler=run_journal, store="read")
+    inventory = privacy_commands.add_parser("inventory", help="every kind of personal data held, as a table")
+    inventory.set_defaults(handler=run_inventory, store="none")
+
+
+def _not_an_address() -> int:
+    print("vpnsite: that is not an e-mail address", file=sys.stderr)
+    return 2
 
 
 def run_export(console: Console, args: argparse.Namespace) -> int:
     try:
-        held = export_address(console.store.privacy, args.email)
+        held = export_address(console.store.privacy, console.keys, args.email)
     except InvalidField:
-        print("vpnsite: that is not an e-mail address")
-        return 2
-    log.info("privacy export: %d licence(s), %d ticket(s)", len(held["licences"]), len(held["tickets"]))
-    print(json.dumps(held, ensure_ascii=False, indent=2))
+        return _not_an_address()
+    log.info("privacy export: %d licence(s), %d ticket(s)", len(held.licences), len(held.tickets))
+    print(json.dumps(held_document(held), ensure_ascii=False, indent=2))
     return 0
 
 
 def run_erase(console: Console, args: argparse.Namespace) -> int:
     try:
-        counts = erase_address(console.store.privacy, args.email, console.clock.now())
+        erased = erase_address(console.store.privacy, console.keys, args.email, console.clock.now())
     except InvalidField:
-        print("vpnsite: that is not an e-mail address")
-        return 2
-    log.info("privacy erase: %s", ", ".join(f"{name} {count}" for name, count in counts.items()))
-    print(json.dumps(counts))
+        return _not_an_address()
+    document = erased_document(erased)
+    settings = console.settings
+    if settings.mail_url == "outbox":
+        document["outbox_files_deleted"] = erase_from_outbox(settings.data_dir / "outbox", args.email)
+    if settings.erasure_journal is not None:
+        erasure_journal.append(settings.erasure_journal, [erased.record])
+    log.info(
+        "privacy erase: %s",
+        ", ".join(
+            f"{name} {len(value) if isinstance(value, list) else value}" for name, value in document.items()
+        ),
+    )
+    print(json.dumps(document))
+    if erased.tickets:
+        print(
+            "vpnsite: delete the copies of ticket(s) "
+            f"{', '.join(erased.tickets)} from the support inbox ({settings.support_email})",
+            file=sys.stderr,
+        )
     return 0
+
+
+def run_journal(console: Console, args: argparse.Namespace) -> int:
+    for record in console.store.privacy.erasures():
+        print(erasure_journal.journal_line(record))
+    return 0
+
+
+def run_inventory(settings: object, args: argparse.Namespace) -> int:
+    print(inventory_table())
+    return 0
+
+
+def inventory_table() -> str:
+    """The inventory as a Markdown table: the README's "Privacy" section holds this very text."""
+    rows = table_of_rows()
+    heads = list(rows[0])
+    lines = ["| " + " | ".join(heads) + " |", "|" + "|".join(" --- " for _ in heads) + "|"]
+    lines += ["| " + " | ".join(str(row[head]).replace("|", "\\|") for head in heads) + " |" for row in rows]
+    return "\n".join(lines)

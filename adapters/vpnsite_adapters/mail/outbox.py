@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import os
 import time
+from email.parser import BytesHeaderParser
+from email.policy import default
+from email.utils import getaddresses
 from pathlib import Path
 
+from vpnsite.emails import email_key, normalise_email
 from vpnsite.mail import MailFailed, Message
 from vpnsite_adapters.mail.compose import to_mime
 
@@ -31,3 +35,26 @@ class OutboxMailer:
             # The folder may have been taken away since: made again on the next message.
             self._made = False
             raise MailFailed(f"outbox not writable: {error.strerror}") from None
+
+
+def erase_from_outbox(folder: Path, address: str) -> int:
+    """Delete the outbox's messages about ``address`` (to it, or with replies going to it, as a
+    ticket's copy to support has): erasure reaches the files mail was written to instead of sent.
+    How many were deleted."""
+    wanted = email_key(normalise_email(address))
+    deleted = 0
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return 0
+    for name in names:
+        path = folder / name
+        if not name.endswith(".eml") or path.is_symlink():
+            continue
+        with path.open("rb") as file:
+            head = BytesHeaderParser(policy=default).parse(file)
+        named = [str(head.get(field, "")) for field in ("To", "Reply-To")]
+        if any(email_key(found) == wanted for _, found in getaddresses(named) if found):
+            path.unlink()
+            deleted += 1
+    return deleted

@@ -18,6 +18,7 @@ import attrs
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from vpnsite.emails import email_key
 from vpnsite.keyed_hashes import Keyring, KeySet
 from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, QueuedMail, next_attempt
 from vpnsite.ports import Clock, UnitOfWork
@@ -96,7 +97,8 @@ class MailQueue:
         handed it once that commits. A rollback hands nothing; should the process die first, the
         lease runs out and any sender takes the message."""
         queued = QueuedMail(os.urandom(16).hex(), kind, self.sealer.seal(message), 0)
-        self.store.add(queued.id, kind, queued.payload, self.clock.now(), LEASE)
+        about = self.keys.current.addresses.hash(email_key(message.about))
+        self.store.add(queued.id, kind, queued.payload, about, self.clock.now(), LEASE)
         self.unit_of_work.after_commit(partial(self._hand, queued, message))
 
     def deliver_due(self, limit: int = POLL_BATCH) -> tuple[int, int]:
@@ -138,7 +140,10 @@ class MailQueue:
 
     def _deliver(self, handed: list[Handed], claimed: list[QueuedMail]) -> tuple[int, int]:
         # What was handed over comes with its message; a handed message whose lease ran out before
-        # this round is claimed as well, and sent once.
+        # this round is claimed as well, and sent once. One erased since it was queued is not sent.
+        if handed:
+            waiting = self.store.still_queued([queued.id for queued, _ in handed])
+            handed = [(queued, message) for queued, message in handed if queued.id in waiting]
         ids = {queued.id for queued, _ in handed}
         batch = handed + [(queued, None) for queued in claimed if queued.id not in ids]
         sent: list[str] = []

@@ -18,14 +18,26 @@ class SqlMailQueueStore:
     db: peewee.Database
     models: SimpleNamespace
 
-    def add(self, mail_id: str, kind: str, payload: str, now: datetime, lease: timedelta) -> None:
+    def add(
+        self, mail_id: str, kind: str, payload: str, about_key: str, now: datetime, lease: timedelta
+    ) -> None:
         # Written out: it runs in every sign-up, and peewee took longer to build it than to run it.
         param = self.db.param
         self.db.execute_sql(
-            "INSERT INTO mail_queue (id, kind, payload, created_at, next_attempt_at, claimed_until, attempts)"
-            f" VALUES ({param}, {param}, {param}, {param}, {param}, {param}, 0)",
-            (mail_id, kind, payload, to_db(now), to_db(now), to_db(now + lease)),
+            "INSERT INTO mail_queue"
+            " (id, kind, payload, about_key, created_at, next_attempt_at, claimed_until, attempts)"
+            f" VALUES ({param}, {param}, {param}, {param}, {param}, {param}, {param}, 0)",
+            (mail_id, kind, payload, about_key, to_db(now), to_db(now), to_db(now + lease)),
         )
+
+    def still_queued(self, mail_ids: Sequence[str]) -> set[str]:
+        param = self.db.param
+        rows = self.db.execute_sql(
+            "SELECT id FROM mail_queue WHERE sent_at IS NULL"
+            f" AND id IN ({', '.join(param for _ in mail_ids)})",
+            tuple(mail_ids),
+        )
+        return {row[0] for row in rows}
 
     def claim_due(self, now: datetime, limit: int, lease: timedelta) -> list[QueuedMail]:
         """Messages due now, each leased to this caller alone so two processes never send one twice."""

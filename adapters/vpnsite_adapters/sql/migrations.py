@@ -246,6 +246,32 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        11,
+        "the privacy ledger: which address each e-mail is about, the erasure journal, and what an "
+        "anonymised licence no longer needs",
+        (
+            # A keyed hash of the address a message is about (its recipient, or the visitor a
+            # ticket's copy to support is about), so an erasure finds the messages still queued.
+            # Messages queued before this carry none; they are sent or given up within a day.
+            "ALTER TABLE mail_queue ADD COLUMN about_key TEXT",
+            "CREATE INDEX mail_queue_about_key ON mail_queue (about_key)",
+            """CREATE TABLE erasure (
+                address_hash TEXT PRIMARY KEY,
+                key_id INTEGER NOT NULL,
+                erased_at BIGINT NOT NULL
+            )""",
+            "CREATE INDEX erasure_erased_at ON erasure (erased_at)",
+            # A sign-up request's id guards against replaying it for 30 minutes; an anonymised
+            # licence has no use for it.
+            "UPDATE licence SET request_id = NULL WHERE anonymised_at IS NOT NULL",
+            "DELETE FROM wg_peer WHERE licence_id IN"
+            " (SELECT id FROM licence WHERE anonymised_at IS NOT NULL)",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

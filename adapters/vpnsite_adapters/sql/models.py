@@ -113,9 +113,16 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         claimed_until = peewee.BigIntegerField(null=True)
         sent_at = peewee.BigIntegerField(null=True)
         last_error = peewee.TextField(null=True)
+        about_key = peewee.TextField(null=True)
+
+    class Erasure(Base):
+        address_hash = peewee.TextField(primary_key=True)
+        key_id = peewee.IntegerField()
+        erased_at = peewee.BigIntegerField()
 
     return SimpleNamespace(
         MailQueue=MailQueue,
+        Erasure=Erasure,
         VpnSession=VpnSession,
         WgPeer=WgPeer,
         Licence=Licence,

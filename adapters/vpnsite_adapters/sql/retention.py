@@ -24,23 +24,38 @@ class SqlRetentionStore:
         with self.db.atomic():
             # Addresses whose licences have all ended leave the user count's table here at the latest.
             self.users.sweep(plan.now)
+            ended_before = to_db(plan.licences_ended_before)
+            ips = (
+                m.Licence.update(ip=None)
+                .where(m.Licence.ip.is_null(False) & (m.Licence.ends_at < ended_before))
+                .execute()
+            )
             live = m.Licence.select(m.Licence.email_key).where(
                 (m.Licence.ends_at > now) & m.Licence.email_key.is_null(False)
             )
             anonymised = (
-                m.Licence.update(email=None, email_key=None, ip=None, anonymised_at=now)
+                m.Licence.update(email=None, email_key=None, ip=None, request_id=None, anonymised_at=now)
                 .where(
-                    (m.Licence.ends_at < to_db(plan.licences_ended_before))
+                    (m.Licence.ends_at < ended_before)
                     & m.Licence.email_key.is_null(False)
                     & m.Licence.email_key.not_in(live)
                 )
                 .execute()
             )
+            gone = m.Licence.select(m.Licence.id).where(
+                m.Licence.anonymised_at.is_null(False)
+                | (m.Licence.ends_at < to_db(plan.renewals_closed_for_ends_before))
+            )
+            peers = m.WgPeer.delete().where(m.WgPeer.licence_id.in_(gone)).execute()
             events = m.RateEvent.delete().where(m.RateEvent.at < to_db(plan.rate_events_before)).execute()
-            m.RenewalLink.delete().where(
-                m.RenewalLink.used_at.is_null(False)
-                | (m.RenewalLink.created_at < to_db(plan.renewal_links_created_before))
-            ).execute()
+            links = (
+                m.RenewalLink.delete()
+                .where(
+                    m.RenewalLink.used_at.is_null(False)
+                    | (m.RenewalLink.created_at < to_db(plan.renewal_links_created_before))
+                )
+                .execute()
+            )
             tickets = (
                 m.Ticket.delete()
                 .where(
@@ -57,9 +72,14 @@ class SqlRetentionStore:
                 )
                 .execute()
             )
+            erasures = m.Erasure.delete().where(m.Erasure.erased_at < to_db(plan.erasures_before)).execute()
         return RetentionReport(
             licences_anonymised=anonymised,
             rate_events_deleted=events,
             tickets_deleted=tickets,
             mail_deleted=mail,
+            signup_ips_erased=ips,
+            tunnel_addresses_deleted=peers,
+            renewal_links_deleted=links,
+            erasure_records_deleted=erasures,
         )
