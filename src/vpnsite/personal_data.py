@@ -320,6 +320,19 @@ INVENTORY: tuple[DataKind, ...] = (
         "in the visitor's browser: they delete it",
         False,
     ),
+    DataKind(
+        "browser_storage",
+        "The browser tab's storage",
+        (
+            Elsewhere("browser", "sessionStorage vpnsite:activation: a licence's e-mail, term and end"),
+            Elsewhere("browser", "sessionStorage vpnsite:signup-sent: a sign-up form's signature"),
+        ),
+        "fills in the licence form; a reload cannot issue a second licence. Never the activation code",
+        "legitimate interests",
+        Kept(None, "the tab is closed", "browser"),
+        "in the visitor's browser: gone with the tab",
+        False,
+    ),
 )
 
 NOT_PERSONAL: tuple[NotPersonal, ...] = (

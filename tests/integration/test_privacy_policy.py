@@ -1,57 +1,49 @@
-"""The privacy policy names every kind of personal data the service stores, in every language: each
-entry carries its kind (``data-kind``), tied here to the tables of the migrated database and to what
-`vpnsite privacy export` returns. A new table or a new kind in the export fails this test until it
-is classified below and the policy names it in all five languages."""
+"""The privacy policy is the data inventory (``vpnsite.personal_data``), in every language: its list
+of data names each kind the inventory declares, in the inventory's order (``data-kind``), and
+each entry's retention period is the inventory's; `vpnsite privacy export` holds exactly the kinds
+the inventory says it includes; the README's "Privacy" table is `vpnsite privacy inventory`."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from tests.integration.processes import vpnsite
 from tests.site_map import LANGUAGES, localised
 from tests.support.api import sign_up
+from vpnsite.personal_data import INVENTORY
+from vpnsite_adapters.cli.privacy import inventory_table
 from vpnsite_adapters.http.app import create_app
 
-# Every table, and the kinds of personal data it holds (empty: none).
-TABLE_KINDS: dict[str, set[str]] = {
-    "licence": {"licences", "email", "ip_address"},
-    "user_end": {"email"},  # a keyed hash of the address and when its last licence ends
-    "user_tally": set(),
-    "renewal_link": {"renewal_links"},
-    "rate_event": {"rate_limits"},
-    "ticket": {"tickets"},
-    "vpn_server": set(),
-    "vpn_session": {"vpn_sessions"},
-    "wg_peer": {"wireguard_peers"},
-    "mail_queue": {"mail_queue"},
-    "schema_migrations": set(),
-}
-# Held in the visitor's browser, not in a table.
-BROWSER_KINDS = {"hz_id_cookie"}
-# Fields of the export's records that are kinds of their own.
-FIELD_KINDS = {"email", "ip_address"}
+ENTRY = re.compile(r'data-kind="([a-z_]+)".*?<dd class="kept">(.*?)</dd>', re.DOTALL)
+NUMBER = re.compile(r"\d+")
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def policy_kinds(client: Any, language: str) -> list[str]:
+def policy_entries(client: Any, language: str) -> list[tuple[str, str]]:
     page = client.get(localised("/privacy", language)).get_data(as_text=True)
-    return re.findall(r'data-kind="([a-z_]+)"', page)
+    return ENTRY.findall(page)
 
 
-def test_the_policy_names_every_table_holding_personal_data_in_every_language(make_hub: Any) -> None:
-    hub = make_hub()
-    client = create_app(hub.services).test_client()
-    tables = set(hub.store.db.get_tables())
-    assert tables == set(TABLE_KINDS), "classify every table (and the policy names its kinds)"
-    stored = set().union(*TABLE_KINDS.values()) | BROWSER_KINDS
+def test_the_policy_lists_the_inventory_in_every_language(make_hub: Any) -> None:
+    client = create_app(make_hub().services).test_client()
     for language in LANGUAGES:
-        kinds = policy_kinds(client, language)
-        assert len(kinds) == len(set(kinds)), language
-        assert set(kinds) == stored, (language, set(kinds) ^ stored)
+        listed = [kind for kind, _ in policy_entries(client, language)]
+        assert listed == [data.id for data in INVENTORY], language
 
 
-def test_the_policy_names_everything_privacy_export_returns(
+def test_every_retention_period_in_the_policy_is_the_inventorys(make_hub: Any) -> None:
+    client = create_app(make_hub().services).test_client()
+    periods = {data.id: data.kept.figure for data in INVENTORY}
+    for language in LANGUAGES:
+        for kind, kept in policy_entries(client, language):
+            figure = periods[kind]
+            assert set(NUMBER.findall(kept)) == ({figure} if figure else set()), (language, kind, kept)
+
+
+def test_privacy_export_holds_every_kind_the_inventory_says_it_includes(
     make_hub: Any, environment: dict[str, str]
 ) -> None:
     hub = make_hub()
@@ -64,10 +56,11 @@ def test_the_policy_names_everything_privacy_export_returns(
     result = vpnsite("privacy", "export", "lee@example.org", env=environment)
     assert result.returncode == 0, result.stderr
     held = json.loads(result.stdout)
-    assert all(held.values()), "the export holds the licence and the ticket"
-    exported = set(held) | {
-        field for records in held.values() for record in records for field in record if field in FIELD_KINDS
-    }
-    assert exported >= {"licences", "tickets", "email", "ip_address"}
-    for language in LANGUAGES:
-        assert exported <= set(policy_kinds(client, language)), language
+    fields = {field for records in held.values() for record in records for field in record}
+    exported = set(held) | (fields & {"email", "ip_address"})
+    assert exported == {data.id for data in INVENTORY if data.exported}
+    assert held["licences"] and held["tickets"] and held["mail_queue"]
+
+
+def test_the_readme_privacy_table_is_the_inventory() -> None:
+    assert inventory_table() in README.read_text(), "paste `vpnsite privacy inventory` into README, Privacy"

@@ -7,7 +7,7 @@ import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
 
 /** When the terms, privacy and cookie policies last changed. */
-export const LEGAL_TEXTS_UPDATED = "2026-11-24";
+export const LEGAL_TEXTS_UPDATED = "2026-11-26";
 
 const TITLES = { terms: "footer.terms", privacy: "footer.privacy", cookie: "footer.cookie" } as const;
 
@@ -41,7 +41,7 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
                 <dt>{t("legal.what")}</dt><dd>{entry.what}</dd>
                 <dt>{t("legal.why")}</dt><dd>{entry.why}</dd>
                 <dt>{t("legal.basis")}</dt><dd>{entry.basis}</dd>
-                <dt>{t("legal.kept")}</dt><dd>{entry.kept}</dd>
+                <dt>{t("legal.kept")}</dt><dd class="kept">{entry.kept}</dd>
               </dl>
             </div>
           ))}
