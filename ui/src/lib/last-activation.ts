@@ -1,21 +1,31 @@
 import type { Activation } from "./api";
+import { readTab, writeTab } from "./tab-storage";
 
-// The tab's last activation: the sign-up stores it, the licence check fills its form from it.
-const LAST_ACTIVATION_KEY = "vpnsite:last-activation";
+// The tab's last activation. The answer whole (the activation code, which is the VPN password,
+// and the personal links of the configuration archive, which hold a WireGuard key) lives in this
+// page's memory only: a reload or another language starts a new page without it. The tab keeps
+// only what the success screen shows besides them, and the licence form's e-mail.
+
+/** What the tab keeps of its last activation: nothing that opens the VPN. */
+export type KeptActivation = Pick<Activation, "user_email" | "user_days" | "user_stop">;
+
+const KEY = "vpnsite:activation";
+let whole: Activation | null = null;
 
 export function rememberActivation(activation: Activation): void {
-  sessionStorage.setItem(LAST_ACTIVATION_KEY, JSON.stringify(activation));
+  whole = activation;
+  const { user_email, user_days, user_stop } = activation;
+  writeTab(KEY, { user_email, user_days, user_stop } satisfies KeptActivation);
 }
 
-/** The tab's last activation, or null; read as partial, since another version of the site may have stored it. */
-export function lastActivation(): Partial<Activation> | null {
-  const stored = sessionStorage.getItem(LAST_ACTIVATION_KEY);
-  return stored ? (JSON.parse(stored) as Partial<Activation>) : null;
+/** The tab's last activation: whole while this page lives, else what the tab kept of it, or null. */
+export function lastActivation(): Activation | KeptActivation | null {
+  if (whole) return whole;
+  const kept = readTab(KEY) as Partial<KeptActivation> | null;
+  if (typeof kept?.user_email !== "string" || typeof kept.user_days !== "number" || typeof kept.user_stop !== "number") return null;
+  return { user_email: kept.user_email, user_days: kept.user_days, user_stop: kept.user_stop };
 }
 
-const SHOWN_FIELDS = ["user_email", "user_code", "user_days", "user_stop", "activation_url"] as const;
-
-/** Whether a stored activation holds everything the success screen shows. */
-export function isComplete(stored: Partial<Activation> | null): stored is Activation {
-  return stored !== null && SHOWN_FIELDS.every((field) => stored[field] !== undefined);
+export function isWhole(activation: Activation | KeptActivation): activation is Activation {
+  return "user_code" in activation;
 }

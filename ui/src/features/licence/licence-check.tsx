@@ -7,7 +7,7 @@ import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
-import { lastActivation } from "../../lib/last-activation";
+import { isWhole, lastActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
@@ -182,10 +182,11 @@ export function LicenceCheck() {
 
   useEffect(() => {
     setRenewToken(new URLSearchParams(location.search).get("renew"));
+    // The tab's last activation: its e-mail, and its code while the page that showed it lives.
     const activation = lastActivation();
     if (activation) {
-      setEmail(activation.user_email ?? "");
-      setCode(activation.user_code ?? "");
+      setEmail(activation.user_email);
+      if (isWhole(activation)) setCode(activation.user_code);
     }
   }, []);
 

@@ -7,7 +7,7 @@ import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
-import { isComplete, lastActivation, rememberActivation } from "../../lib/last-activation";
+import { isWhole, lastActivation, rememberActivation, type KeptActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
@@ -18,14 +18,15 @@ import { slot, useServed } from "../../lib/served";
 import { CopyCode } from "./copy-code";
 import { SetupGuide } from "./setup-guide";
 import { OneTapSetup } from "../../components/one-tap-setup";
+import { forgetSent, markSent, sentSignature } from "./sent-form";
 
 const RETRY_DELAYS_MS = [1000, 3000];
-const marker = (sig: string) => `created${sig}`;
 
 type Arrival = { formData: FormData; email: string };
-type State = { kind: "loading" } | { kind: "success"; activation: Activation } | { kind: "error"; outcome: ActivationOutcome; message: string };
-/** What the success screen shows, formatted. */
-type Shown = { email: string; codeGroups: string[]; days: string; expires: string; archiveUrl: string; setup: ComponentChildren };
+type State = { kind: "loading" } | { kind: "success"; activation: Activation | KeptActivation } | { kind: "error"; outcome: ActivationOutcome; message: string };
+/** What the success screen shows, formatted; without the code and the archive's links once the
+ * page that had them is gone (last-activation.ts). */
+type Shown = { email: string; codeGroups: string[] | null; days: string; expires: string; archiveUrl: string | null; setup: ComponentChildren };
 /** The signed request the server's "Try again" posts back (spec: create-user's fields). */
 const SIGNED_FIELDS = ["email", "user_days", "subscription", "user_comment", "request_id", "sig"] as const;
 
@@ -68,14 +69,17 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
       <div class="card details">
         <dl>
           <div><dt>{t("activation.email")}</dt><dd>{shown.email}</dd></div>
-          <div class="wide"><dt>{t("activation.code")}</dt><dd><CopyCode groups={shown.codeGroups} /></dd></div>
+          <div class="wide">
+            <dt>{t("activation.code")}</dt>
+            <dd>{shown.codeGroups ? <CopyCode groups={shown.codeGroups} /> : <p class="notice">{t("activation.codeInEmail")}</p>}</dd>
+          </div>
           <div><dt>{t("activation.validity")}</dt><dd>{shown.days}</dd></div>
           <div><dt>{t("activation.expires")}</dt><dd>{shown.expires}</dd></div>
         </dl>
       </div>
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
-      <ArchiveLink href={shown.archiveUrl} />
+      {shown.archiveUrl && <ArchiveLink href={shown.archiveUrl} />}
       {shown.setup}
       <SetupGuide />
       <p class="center help-link">
@@ -104,13 +108,13 @@ export function ActivationScreen() {
   const create = async (form: FormData) => {
     if (inFlight.current) return;
     inFlight.current = true;
-    localStorage.setItem(marker(form.sig), "1");
+    markSent(form);
     setState({ kind: "loading" });
     for (let attempt = 0; ; attempt++) {
       try {
         const activation = await createUser(form, visitorId(), language);
         rememberActivation(activation);
-        localStorage.removeItem(marker(form.sig));
+        forgetSent();
         setState({ kind: "success", activation });
         break;
       } catch (error) {
@@ -129,24 +133,25 @@ export function ActivationScreen() {
 
   useEffect(() => {
     if (answered) return;
+    const sent = sentSignature();
     const found = takeArrival();
     if (!found) {
       // The same page again (another language, a reload): the tab's activation, or home. Home
       // as the server sends it: drawn here, its later sections would load after the page had
       // emptied, and the footer would jump up and back (server-markup.tsx).
       const shownBefore = lastActivation();
-      if (isComplete(shownBefore)) setState({ kind: "success", activation: shownBefore });
+      if (shownBefore) setState({ kind: "success", activation: shownBefore });
       else location.replace(localPath("/", language));
       return;
     }
     arrival.current = found;
-    if (localStorage.getItem(marker(found.formData.sig)) === null) void create(found.formData);
+    if (sent !== found.formData.sig) void create(found.formData);
     else setState({ kind: "error", outcome: "generic", message: "" });
   }, []);
 
   const retryWithScript = () => {
     if (!arrival.current) return;
-    localStorage.removeItem(marker(arrival.current.formData.sig));
+    forgetSent();
     void create(arrival.current.formData);
   };
 
@@ -184,15 +189,16 @@ export function ActivationScreen() {
   }
 
   const { activation } = state;
+  const whole = isWhole(activation) ? activation : null;
   return (
     <ActivationSuccess
       shown={{
         email: activation.user_email,
-        codeGroups: codeGroups(activation.user_code),
+        codeGroups: whole && codeGroups(whole.user_code),
         days: plural(activation.user_days, dictionary.activation.days as PluralForms, language),
         expires: formatDate(new Date(activation.user_stop * 1000), language),
-        archiveUrl: activation.activation_url,
-        setup: <OneTapSetup profiles={activation.profiles} />,
+        archiveUrl: whole && whole.activation_url,
+        setup: whole && <OneTapSetup profiles={whole.profiles} />,
       }}
     />
   );

@@ -65,6 +65,7 @@ export default {
     successLead: "Your free licence is ready. Keep the activation code: it is your password in the VPN app.",
     email: "E-mail",
     code: "Activation code",
+    codeInEmail: "For your security, the site keeps no copy of your activation code in this browser, so it is not shown again here. You will find it, with your personal download link, in the licence e-mail we sent you.",
     copy: "Copy",
     copied: "Copied!",
     validity: "Valid for",

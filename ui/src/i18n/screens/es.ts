@@ -65,6 +65,7 @@ const es: ScreenDictionary = {
     successLead: "Tu licencia gratuita está lista. Guarda el código de activación: es tu contraseña en la aplicación VPN.",
     email: "Correo electrónico",
     code: "Código de activación",
+    codeInEmail: "Por tu seguridad, el sitio no guarda tu código de activación en este navegador, así que ya no se muestra aquí. Lo encontrarás, junto con tu enlace de descarga personal, en el correo de la licencia que te enviamos.",
     copy: "Copiar",
     copied: "¡Copiado!",
     validity: "Válida durante",

@@ -65,6 +65,7 @@ const fr: ScreenDictionary = {
     successLead: "Votre licence gratuite est prête. Conservez le code d’activation : c’est votre mot de passe dans l’application VPN.",
     email: "E-mail",
     code: "Code d’activation",
+    codeInEmail: "Pour votre sécurité, le site ne conserve pas votre code d’activation dans ce navigateur : il n’est donc plus affiché ici. Vous le trouverez, avec votre lien de téléchargement personnel, dans l’e-mail de licence que nous vous avons envoyé.",
     copy: "Copier",
     copied: "Copié !",
     validity: "Valable",

@@ -65,6 +65,7 @@ const pt: ScreenDictionary = {
     successLead: "Sua licença gratuita está pronta. Guarde o código de ativação: ele é sua senha no aplicativo de VPN.",
     email: "E-mail",
     code: "Código de ativação",
+    codeInEmail: "Para sua segurança, o site não guarda seu código de ativação neste navegador, por isso ele não aparece mais aqui. Você o encontra, junto com seu link de download pessoal, no e-mail da licença que enviamos para você.",
     copy: "Copiar",
     copied: "Copiado!",
     validity: "Válida por",
