@@ -193,8 +193,62 @@ def test_restore_refuses_a_data_directory_that_holds_anything(backup: Path, tmp_
     (tmp_path / "other" / "vpn").mkdir(parents=True)
     (tmp_path / "other" / "vpn" / "ca.key").write_text("someone's CA")
     _refused(vpnsite("restore", str(backup), env=_environment(tmp_path / "other", None), cwd=tmp_path),
-             "vpn/ca.key")  # fmt: skip
+             "vpn")  # fmt: skip
     assert (tmp_path / "other" / "vpn" / "ca.key").read_text() == "someone's CA"
+
+
+def test_restore_refuses_links_and_empty_folders_and_writes_through_no_link(
+    backup: Path, tmp_path: Path
+) -> None:
+    """A link in an otherwise empty data directory would take the CA key and the secrets wherever
+    it points; an empty folder is something the directory holds too."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "vpn").symlink_to(elsewhere)
+    _refused(vpnsite("restore", str(backup), env=_environment(linked, None), cwd=tmp_path), "vpn", "empty")
+    hollow = tmp_path / "hollow"
+    (hollow / "vpn").mkdir(parents=True)
+    _refused(vpnsite("restore", str(backup), env=_environment(hollow, None), cwd=tmp_path), "vpn", "empty")
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_backup_taken_before_an_erasure_comes_back_without_the_erased_data(
+    databases: tuple[str | None, str | None], tmp_path: Path
+) -> None:
+    source_url, target_url = databases
+    journal = tmp_path / "erasures.jsonl"
+    old = _environment(tmp_path / "old", source_url) | {"VPNSITE_ERASURE_JOURNAL": str(journal)}
+    served = serve(old, tmp_path / "old.log")
+    try:
+        gone, stays = _sign_up(served.base, "gone@example.org"), _sign_up(served.base, "stays@example.org")
+        _run("backup", "--out", str(tmp_path / "site.backup"), env=old, cwd=tmp_path)
+        _run("privacy", "erase", "Gone@example.org", env=old, cwd=tmp_path)
+        assert _check(served.base, gone).status_code == 404
+    finally:
+        stop(served.process)
+    assert len(journal.read_text().splitlines()) == 1 and "gone" not in journal.read_text()
+
+    # Restored elsewhere, with the journal given by hand: the erasure holds; the other licence is back.
+    new = _environment(tmp_path / "new", target_url)
+    restoring = _run(
+        "restore", str(tmp_path / "site.backup"), "--erasures", str(journal), env=new, cwd=tmp_path
+    )
+    assert "1 address(es) erased" in restoring.stdout
+    exported = json.loads(_run("privacy", "export", "gone@example.org", env=new, cwd=tmp_path).stdout)
+    assert not any(exported.values())
+    restored = serve(new, tmp_path / "new.log")
+    try:
+        assert _check(restored.base, gone).status_code == 404
+        assert _check(restored.base, stays).status_code == 200
+    finally:
+        stop(restored.process)
+    if target_url is None:  # restored once more without the journal: the restore says what it cannot do
+        bare = _run(
+            "restore", str(tmp_path / "site.backup"), env=_environment(tmp_path / "bare", None), cwd=tmp_path
+        )
+        assert "no erasure journal" in bare.stderr
 
 
 def test_restore_refuses_a_damaged_or_foreign_file_and_leaves_the_directory_empty(

@@ -10,6 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from attrs import evolve
+
 from vpnsite.privacy import ErasureRecord, reapply_erasures
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.backup_archive import (
@@ -98,8 +100,6 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import BackupError, DatabaseCopy, restore_database
 
     data_dir = settings.data_dir
-    if data_dir.is_symlink():
-        return _refuse(f"{data_dir} is a symbolic link: give the directory itself (restore follows no link)")
     if settings.secret_key_source == "generated":
         # Loading the settings made it a moment ago: it is nobody's key, and the backup brings one.
         (data_dir / SECRET_KEY).unlink()
@@ -145,7 +145,8 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
         f"restored the {copy.kind} database (schema version {copy.schema_version}) and {restored}"
         f" secret file(s) into {data_dir}"
     )
-    return _erase_again(settings, erasures, described["created_at"])
+    # The restored secret, not the one loading the settings generated: the ring's hashes need it.
+    return _erase_again(evolve(settings, secret_key=secret), erasures, described["created_at"])
 
 
 def _erase_again(settings: Settings, erasures: list[ErasureRecord], taken_at: str) -> int:

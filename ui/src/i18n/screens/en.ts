@@ -35,7 +35,7 @@ export default {
     security: {
       protocols: { title: "Proven protocols", text: "OpenVPN over UDP and TCP with TLS 1.2+ and tls-crypt-v2; WireGuard in experimental mode for desktops." },
       keys: { title: "Your own keys", text: "Every licence gets a personal configuration archive: strangers' packets are dropped before any handshake." },
-      privacy: { title: "Privacy by design", text: "Codes are stored only as keyed hashes; personal data is erased within 30 days of expiry." },
+      privacy: { title: "Privacy by design", text: "Codes are stored only as keyed hashes; your e-mail is erased 30 days after your last licence ends, or at once when you ask." },
     },
   },
   testimonials: {

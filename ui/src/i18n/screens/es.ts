@@ -35,7 +35,7 @@ const es: ScreenDictionary = {
     security: {
       protocols: { title: "Protocolos probados", text: "OpenVPN sobre UDP y TCP con TLS 1.2+ y tls-crypt-v2; WireGuard en modo experimental para ordenadores." },
       keys: { title: "Tus propias claves", text: "Cada licencia recibe un archivo de configuración personal: los paquetes ajenos se descartan antes de cualquier negociación." },
-      privacy: { title: "Privacidad desde el diseño", text: "Los códigos solo se guardan como hashes con clave; los datos personales se borran en los 30 días siguientes al vencimiento." },
+      privacy: { title: "Privacidad desde el diseño", text: "Los códigos solo se guardan como hashes con clave; tu correo se borra 30 días después de que termine tu última licencia, o de inmediato si lo pides." },
     },
   },
   testimonials: {

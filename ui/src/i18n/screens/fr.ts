@@ -35,7 +35,7 @@ const fr: ScreenDictionary = {
     security: {
       protocols: { title: "Des protocoles éprouvés", text: "OpenVPN sur UDP et TCP avec TLS 1.2+ et tls-crypt-v2 ; WireGuard en mode expérimental sur ordinateur." },
       keys: { title: "Vos propres clés", text: "Chaque licence reçoit une archive de configuration personnelle : les paquets d’inconnus sont rejetés avant toute négociation." },
-      privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes à clé ; les données personnelles sont effacées dans les 30 jours suivant l’expiration." },
+      privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes à clé ; votre e-mail est effacé 30 jours après la fin de votre dernière licence, ou immédiatement sur simple demande." },
     },
   },
   testimonials: {

@@ -35,7 +35,7 @@ const pt: ScreenDictionary = {
     security: {
       protocols: { title: "Protocolos comprovados", text: "OpenVPN sobre UDP e TCP com TLS 1.2+ e tls-crypt-v2; WireGuard em modo experimental para computadores." },
       keys: { title: "Suas próprias chaves", text: "Cada licença recebe um pacote de configuração pessoal: o tráfego de estranhos é descartado antes de qualquer negociação." },
-      privacy: { title: "Privacidade desde a concepção", text: "Os códigos são guardados apenas como hashes com chave; os dados pessoais são apagados em até 30 dias após o vencimento." },
+      privacy: { title: "Privacidade desde a concepção", text: "Os códigos são guardados apenas como hashes com chave; seu e-mail é apagado 30 dias após o fim da sua última licença, ou na hora, se você pedir." },
     },
   },
   testimonials: {
