@@ -106,7 +106,8 @@ def test_a_heartbeat_leaves_the_server_with_the_exit_addresses_of_the_rule_on_ev
             )
             index = ExitIndex.of(view_fleet(world.store.fleet.list_servers(), world.clock.now()))
             if not kept and not reported and learned_exit(source):
-                assert index.server_of(source) == server
+                # Visitors come from the address itself, as the socket gives it (no padding).
+                assert index.server_of(source.strip()) == server  # type: ignore[union-attr]
 
 
 def test_a_server_silent_about_its_exit_is_followed_from_address_to_address(world: World) -> None:

@@ -312,7 +312,14 @@ def test_a_wireguard_tunnel_is_a_device_like_any_other(world: World) -> None:
                 ).json()
                 assert freed["in_use"] == 0, "the place is free at once"
             else:
+                with world.db() as db:
+                    query = "SELECT COUNT(*) FROM wg_peer JOIN licence ON licence.id = wg_peer.licence_id"
+                    (held,) = db.execute(query + " WHERE licence.email = ?", (email,)).fetchone()
+                    (peers,) = db.execute("SELECT COUNT(*) FROM wg_peer").fetchone()
                 world.vpnsite("privacy", "erase", email)
+                with world.db() as db:
+                    (left,) = db.execute("SELECT COUNT(*) FROM wg_peer").fetchone()
+                assert held == 1 and left == peers - 1, "the tunnel address is gone from the hub's store"
             assert poll(lambda: not reaches_server(), 20), f"{ending}: the server drops the peer"
             assert not poll(reaches_server, 8), f"{ending}: and keeps it out"
             assert poll(lambda email=email: world.sessions(email) == 0, 10)
