@@ -2,8 +2,13 @@
 manual clock so an hour takes seconds):
 
 1. guessing codes for one e-mail, one attempt a second for an hour, from one address, from twenty
-   addresses in turn, and from a new address every time: how many guesses are even looked at, and
-   whether the owner, who has not got it wrong, can still check the licence afterwards;
+   addresses in turn, from a new address every time, from two hundred addresses in turn (each
+   fails once before the shared ceiling fills, then tries again: the worst case of the rule that
+   the ceiling holds back a client only once it has failed twice, or once while the ceiling was
+   full), and from two hundred addresses of which ten fill the ceiling first and the others try
+   once each (the best the same addresses could do before that rule): how many guesses are even
+   looked at, and whether the owner can still check the licence afterwards — the owner who has not
+   got it wrong, and in one scenario the owner who mistyped the code once just before the attack;
 2. a wrong e-mail and a wrong code: status, body and latency side by side (median, and the
    difference of means in units of its standard error).
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -47,13 +53,37 @@ def main() -> None:
         owner_code = client.post(
             "/api/create-user", json={"email": form.pop("user_email"), **form}
         ).get_json()["user_code"]
-        attacks = {"one address": 1, "twenty addresses in turn": 20, "a new address every try": 3600}
-        for day, (label, addresses) in enumerate(attacks.items(), start=1):
+        owner_address = {"REMOTE_ADDR": "192.0.2.200"}
+
+        def owner_checks(typed: str) -> int:
+            return client.post(
+                "/api/check-license",
+                json={"email": "victim@example.org", "activation_code": typed},
+                environ_base=owner_address,
+            ).status_code
+
+        # Which address (a number) makes the attempt of each second, and whether the owner
+        # mistyped the code once just before the attack.
+        attacks: list[tuple[str, Callable[[int], int], bool]] = [
+            ("one address", lambda second: 0, False),
+            ("twenty addresses in turn", lambda second: second % 20, False),
+            ("a new address every try", lambda second: second, False),
+            ("twenty addresses in turn, the owner mistyped once before", lambda second: second % 20, True),
+            ("two hundred addresses in turn", lambda second: second % 200, False),
+            (
+                "two hundred addresses, ten filling the ceiling first",
+                lambda second: second % 10 if second < 200 else 10 + (second - 200) % 190,
+                False,
+            ),
+        ]
+        for day, (label, address_of, mistyped) in enumerate(attacks, start=1):
             start = clock.moment = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=day)
+            if mistyped:
+                assert owner_checks(code(10**18)) == 404
             looked_at = refused = 0
             for second in range(3600):
-                clock.moment = start + timedelta(seconds=second)
-                n = second % addresses
+                clock.moment = start + timedelta(seconds=second, milliseconds=1)
+                n = address_of(second)
                 response = client.post(
                     "/api/check-license",
                     json={"email": "victim@example.org", "activation_code": code(second)},
@@ -63,20 +93,17 @@ def main() -> None:
                     refused += 1
                 else:
                     looked_at += 1
-            owner = client.post(
-                "/api/check-license",
-                json={"email": "victim@example.org", "activation_code": owner_code},
-                environ_base={"REMOTE_ADDR": "192.0.2.200"},
-            )
+            owner = owner_checks(owner_code)
             years = 10**19 / 2 / looked_at / 24 / 365
             print(
                 f"brute force, {label}: {looked_at} of 3600 guesses per hour looked at, {refused} refused "
                 f"(half the code space takes ~{years:.1e} years at that rate); "
-                f"the owner's check afterwards: {owner.status_code}"
+                f"the owner's check afterwards: {owner}"
             )
         print(
             "best guessing rate for one e-mail: 20 an hour from one client, 200 an hour in all, "
-            "plus one for every further IPv4 address or IPv6 /64 the attacker brings"
+            "plus one for every IPv4 address or IPv6 /64 the attacker brings that has failed at most "
+            "once when the ceiling fills (at worst every address it brings: 400 an hour with 200)"
         )
 
         clock.moment += timedelta(days=7)

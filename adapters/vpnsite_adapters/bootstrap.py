@@ -20,7 +20,7 @@ from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
-from vpnsite.rate_limits import Limiter, longest_window
+from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
 from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
@@ -280,7 +280,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         mail=mail,
         renewals=uses.renewals,
         retention=store.retention,
-        longest_rate_window=longest_window(settings.rate_limits),
+        longest_rate_window=events_kept_for(settings.rate_limits),
         demo_servers=store.fleet,
         server_tokens=keys,
         clock=clock,

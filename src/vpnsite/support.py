@@ -1,4 +1,10 @@
-"""Support tickets: a visitor's message, stored before anything else happens to it."""
+"""Support tickets: a visitor's message, stored before anything else happens to it.
+
+Anyone may type any address into the form, so nothing about a ticket is decided by its address
+alone in a way a stranger could turn against the address's owner: no ticket is refused for it (the
+per-address and per-visitor limits hold back a sender), and the acknowledgement, which goes to
+that address and quotes nothing the sender wrote, goes at most once an hour to one mailbox
+(:data:`vpnsite.rate_limits.TICKET_ACKNOWLEDGEMENTS`)."""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from vpnsite.identifiers import new_ticket_number
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
-from vpnsite.rate_limits import SUPPORT, Limiter
+from vpnsite.rate_limits import SUPPORT, TICKET_ACKNOWLEDGEMENTS, Limiter, Subject
 
 MAX_MESSAGE = 5000
 
@@ -29,6 +35,14 @@ class Ticket:
     """The keyed hash of the activation code the visitor gave, so support can find the licence."""
     closed_at: datetime | None = None
     language: str = "en"
+
+
+def mailbox_key(address: str) -> str:
+    """The mailbox an address reaches, as far as can be told from it alone: compared ignoring case
+    (:func:`email_key`) and without a ``+tag`` after the local part, which most providers deliver
+    to the same mailbox, so tagging an address does not earn it a second acknowledgement."""
+    local, at, domain = email_key(address).rpartition("@")
+    return f"{local.split('+', 1)[0] or local}{at}{domain}"
 
 
 class TicketStore(Protocol):
@@ -68,6 +82,7 @@ class Support:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
         self.limiter.admit(SUPPORT, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
+        mailbox: dict[Subject, str | None] = {"email": mailbox_key(address)}
         while True:
             ticket = Ticket(
                 number=new_ticket_number(self.random),
@@ -80,4 +95,8 @@ class Support:
             with self.unit_of_work.atomic():
                 if self.store.add_ticket(ticket):
                     self.notifications.ticket_opened(ticket)
+                    # Decided with the ticket, in its unit of work: an acknowledgement is counted
+                    # only if its ticket is kept. The caller's answer is the same either way.
+                    if self.limiter.admits_one_more(TICKET_ACKNOWLEDGEMENTS, mailbox, now):
+                        self.notifications.acknowledgement_due(ticket)
                     return ticket

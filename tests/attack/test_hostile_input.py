@@ -8,14 +8,17 @@ import json
 import socket
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.api import sign_up
+from vpnsite.mail import Message
+from vpnsite.support import Ticket
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.mail.templates import ticket_acknowledgement
+from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.node.hub import HUB_UNAVAILABLE, Hub
 
 hostile_text = st.one_of(
@@ -90,12 +93,27 @@ def test_hostile_fields_get_a_clear_4xx_and_store_nothing(make_hub: Any) -> None
     post_hostile()
 
 
-def test_what_a_visitor_wrote_is_escaped_in_the_html_mail() -> None:
-    message = ticket_acknowledgement(
-        "a@example.org", "T-1", '<script>alert("x")</script><img src=x onerror=y>', "en"
-    )
-    assert "<script>" not in (message.html or "") and "&lt;script&gt;" in (message.html or "")
-    assert "<img" not in (message.html or "")
+class EnqueuedMail:
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def enqueue(self, kind: str, message: Message, **about: str) -> None:
+        self.messages.append(message)
+
+
+def test_what_a_visitor_wrote_reaches_support_as_plain_text_and_the_address_not_at_all() -> None:
+    """The acknowledgement goes to whatever address was typed: it quotes nothing of the message."""
+    hostile = '<script>alert("x")</script><img src=x onerror=y> Buy now at https://spam.example'
+    queue = EnqueuedMail()
+    notifications = QueuedNotifications(queue, "help@vpn.test", "https://vpn.example", 90)  # type: ignore[arg-type]
+    ticket = Ticket("T-00000001", "victim@example.org", hostile, datetime(2026, 1, 1, tzinfo=UTC))
+    notifications.ticket_opened(ticket)
+    notifications.acknowledgement_due(ticket)
+    forward, acknowledgement = queue.messages
+    assert forward.to == "help@vpn.test" and hostile in forward.text and forward.html is None
+    assert acknowledgement.to == "victim@example.org" and ticket.number in acknowledgement.text
+    for part in (acknowledgement.subject, acknowledgement.text, acknowledgement.html or ""):
+        assert "script" not in part and "<img" not in part and "spam.example" not in part
 
 
 def test_forwarded_addresses_count_only_from_trusted_proxies(make_hub: Any) -> None:

@@ -121,7 +121,9 @@ def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_hub: Any, smt
     assert forward["Reply-To"] == "jean@example.org"
     assert ticket in forward["Subject"] and "Le VPN ne se connecte pas." in body_of(forward)
     assert acknowledgement["Subject"] == f"Nous avons bien reçu votre message — ticket {ticket}"
-    assert "Votre message\u00a0:" in body_of(acknowledgement)
+    assert acknowledgement["Reply-To"] == "help@vpn.test", "a reply adds to the ticket"
+    assert f"en indiquant le numéro {ticket}." in body_of(acknowledgement)
+    assert "Le VPN ne se connecte pas." not in body_of(acknowledgement) + body_of(acknowledgement, "html")
 
 
 def test_a_refusing_server_loses_nothing_and_the_mail_goes_out_later(

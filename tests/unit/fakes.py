@@ -62,3 +62,6 @@ class RecordingNotifications:
 
     def ticket_opened(self, ticket: object) -> None:
         self._say("ticket", ticket)
+
+    def acknowledgement_due(self, ticket: object) -> None:
+        self._say("acknowledgement", ticket)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
+from vpnsite.emails import normalise_email
 from vpnsite.errors import InvalidField, RateLimited
-from vpnsite.support import MAX_MESSAGE
+from vpnsite.support import MAX_MESSAGE, mailbox_key
 from vpnsite_adapters.sql.store import SqlStore
 
 
@@ -68,17 +70,94 @@ def test_the_longest_message_is_accepted(world: World) -> None:
     assert world.store.tickets.find_ticket(ticket.number) == ticket
 
 
-def test_five_tickets_an_hour_per_address_and_per_ip(world: World) -> None:
-    for n in range(5):
-        world.support.open_ticket("f@example.org", None, f"try {n}", ip=f"192.0.2.{n}")
-    with pytest.raises(RateLimited):
-        world.support.open_ticket("F@Example.org", None, "again", ip="192.0.2.99")
+def test_strangers_cannot_lock_an_address_out_of_support(world: World) -> None:
+    """Tickets for one address from many clients are all taken; one client is held to five an hour."""
+    for n in range(12):
+        world.support.open_ticket("carol@example.org", None, "spam", ip=f"192.0.2.{n}")
+    owner = world.support.open_ticket("Carol@Example.org", None, "It is me, really.", ip="203.0.113.9")
+    assert world.store.tickets.find_ticket(owner.number) == owner
     for n in range(5):
         world.support.open_ticket(f"g{n}@example.org", None, "hi", ip="198.51.100.1")
     with pytest.raises(RateLimited):
         world.support.open_ticket("h@example.org", None, "hi", ip="198.51.100.1")
     world.clock.advance(hours=1)
-    world.support.open_ticket("f@example.org", None, "an hour later", ip="198.51.100.1")
+    world.support.open_ticket("h@example.org", None, "an hour later", ip="198.51.100.1")
+
+
+def test_an_address_is_acknowledged_once_an_hour_and_every_ticket_is_forwarded(world: World) -> None:
+    tickets = [
+        world.support.open_ticket("carol@example.org", None, "spam", ip=f"192.0.2.{n}") for n in range(5)
+    ]
+    world.clock.advance(minutes=59)
+    tickets.append(world.support.open_ticket("CAROL+help@example.org", None, "mine", ip="203.0.113.9"))
+    world.clock.advance(minutes=1)
+    tickets.append(world.support.open_ticket("carol@example.org", None, "mine again", ip="203.0.113.9"))
+    said = world.notifications.said
+    assert [ticket for kind, ticket in said if kind == "ticket"] == tickets, "every ticket is forwarded"
+    assert [ticket for kind, ticket in said if kind == "acknowledgement"] == [tickets[0], tickets[-1]]
+
+
+def test_a_refused_ticket_uses_up_no_acknowledgement(world: World) -> None:
+    for n in range(5):
+        world.support.open_ticket(f"g{n}@example.org", None, "hi", ip="198.51.100.1")
+    with pytest.raises(RateLimited):
+        world.support.open_ticket("dan@example.org", None, "hi", ip="198.51.100.1")
+    ticket = world.support.open_ticket("dan@example.org", None, "hi", ip="198.51.100.2")
+    assert world.notifications.said[-2:] == [("ticket", ticket), ("acknowledgement", ticket)]
+
+
+ADDRESSES = ["ann@example.org", "ANN@example.org", "ann+x@example.org", "ann+y@Example.org", "bo@example.org"]
+
+
+@store_property
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=2400),  # seconds since the previous ticket
+            st.sampled_from(ADDRESSES),
+            st.sampled_from(["192.0.2.1", "192.0.2.2", None]),
+        ),
+        max_size=25,
+    )
+)
+def test_each_mailbox_is_acknowledged_at_most_once_an_hour_and_otherwise_always(
+    backend: str, tickets: list[tuple[int, str, str | None]]
+) -> None:
+    """Every ticket taken is stored and forwarded; it is acknowledged exactly when its mailbox had
+    no acknowledgement within the hour before. A refused ticket (per-address limit) counts for
+    nothing."""
+    with open_world(backend) as world:
+        acknowledged: dict[str, list[datetime]] = {}
+        for gap, address, ip in tickets:
+            world.clock.advance(seconds=gap)
+            now = world.clock.now()
+            before = len(world.notifications.said)
+            try:
+                ticket = world.support.open_ticket(address, None, "help", ip=ip)
+            except RateLimited:
+                assert len(world.notifications.said) == before
+                continue
+            assert world.store.tickets.find_ticket(ticket.number) == ticket
+            mailbox = mailbox_key(address)
+            due = all(now - at >= timedelta(hours=1) for at in acknowledged.get(mailbox, []))
+            told = world.notifications.said[before:]
+            assert told == [("ticket", ticket), *([("acknowledgement", ticket)] if due else [])]
+            if due:
+                acknowledged.setdefault(mailbox, []).append(now)
+
+
+@given(
+    st.from_regex(r"[a-z0-9][a-z0-9.]{0,10}", fullmatch=True).filter(lambda local: not local.endswith(".")),
+    st.from_regex(r"[a-z0-9]{0,6}", fullmatch=True),
+    st.sampled_from(["example.org", "EXAMPLE.org", "mail.example.net"]),
+    st.booleans(),
+)
+def test_a_mailbox_is_its_address_in_any_case_without_a_tag(
+    local: str, tag: str, domain: str, upper: bool
+) -> None:
+    address = normalise_email(f"{local.upper() if upper else local}+{tag}@{domain}")
+    assert mailbox_key(address) == mailbox_key(f"{local}@{domain}") == f"{local}@{domain.lower()}"
+    assert mailbox_key(f"x{local}@{domain}") != mailbox_key(address)
 
 
 def test_no_code_or_personal_link_is_ever_written_in_clear(sqlite_world: World) -> None:
@@ -108,4 +187,4 @@ def test_any_message_is_kept_as_written(backend: str, message: str) -> None:
         ticket = world.support.open_ticket("anna@example.org", None, message, ip=None)
         assert ticket.message == message.strip()
         assert world.store.tickets.find_ticket(ticket.number) == ticket
-        assert world.notifications.said == [("ticket", ticket)]
+        assert world.notifications.said == [("ticket", ticket), ("acknowledgement", ticket)]

@@ -7,7 +7,7 @@ import json
 
 import attrs
 
-from vpnsite.rate_limits import longest_window
+from vpnsite.rate_limits import events_kept_for
 from vpnsite.retention import run_retention
 from vpnsite_adapters.bootstrap import Console
 
@@ -20,7 +20,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_now(console: Console, _args: argparse.Namespace) -> int:
-    window = longest_window(console.settings.rate_limits)
+    window = events_kept_for(console.settings.rate_limits)
     report = run_retention(console.store.retention, console.clock.now(), window)
     print(json.dumps(attrs.asdict(report)))
     return 0

@@ -59,7 +59,9 @@ class QueuedNotifications:
                 ticket.code_hash is not None,
             ),
         )
+
+    def acknowledgement_due(self, ticket: Ticket) -> None:
         self.queue.enqueue(
             "ticket-acknowledgement",
-            ticket_acknowledgement(ticket.email, ticket.number, ticket.message, ticket.language),
+            ticket_acknowledgement(ticket.email, ticket.number, ticket.language, self.support_address),
         )

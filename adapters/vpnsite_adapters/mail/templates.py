@@ -27,7 +27,9 @@ class LicenceTexts:
 class TicketTexts:
     subject: str
     body: str
-    copy: str
+    add: str
+    again: str
+    not_you: str
 
 
 LICENCE: dict[str, LicenceTexts] = {
@@ -108,30 +110,45 @@ TICKET: dict[str, TicketTexts] = {
         subject="We have your message — ticket {number}",
         body="Thank you for writing to us. Your ticket number is {number}; "
         "we will answer you at this address.",
-        copy="Your message",
+        add="To add something, reply to this e-mail or write to us again and mention the number {number}.",
+        again="If you write to us again within the hour, your message still reaches us, "
+        "but we do not send another confirmation like this one.",
+        not_you="If you did not write to us, someone else typed your address: you can ignore this e-mail.",
     ),
     "ru": TicketTexts(
         subject="Мы получили ваше сообщение — обращение {number}",
         body="Спасибо, что написали нам. Номер вашего обращения — {number}; ответ придёт на этот адрес.",
-        copy="Ваше сообщение",
+        add="Чтобы что-то добавить, ответьте на это письмо или напишите нам снова, указав номер {number}.",
+        again="Если в течение часа вы напишете нам ещё раз, мы получим и это сообщение, "
+        "но повторного подтверждения не пришлём.",
+        not_you="Если вы нам не писали, ваш адрес указал кто-то другой — это письмо можно просто проигнорировать.",
     ),
     "es": TicketTexts(
         subject="Hemos recibido tu mensaje: ticket {number}",
         body="Gracias por escribirnos. El número de tu ticket es {number}; "
         "te responderemos a esta dirección.",
-        copy="Tu mensaje",
+        add="Para añadir algo, responde a este correo o vuelve a escribirnos indicando el número {number}.",
+        again="Si vuelves a escribirnos en la próxima hora, también recibiremos tu mensaje, "
+        "pero no te enviaremos otra confirmación como esta.",
+        not_you="Si no nos has escrito, otra persona ha introducido tu dirección: puedes ignorar este correo.",
     ),
     "fr": TicketTexts(
         subject="Nous avons bien reçu votre message — ticket {number}",
         body="Merci de nous avoir écrit. Votre numéro de ticket est le {number} ; "
         "nous vous répondrons à cette adresse.",
-        copy="Votre message",
+        add="Pour ajouter quelque chose, répondez à cet e-mail ou écrivez-nous à nouveau en indiquant le numéro {number}.",
+        again="Si vous nous écrivez de nouveau dans l’heure, votre message nous parviendra quand même, "
+        "mais vous ne recevrez pas d’autre confirmation comme celle-ci.",
+        not_you="Si vous ne nous avez pas écrit, quelqu’un d’autre a saisi votre adresse : vous pouvez ignorer cet e-mail.",
     ),
     "pt": TicketTexts(
         subject="Recebemos sua mensagem — chamado {number}",
         body="Obrigado por escrever para nós. O número do seu chamado é {number}; "
         "responderemos neste endereço.",
-        copy="Sua mensagem",
+        add="Para acrescentar algo, responda a este e-mail ou escreva para nós de novo mencionando o número {number}.",
+        again="Se você escrever para nós de novo dentro de uma hora, sua mensagem também chega até nós, "
+        "mas não enviaremos outra confirmação como esta.",
+        not_you="Se você não escreveu para nós, outra pessoa digitou o seu endereço: pode ignorar este e-mail.",
     ),
 }
 
@@ -251,16 +268,21 @@ def renewal_reminder(to: str, ends: date, days: int, renew_url: str, language: s
     return Message(to=to, subject=t.subject.format(date=when), text=text, html=html)
 
 
-def ticket_acknowledgement(to: str, number: str, message: str, language: str) -> Message:
+def ticket_acknowledgement(to: str, number: str, language: str, support_address: str) -> Message:
+    """That a ticket was opened, its number and how to add to it; nothing the sender wrote, since
+    anyone may have typed this address. Replies go to the support team."""
     t = TICKET.get(language, TICKET["en"])
-    body = t.body.format(number=number)
-    text = f"{body}\n\n{_label(t.copy, language)}\n\n{message}\n"
-    html = _page(
-        language,
-        f"<p>{escape(body)}</p><p>{escape(_label(t.copy, language))}</p>"
-        f'<blockquote style="white-space:pre-wrap">{escape(message)}</blockquote>',
+    paragraphs = [
+        t.body.format(number=number),
+        t.add.format(number=number),
+        t.again,
+        t.not_you,
+    ]
+    text = "\n\n".join(paragraphs) + "\n"
+    html = _page(language, "".join(f"<p>{escape(paragraph)}</p>" for paragraph in paragraphs))
+    return Message(
+        to=to, subject=t.subject.format(number=number), text=text, html=html, reply_to=support_address
     )
-    return Message(to=to, subject=t.subject.format(number=number), text=text, html=html)
 
 
 def ticket_for_support(

@@ -1,0 +1,190 @@
+"""The shared ceiling on wrong codes for one e-mail: it keeps strangers' guessing slow without
+locking out an owner who has got the code wrong once (Limiter.refuse_if_failing)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.unit.memory import MemoryRateLimitStore
+from vpnsite.errors import RateLimited
+from vpnsite.keyed_hashes import KeyedHasher
+from vpnsite.rate_limits import CHECK_LICENSE, DEFAULT_RULES, Limiter, RateLimit, parse_rules
+
+START = datetime(2026, 5, 1, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+hasher = KeyedHasher(b"k" * 32)
+Call = dict[str, str | None]
+
+
+def guesser(n: int) -> Call:
+    return {"ip": f"10.{n // 65536}.{n // 256 % 256}.{n % 256}", "email": "owner@example.org"}
+
+
+OWNER: Call = {"ip": "198.51.100.7", "email": "owner@example.org"}
+
+
+def limiter(rules: tuple[RateLimit, ...] = DEFAULT_RULES) -> Limiter:
+    return Limiter(rules, hasher, MemoryRateLimitStore())
+
+
+def held_back(limits: Limiter, call: Call, now: datetime) -> bool:
+    try:
+        limits.refuse_if_failing(CHECK_LICENSE, call, now)  # type: ignore[arg-type]
+    except RateLimited:
+        return True
+    return False
+
+
+def guess(limits: Limiter, call: Call, now: datetime) -> bool:
+    """One wrong code, as a licence check makes it: whether it was looked at (and counted)."""
+    if held_back(limits, call, now):
+        return False
+    limits.count_failure(CHECK_LICENSE, call, now)  # type: ignore[arg-type]
+    return True
+
+
+class Model:
+    """The rule as the docstring states it, kept apart from the store: a client is held back when
+    its own failures in the window reach its limit, or when the failures of all reach the ceiling
+    and the client has failed at least twice in the window, or once while the ceiling was full."""
+
+    def __init__(self, own_limit: int, ceiling: int, window: timedelta) -> None:
+        self.own_limit, self.ceiling, self.window = own_limit, ceiling, window
+        self.failures: list[tuple[int, datetime, bool]] = []  # client, when, counted while full
+
+    def _recent(self, now: datetime) -> list[tuple[int, datetime, bool]]:
+        return [failure for failure in self.failures if now - self.window < failure[1] <= now]
+
+    def guess(self, client: int, now: datetime) -> bool:
+        recent = self._recent(now)
+        own = [failure for failure in recent if failure[0] == client]
+        full = len(recent) >= self.ceiling
+        if len(own) >= self.own_limit or (full and (len(own) >= 2 or any(f[2] for f in own))):
+            return False
+        self.failures.append((client, now, full))
+        return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=5),
+    st.integers(min_value=1, max_value=12),
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=900), st.integers(min_value=0, max_value=6)),
+        max_size=120,
+    ),
+)
+def test_the_ceiling_holds_back_exactly_the_clients_that_failed_twice_or_while_it_was_full(
+    own_limit: int, ceiling: int, attempts: list[tuple[int, int]]
+) -> None:
+    limits = limiter(parse_rules(f"check-license:email_ip={own_limit}/1h! check-license:email={ceiling}/1h!"))
+    model = Model(own_limit, ceiling, HOUR)
+    now = START
+    for gap, client in attempts:
+        now += timedelta(seconds=gap)
+        assert guess(limits, guesser(client), now) is model.guess(client, now), (client, now)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=400), max_size=150),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=0, max_value=1500),
+    st.lists(st.integers(min_value=0, max_value=400), max_size=100),
+    st.integers(min_value=0, max_value=7200),
+)
+def test_strangers_never_hold_back_an_owner_who_mistyped_once_before_the_ceiling_filled(
+    before: list[int], addresses: int, flood: int, mixed: list[int], after: int
+) -> None:
+    """The owner got it wrong once while the ceiling was not full (fewer than 200 strangers'
+    guesses before); then strangers guess from ``addresses`` addresses in turn, and from any
+    others: the owner's next check is looked at, whenever it comes."""
+    limits = limiter()
+    for second, stranger in enumerate(before):
+        guess(limits, guesser(stranger), START + timedelta(seconds=second))
+    assert guess(limits, OWNER, START + timedelta(seconds=len(before)))
+    then = [n % addresses for n in range(flood)] + mixed
+    for second, stranger in enumerate(then, start=len(before) + 1):
+        guess(limits, guesser(stranger), START + timedelta(seconds=second))
+    assert not held_back(limits, OWNER, START + timedelta(seconds=len(before) + len(then) + 1 + after))
+
+
+def held_back_by_ceiling_alone(limits: Limiter, now: datetime) -> bool:
+    """Whether the ceiling is full now: a client with no address of its own is held by it alone."""
+    return held_back(limits, {"ip": None, "email": "owner@example.org"}, now)
+
+
+def test_an_owner_who_mistyped_once_gets_in_while_strangers_fill_the_ceiling() -> None:
+    limits = limiter()
+    assert guess(limits, OWNER, START)
+    for n in range(199):
+        assert guess(limits, guesser(n % 20), START + timedelta(seconds=1 + n))
+    assert held_back_by_ceiling_alone(limits, START + timedelta(seconds=201)), "the ceiling is full"
+    assert held_back(limits, guesser(0), START + timedelta(seconds=201)), "and holds back the strangers"
+    assert not held_back(limits, OWNER, START + timedelta(seconds=202)), "one mistyping is forgiven"
+    assert guess(limits, OWNER, START + timedelta(seconds=202)), "... and a second one is looked at"
+    assert held_back(limits, OWNER, START + timedelta(seconds=203)), "two are not"
+    assert not held_back(limits, OWNER, START + HOUR + timedelta(seconds=203)), "for the hour"
+
+
+def test_a_client_that_failed_once_while_the_ceiling_was_full_is_held_back() -> None:
+    limits = limiter()
+    for n in range(200):
+        assert guess(limits, guesser(n % 20), START)
+    assert guess(limits, OWNER, START + timedelta(seconds=1)), "a first failure is looked at"
+    assert held_back(limits, OWNER, START + timedelta(seconds=2)), "but it came while the ceiling was full"
+    assert not held_back(limits, {**OWNER, "email": "someone@example.org"}, START + timedelta(seconds=2))
+
+
+def test_a_client_without_an_address_is_held_by_the_shared_ceiling() -> None:
+    limits = limiter()
+    for n in range(200):
+        limits.count_failure(CHECK_LICENSE, guesser(n), START)  # type: ignore[arg-type]
+    assert held_back(limits, {"ip": None, "email": "owner@example.org"}, START)
+
+
+def test_strangers_failures_never_hold_back_an_owner_who_has_not_failed() -> None:
+    limits = limiter()
+    for n in range(3600):
+        guess(limits, guesser(n % 300), START + timedelta(seconds=n))
+    assert not held_back(limits, OWNER, START + timedelta(seconds=3600))
+
+
+def guesses_looked_at(limits: Limiter, clients: list[int]) -> int:
+    """Every client tries once a second for an hour, each try wrong: how many got past the limiter."""
+    return sum(
+        guess(limits, guesser(client), START + timedelta(seconds=s)) for s, client in enumerate(clients)
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=3000), min_size=1, max_size=3600))
+def test_guessing_for_one_e_mail_is_bounded_by_the_ceiling_plus_one_per_client(clients: list[int]) -> None:
+    """Inside one hour: at most 20 guesses per client, at most 200 in all plus one per client
+    (once the ceiling is full, a client is looked at once more at most)."""
+    looked_at = guesses_looked_at(limiter(), clients)
+    counts = {client: clients.count(client) for client in set(clients)}
+    assert looked_at <= sum(min(count, 20) for count in counts.values())
+    assert looked_at <= 200 + len(counts)
+
+
+@pytest.mark.parametrize(
+    "clients, looked_at",
+    [
+        ([1] * 3600, 20),
+        ([n % 20 for n in range(3600)], 200),
+        (list(range(3600)), 3600),
+        # The worst case of the rule: each of 200 addresses fails once before the ceiling fills,
+        # then once more. Before the rule, the same 200 did best with ten filling the ceiling and
+        # the 190 others once each: 390.
+        ([n % 200 for n in range(3600)], 400),
+        ([n % 10 if n < 200 else 10 + (n - 200) % 190 for n in range(3600)], 390),
+    ],
+    ids=["one address", "twenty in turn", "a new address every try", "200 in turn", "ten fill, 190 once"],
+)
+def test_the_best_guessing_rates_are_those_the_readme_states(clients: list[int], looked_at: int) -> None:
+    assert guesses_looked_at(limiter(), clients) == looked_at
