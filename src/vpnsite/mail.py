@@ -21,12 +21,6 @@ class Message:
     html: str | None = None
     reply_to: str | None = None
 
-    @property
-    def about(self) -> str:
-        """The person the message is about, whose erasure deletes it while it waits: whom replies
-        go to (a ticket's copy to support is about its sender), else its recipient."""
-        return self.reply_to or self.to
-
 
 @frozen
 class QueuedMail:
@@ -53,7 +47,7 @@ class MailQueueStore(Protocol):
         self, mail_id: str, kind: str, payload: str, about_key: str, now: datetime, lease: timedelta
     ) -> None:
         """Store a message due now, leased for ``lease`` to the caller, who means to send it;
-        ``about_key`` is a keyed hash of the address it is about (:attr:`Message.about`)."""
+        ``about_key`` is a keyed hash of the address of the person it is about."""
         ...
 
     def still_queued(self, mail_ids: Sequence[str]) -> set[str]:

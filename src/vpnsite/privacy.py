@@ -112,7 +112,7 @@ class PrivacyStore(Protocol):
         ...
 
     def delete_mail_about(self, hashes: Sequence[str]) -> int:
-        """Delete the messages about the address these keyed hashes (:attr:`Message.about`) name."""
+        """Delete the messages about the person whose address these keyed hashes name."""
         ...
 
     def addresses(self) -> set[str]:

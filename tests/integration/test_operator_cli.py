@@ -96,7 +96,7 @@ def test_privacy_export_then_erase(filled: dict[str, Any]) -> None:
 
     erased = run(filled, "privacy", "erase", "kim@example.org")
     counts = json.loads(erased.stdout)
-    assert counts["licences_ended"] == 1 and counts["tickets_erased"] == 1
+    assert counts["licences_ended"] == 1 and len(counts["tickets"]) == 1
     assert "kim@example.org" not in erased.stderr.lower()
 
     check = filled["client"].post(
@@ -104,14 +104,14 @@ def test_privacy_export_then_erase(filled: dict[str, Any]) -> None:
     )
     assert check.status_code == 404
     after = json.loads(run(filled, "privacy", "export", "kim@example.org").stdout)
-    assert after == {"licences": [], "tickets": []}
+    assert held["mail_queue"] and after == dict.fromkeys(held, [])
     filled["services"].snapshot.refresh()
     assert filled["services"].snapshot.users == 0
 
 
 def test_not_an_address_is_a_clear_error(filled: dict[str, Any]) -> None:
     result = vpnsite("privacy", "erase", "nobody", env=filled["env"])
-    assert result.returncode == 2 and "not an e-mail address" in result.stdout
+    assert result.returncode == 2 and result.stderr == "vpnsite: that is not an e-mail address\n"
 
 
 def test_vpn_list_servers(filled: dict[str, Any]) -> None:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from vpnsite.emails import email_key
-from vpnsite.privacy import ErasureRecord
 from vpnsite.licences import Licence
+from vpnsite.privacy import ErasureRecord
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.store import SqlStore

@@ -45,7 +45,12 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     assert held == Held(
         licences=(
             HeldLicence(
-                anna.licence.id, "Anna@example.org", "192.0.2.7", "en", start, start + timedelta(days=TERM_DAYS)
+                anna.licence.id,
+                "Anna@example.org",
+                "192.0.2.7",
+                "en",
+                start,
+                start + timedelta(days=TERM_DAYS),
             ),
         ),
         tickets=(HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None),),
@@ -136,10 +141,15 @@ def test_retention_removes_what_the_policy_says(world: World) -> None:
     assert world.store.licences.find_by_id(old.licence.id).email == ""  # type: ignore[union-attr]
     assert world.store.licences.find_by_id(kept.licence.id).email == "kept@example.org"  # type: ignore[union-attr]
     # Its sign-up address went with the licence's end, though the address holds a live licence.
-    assert [held.ip_address for held in export_address(world.store.privacy, world.keys, "kept@example.org").licences] == [None, None]
+    assert [
+        held.ip_address
+        for held in export_address(world.store.privacy, world.keys, "kept@example.org").licences
+    ] == [None, None]
     assert world.store.tickets.find_ticket(ticket.number) is None
     assert world.store.tickets.find_ticket(open_ticket.number) == open_ticket
-    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(0, 0, 0, 0, 0, 0, 0, 0)
+    assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
 
 
 @store_property

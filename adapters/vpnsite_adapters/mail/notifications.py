@@ -37,6 +37,7 @@ class QueuedNotifications:
                 licence_url=licence_url(self.site_url, licence.language),
                 language=licence.language,
             ),
+            about=licence.email,
         )
 
     def renewal_due(self, reminder: Reminder) -> None:
@@ -45,6 +46,7 @@ class QueuedNotifications:
         self.queue.enqueue(
             "renewal-reminder",
             renewal_reminder(licence.email, licence.ends_at.date(), self.term_days, url, licence.language),
+            about=licence.email,
         )
 
     def ticket_opened(self, ticket: Ticket) -> None:
@@ -58,10 +60,12 @@ class QueuedNotifications:
                 ticket.language,
                 ticket.code_hash is not None,
             ),
+            about=ticket.email,
         )
 
     def acknowledgement_due(self, ticket: Ticket) -> None:
         self.queue.enqueue(
             "ticket-acknowledgement",
             ticket_acknowledgement(ticket.email, ticket.number, ticket.language, self.support_address),
+            about=ticket.email,
         )

@@ -92,13 +92,15 @@ class MailQueue:
             sealed_with = self._sealer = (sets, Sealer(*(keys.mail for keys in sets)))
         return sealed_with[1]
 
-    def enqueue(self, kind: str, message: Message) -> None:
+    def enqueue(self, kind: str, message: Message, about: str) -> None:
         """Store the message in the caller's unit of work, leased to this process's sender, which is
         handed it once that commits. A rollback hands nothing; should the process die first, the
-        lease runs out and any sender takes the message."""
+        lease runs out and any sender takes the message. ``about`` is the address of the person the
+        message is about (a ticket's copy to support is about its sender): erasing that address
+        deletes the message while it waits."""
         queued = QueuedMail(os.urandom(16).hex(), kind, self.sealer.seal(message), 0)
-        about = self.keys.current.addresses.hash(email_key(message.about))
-        self.store.add(queued.id, kind, queued.payload, about, self.clock.now(), LEASE)
+        about_key = self.keys.current.addresses.hash(email_key(about))
+        self.store.add(queued.id, kind, queued.payload, about_key, self.clock.now(), LEASE)
         self.unit_of_work.after_commit(partial(self._hand, queued, message))
 
     def deliver_due(self, limit: int = POLL_BATCH) -> tuple[int, int]:
