@@ -118,6 +118,47 @@ test("French puts a no-break space before : ; ? and !, Russian quotes with «ё�
   assert.deepEqual(russian.filter((text) => text.includes('"')), []);
 });
 
+test("French and Spanish: elision before every city and vowel, a million in words, one ellipsis character, the site's own words", () => {
+  const { es } = DICTIONARIES;
+  const all = (dictionary: object, text: object) => [...keys(dictionary).map((k) => at(dictionary, k)), ...keys(text).map((k) => at(text, k))];
+  const french = all(fr, textFr);
+  const spanish = all(es, textEs);
+  // Issue 30: «le profil UDP de Amsterdam». French elides de, le, que… before a vowel or a mute h,
+  // so none is left whole there, nor before a placeholder that names a place or a person…
+  const unelided = /(?<![\p{L}’'-])(de|le|la|que|ne|se|ce|je|me|te|jusque|lorsque|puisque)\s+(?=[aeiouàâéèêëîïôœùû]|h(eure|ôtel|ébergeur|abitude|istorique))/iu;
+  assert.deepEqual(french.filter((text) => unelided.test(text)), []);
+  const beforeAName = /(?<![\p{L}’'-])(de|le|la|que|ne|se|ce|du)\s+\{\{?(city|name|address|operatorName|operatorAddress|operatorFounder)\}\}?/u;
+  assert.deepEqual(french.filter((text) => beforeAName.test(text)), []);
+  // …and every text that names a server's city reads right for each city of the fleet.
+  const cities = Object.values(fr.locations).map((location) => location.city);
+  assert.ok(cities.includes("Amsterdam"));
+  for (const text of french.filter((text) => text.includes("{{city}}"))) {
+    for (const city of cities) assert.doesNotMatch(text.replace("{{city}}", city), unelided, city);
+  }
+  // The registered office follows a label, so any address reads right after it.
+  assert.doesNotMatch(textFr.terms.map((section) => section.paragraphs.join(" ")).join(" "), /situé \{operatorAddress\}/);
+  for (const [language, texts] of [["fr", french], ["es", spanish]] as const) {
+    // A million is a word in prose: «le premier million», «el primer millón», not 1 000 000 / 1.000.000.
+    assert.deepEqual(texts.filter((text) => /\b1[\s.\u00a0\u202f]000[\s.\u00a0\u202f]000\b/.test(text)), [], language);
+    assert.deepEqual(texts.filter((text) => text.includes("...")), [], `${language}: “…”, not three dots`);
+  }
+  // The words the archive's README uses too (vpn/archive_texts.py, tests/unit/test_server_texts_fr_es.py).
+  assert.ok(french.some((text) => text.includes("QR code")) && !french.some((text) => /code QR/.test(text)));
+  assert.ok(french.some((text) => text.includes("réseaux restrictifs")) && !french.some((text) => /réseaux stricts/.test(text)));
+  assert.ok(spanish.some((text) => text.includes("redes restrictivas")) && !spanish.some((text) => /redes estrictas/.test(text)));
+  // What the translator caught in issue 30 stays fixed.
+  assert.match(es.devices.since, /^conectado desde el \{\{time\}\}$/);
+  assert.match(es.licence.renew, /^Renovar por \{\{days\}\}$/);
+  assert.doesNotMatch(fr.licence.started, /Début le/);
+  assert.doesNotMatch(es.status.securityText, /falta a/);
+  assert.doesNotMatch(fr.check.failed, /n’a pas répondu/);
+  assert.doesNotMatch(es.check.failed, /no ha respondido/);
+  // What we keep of a connection is an active VPN session: «journal/registro de conexión» only in a denial.
+  const sentences = (texts: string[]) => texts.flatMap((text) => text.split(/(?<=[.:;])\s/));
+  assert.deepEqual(sentences(french).filter((s) => /journa(l|ux) de connexion/i.test(s) && !/\b(aucun|ni|ne|n’|jamais|sans)/i.test(s)), []);
+  assert.deepEqual(sentences(spanish).filter((s) => /registros? de conexi/i.test(s) && !/\b(sin|no|nunca|ningún|ni)\b/i.test(s)), []);
+});
+
 const SITE = "dist-site/pages";
 
 function visibleText(html: string): string {

@@ -46,8 +46,8 @@ DETAILS: Mapping[str, Texts] = {
     "free_tier_full": {
         "en": "All {cap} free places are taken. New sign-ups will open again soon.",
         "ru": "Все {cap} бесплатных мест заняты. Регистрация скоро откроется снова.",
-        "es": "Las {cap} plazas gratuitas están ocupadas. Pronto se abrirán nuevos registros.",
-        "fr": "Les {cap} places gratuites sont prises. Les inscriptions rouvriront bientôt.",
+        "es": "Ya no quedan plazas gratuitas: las {cap} están ocupadas. El registro volverá a abrirse pronto.",
+        "fr": "Les {cap} places gratuites sont toutes prises. Les inscriptions rouvriront bientôt.",
         "pt": "Todas as {cap} vagas gratuitas estão ocupadas. Novos cadastros abrirão em breve.",
     },
     "licence_not_found": {
@@ -67,8 +67,8 @@ DETAILS: Mapping[str, Texts] = {
     "rate_limited": {
         "en": "Too many requests. Please try again in {seconds} s.",
         "ru": "Слишком много запросов. Повторите попытку через {seconds} с.",
-        "es": "Demasiadas solicitudes. Inténtalo de nuevo en {seconds} s.",
-        "fr": "Trop de requêtes. Réessayez dans {seconds} s.",
+        "es": "Demasiadas solicitudes. Inténtalo de nuevo dentro de {seconds}\u00a0s.",
+        "fr": "Trop de requêtes. Réessayez dans {seconds}\u00a0s.",
         "pt": "Muitas solicitações. Tente novamente em {seconds} s.",
     },
     "not_renewable_yet": {
@@ -116,8 +116,8 @@ DETAILS: Mapping[str, Texts] = {
     "payload_too_large": {
         "en": "The request body is larger than {limit} KB.",
         "ru": "Тело запроса больше {limit} КБ.",
-        "es": "El cuerpo de la solicitud supera los {limit} KB.",
-        "fr": "Le corps de la requête dépasse {limit} Ko.",
+        "es": "El cuerpo de la solicitud supera los {limit}\u00a0KB.",
+        "fr": "Le corps de la requête dépasse {limit}\u00a0Ko.",
         "pt": "O corpo da solicitação passa de {limit} KB.",
     },
     "bad_request": {
@@ -144,7 +144,7 @@ DETAILS: Mapping[str, Texts] = {
     "unavailable": {
         "en": "The service is briefly unavailable. Please try again in a moment.",
         "ru": "Сервис временно недоступен. Повторите попытку через минуту.",
-        "es": "El servicio no está disponible en este momento. Inténtalo de nuevo en un momento.",
+        "es": "El servicio no está disponible temporalmente. Inténtalo de nuevo dentro de unos instantes.",
         "fr": "Le service est momentanément indisponible. Réessayez dans un instant.",
         "pt": "O serviço está temporariamente indisponível. Tente novamente em instantes.",
     },
@@ -162,8 +162,8 @@ FIELD_ERRORS: Mapping[str, Texts] = {
     "not_an_address": {
         "en": "Expected IP addresses or networks.",
         "ru": "Ожидаются IP-адреса или сети.",
-        "es": "Se esperaban direcciones IP o redes.",
-        "fr": "Adresses IP ou réseaux attendus.",
+        "es": "Este campo debe contener direcciones IP o redes.",
+        "fr": "Ce champ doit contenir des adresses IP ou des réseaux.",
         "pt": "Esperavam-se endereços IP ou redes.",
     },
     "network_too_wide": {
@@ -190,8 +190,8 @@ FIELD_ERRORS: Mapping[str, Texts] = {
     "wrong_type": {
         "en": "Expected {expected}.",
         "ru": "Ожидается значение типа {expected}.",
-        "es": "Se esperaba un valor de tipo {expected}.",
-        "fr": "Valeur de type {expected} attendue.",
+        "es": "Este campo debe contener {expected}.",
+        "fr": "Ce champ doit contenir {expected}.",
         "pt": "Esperava-se um valor do tipo {expected}.",
     },
     "invalid_characters": {
@@ -253,15 +253,15 @@ FIELD_ERRORS: Mapping[str, Texts] = {
 }
 
 TYPE_NAMES: Mapping[str, Texts] = {
-    "string": {"en": "a string", "ru": "строка", "es": "texto", "fr": "texte", "pt": "texto"},
+    "string": {"en": "a string", "ru": "строка", "es": "texto", "fr": "du texte", "pt": "texto"},
     "integer": {
         "en": "a whole number",
         "ru": "целое число",
-        "es": "número entero",
-        "fr": "nombre entier",
+        "es": "un número entero",
+        "fr": "un nombre entier",
         "pt": "número inteiro",
     },
-    "number": {"en": "a number", "ru": "число", "es": "número", "fr": "nombre", "pt": "número"},
+    "number": {"en": "a number", "ru": "число", "es": "un número", "fr": "un nombre", "pt": "número"},
     "boolean": {
         "en": "true or false",
         "ru": "true или false",
@@ -269,7 +269,13 @@ TYPE_NAMES: Mapping[str, Texts] = {
         "fr": "true ou false",
         "pt": "true ou false",
     },
-    "object": {"en": "an object", "ru": "объект", "es": "objeto", "fr": "objet", "pt": "objeto"},
+    "object": {
+        "en": "an object",
+        "ru": "объект",
+        "es": "un objeto JSON",
+        "fr": "un objet JSON",
+        "pt": "objeto",
+    },
 }
 
 

@@ -66,12 +66,12 @@ LICENCE: dict[str, LicenceTexts] = {
         intro="Tu licencia VPN gratuita está lista.",
         code="Código de activación",
         until="Válida hasta el {date}",
-        archive="Tu archivo personal de configuración (el enlace funciona durante 7 días; no lo compartas)",
+        archive="Tu archivo de configuración personal (el enlace funciona durante 7 días; no lo compartas)",
         steps_title="Conéctate en tres pasos",
         steps=(
             "Instala una aplicación OpenVPN: OpenVPN Connect para Windows, macOS, Android o iOS.",
             "Importa un perfil de tu archivo: un fichero por servidor, UDP o TCP.",
-            "Conéctate: tu correo electrónico es el usuario y el código de activación, la contraseña.",
+            "Conéctate: tu correo es el usuario y tu código de activación, la contraseña.",
         ),
         check="Comprueba tu licencia cuando quieras y obtén un nuevo enlace al archivo",
     ),
@@ -177,7 +177,7 @@ REMINDER: dict[str, ReminderTexts] = {
     "es": ReminderTexts(
         subject="Tu licencia VPN gratuita termina el {date}",
         body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} con un solo clic:",
-        button="Renovar {days}",
+        button="Renovar por {days}",
         same="Tu código de activación y tus archivos de configuración no cambian: no hay que configurar nada de nuevo.",
     ),
     "fr": ReminderTexts(

@@ -29,9 +29,9 @@ README = {
         "Tus perfiles de vpnsite",
         [
             "Instala OpenVPN Connect (Windows, macOS, Android, iOS) u otra aplicación OpenVPN.",
-            "Importa uno de estos perfiles: uno por servidor, por UDP (más rápido) o TCP (pasa por redes estrictas).",
-            "En un teléfono es más rápida la página de la licencia: el perfil de cada servidor se abre en OpenVPN Connect con un toque, o escanea su código QR desde la pantalla de un ordenador. La carpeta wireguard/ (si la hay) es para ordenadores.",
-            "Conéctate: tu correo electrónico es el usuario y tu código de activación, la contraseña.",
+            "Importa uno de estos perfiles: uno por servidor, por UDP (más rápido) o TCP (funciona incluso en redes restrictivas).",
+            "En el móvil, lo más rápido es la página de la licencia: toca «Abrir en OpenVPN Connect» junto a un servidor y la aplicación importará su perfil. Si ves la página en el ordenador, escanea el código QR del servidor con el móvil. La carpeta wireguard/ (si la hay) es para ordenadores.",
+            "Conéctate: tu correo es el usuario y tu código de activación, la contraseña.",
             "Hasta 10 dispositivos a la vez, cada uno en un servidor distinto: si conectas un segundo dispositivo al mismo servidor, el primero se desconecta.",
             "En Linux, el comando openvpn no usa los servidores DNS que envía el servidor VPN, así que tus consultas DNS saldrían fuera del túnel. El complemento de OpenVPN para NetworkManager sí los aplica; en una terminal, instala openvpn-systemd-resolved y conéctate con: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
             "La carpeta wireguard/ (si la hay; para ordenadores, experimental) contiene perfiles de WireGuard: envían IPv4 e IPv6 por el túnel, y el servidor bloquea el IPv6.",
@@ -41,8 +41,8 @@ README = {
         "Vos profils vpnsite",
         [
             "Installez OpenVPN Connect (Windows, macOS, Android, iOS) ou une autre application OpenVPN.",
-            "Importez l’un de ces profils\u00a0: un par serveur, en UDP (plus rapide) ou en TCP (passe les réseaux stricts).",
-            "Sur un téléphone, la page de la licence est plus rapide\u00a0: le profil de chaque serveur s’ouvre dans OpenVPN Connect d’un toucher, ou scannez son code QR sur l’écran d’un ordinateur. Le dossier wireguard/ (s’il existe) est pour les ordinateurs.",
+            "Importez l’un de ces profils\u00a0: un par serveur, en UDP (plus rapide) ou en TCP (fonctionne même sur les réseaux restrictifs).",
+            "Sur un téléphone, le plus rapide est la page de la licence\u00a0: touchez «\u00a0Ouvrir dans OpenVPN Connect\u00a0» à côté d’un serveur et l’application importe son profil en un seul geste. Si la page est ouverte sur un ordinateur, scannez plutôt le QR code du serveur avec votre téléphone. Le dossier wireguard/ (s’il existe) est destiné aux ordinateurs.",
             "Connectez-vous\u00a0: votre e-mail est l’identifiant, votre code d’activation le mot de passe.",
             "Jusqu’à 10\u00a0appareils à la fois, chacun sur un serveur différent\u00a0: connecter un deuxième appareil au même serveur déconnecte le premier.",
             "Sous Linux, la commande openvpn n’utilise pas les serveurs DNS envoyés par le serveur VPN\xa0: vos requêtes DNS passeraient hors du tunnel. Le module OpenVPN de NetworkManager les applique\xa0; dans un terminal, installez openvpn-systemd-resolved et connectez-vous avec\xa0: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",

@@ -31,7 +31,7 @@ const es: CoreDictionary = {
   cta: { floating: "Consigue tu VPN gratis" },
   proof: { launched: "Recién lanzado", first: "Nuevo: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },
   home: {
-    badge: "Gratis para el primer 1.000.000 de usuarios",
+    badge: "Gratis para el primer millón de usuarios",
     title: "VPN privada, rápida y gratuita",
     lead: "Introduce tu correo y recibe en segundos un código de activación de 20 dígitos y una licencia de 90 días. Sin tarjeta, sin límites de velocidad, sin registros de actividad.",
     emailLabel: "Tu correo electrónico",
@@ -39,7 +39,7 @@ const es: CoreDictionary = {
     submit: "Obtener VPN",
     submitting: "Preparando…",
     error: "Se ha producido un error. Inténtalo de nuevo.",
-    trust: "Sin tarjeta · 10 dispositivos · OpenVPN UDP y TCP",
+    trust: "Sin tarjeta · hasta 10 dispositivos · OpenVPN UDP y TCP",
     proofTitle: "La eligen quienes se toman en serio su privacidad",
     activeUsers: "Usuarios activos",
     servers: "Servidores en línea",

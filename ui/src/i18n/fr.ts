@@ -31,7 +31,7 @@ const fr: CoreDictionary = {
   cta: { floating: "Obtenir le VPN gratuit" },
   proof: { launched: "Tout juste lancé", first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },
   home: {
-    badge: "Gratuit pour les 1 000 000 premiers utilisateurs",
+    badge: "Gratuit pour le premier million d’utilisateurs",
     title: "Un VPN privé, rapide et gratuit",
     lead: "Saisissez votre e-mail et recevez en quelques secondes un code d’activation à 20 chiffres et une licence de 90 jours. Sans carte bancaire, sans limite de débit, sans journal d’activité.",
     emailLabel: "Votre e-mail",

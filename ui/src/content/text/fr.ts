@@ -2,7 +2,7 @@ import type { PageText } from "../types";
 
 const fr: PageText = {
   faq: {
-    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit pour les 1 000 000 premiers utilisateurs, sans limite de débit et sans carte bancaire. Une offre payante avec une démo de 7 jours pourra venir plus tard ; nous vous préviendrons avant tout changement." },
+    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit pour le premier million d’utilisateurs, sans limite de débit et sans carte bancaire. Une offre payante, avec un essai gratuit de 7 jours, pourrait voir le jour plus tard ; nous vous préviendrons avant tout changement." },
     code: { question: "Qu’est-ce que le code d’activation ?", answer: "Un nombre à 20 chiffres reçu à l’inscription. C’est le mot de passe de votre compte VPN ; son dernier chiffre est un chiffre de contrôle, si bien qu’une faute de frappe se voit tout de suite." },
     connect: { question: "Comment me connecter ?", answer: "Installez une application compatible OpenVPN, importez un profil de votre archive et identifiez-vous : l’identifiant est votre e-mail, le mot de passe votre code d’activation." },
     archive: { question: "Que contient l’archive de configuration ?", answer: "Une archive ZIP personnelle avec un profil OpenVPN par serveur et par protocole (UDP et TCP) et les étapes de configuration. Gardez-la pour vous : son lien n’appartient qu’à vous. Un lien est valable 7 jours ; vérifiez votre licence pour en obtenir un nouveau à tout moment." },
@@ -17,10 +17,10 @@ const fr: PageText = {
     languages: { question: "Dans quelles langues le site est-il disponible ?", answer: "En anglais, russe, espagnol, français et portugais. Changez de langue avec le menu en haut de chaque page." },
   },
   terms: [
-    { id: "operator", title: "Qui sommes-nous", paragraphs: ["vpnsite est exploité par {operatorName}, société indépendante immatriculée au Royaume-Uni (numéro d’immatriculation {operatorNumber}), dont le siège est situé {operatorAddress}. Contact : {operatorEmail}."] },
-    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit pour les 1 000 000 premiers utilisateurs ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
+    { id: "operator", title: "Qui sommes-nous", paragraphs: ["vpnsite est exploité par {operatorName}, société indépendante immatriculée au Royaume-Uni (numéro d’immatriculation {operatorNumber} ; siège social : {operatorAddress}). Contact : {operatorEmail}."] },
+    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit pour le premier million d’utilisateurs ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
     { id: "eligibility", title: "Qui peut l’utiliser", paragraphs: ["Vous devez avoir au moins 18 ans. Le service est réservé à un usage personnel et non commercial."] },
-    { id: "licences", title: "Licences et codes d’activation", paragraphs: ["Une licence dure 90 jours et peut être renouvelée. Chaque licence a un code d’activation à 20 chiffres ; vous pouvez détenir autant de licences que vous le souhaitez par adresse e-mail.", "Une licence peut servir sur jusqu’à 10 appareils à la fois, à condition que chaque appareil utilise un serveur différent."] },
+    { id: "licences", title: "Licences et codes d’activation", paragraphs: ["Une licence dure 90 jours et peut être renouvelée. Chaque licence a un code d’activation à 20 chiffres ; vous pouvez détenir autant de licences que vous le souhaitez par adresse e-mail.", "Une licence permet de connecter jusqu’à 10 appareils à la fois, à condition que chacun utilise un serveur différent."] },
     { id: "renewal", title: "Abonnements et renouvellement", paragraphs: ["Les abonnements payants, lorsqu’ils seront proposés, se renouvelleront automatiquement, sauf résiliation au moins 7 jours avant la date de renouvellement."] },
     { id: "acceptable-use", title: "Utilisation acceptable", paragraphs: ["Il est interdit d’utiliser le service à des fins illégales, pour attaquer d’autres réseaux ou pour envoyer du spam. Nous pouvons mettre fin aux licences utilisées de cette façon."] },
     { id: "access", title: "Qui a accès aux serveurs", paragraphs: ["Un seul spécialiste de la société dispose d’un accès d’administration aux serveurs."] },
@@ -72,7 +72,7 @@ const fr: PageText = {
     ready: [
       "Ce site en cinq langues : inscription, vérification et renouvellement de licence, état des serveurs en direct et assistance.",
       "Délivrance des licences : codes d’activation à 20 chiffres, licences de 90 jours, demandes d’inscription signées à usage unique, limites de fréquence et plafond de l’offre gratuite.",
-      "Des serveurs VPN qui signalent leur état au nœud central toutes les 10 secondes.",
+      "Des serveurs VPN qui signalent leur état au serveur central toutes les 10 secondes.",
       "Des e-mails en cinq langues, la conservation et l’effacement des données, et une console d’exploitation.",
     ],
     technologies: "OpenVPN en UDP et en TCP avec AES-256 et ChaCha20, WireGuard (expérimental), Python, PostgreSQL et un site léger aux pages pré-rendues.",
@@ -90,7 +90,7 @@ const fr: PageText = {
       { title: "Première campagne publicitaire", items: ["Campagnes sur les moteurs de recherche et les réseaux sociaux", "Lancement sur les marchés des cinq langues"], duration: "2 mois" },
       { title: "100 serveurs", items: ["Des serveurs dans toute l’Europe et en Amérique du Nord", "Choix du serveur selon la charge"], duration: "1 an" },
       { title: "WireGuard pour tous", items: ["WireGuard sort du mode expérimental", "Prise en charge sur mobile"], duration: "3 mois" },
-      { title: "Offres payantes", items: ["Démo de 7 jours", "Abonnements"], duration: "3 mois" },
+      { title: "Offres payantes", items: ["Essai gratuit de 7 jours", "Abonnements"], duration: "3 mois" },
       { title: "Deuxième campagne publicitaire", items: ["Des campagnes plus larges sur tous les marchés", "Programme d’affiliation : jusqu’à 50 % des paiements des clients"], duration: "6 mois" },
       { title: "1 000 serveurs", items: ["Des serveurs sur tous les continents", "Des emplacements dédiés au streaming"], duration: "3 ans" },
       { title: "Un million d’utilisateurs", items: ["Offre gratuite complète", "Un service payant autonome"], duration: "En continu" },
