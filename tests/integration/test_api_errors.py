@@ -112,6 +112,13 @@ def test_validation_messages_follow_accept_language(client: Any) -> None:
     assert response.get_json()["detail"][0]["msg"] == "Введите корректный адрес e-mail."
     response = client.post("/api/submit-email", json={"email": "nope"}, headers={"Accept-Language": "pt-BR"})
     assert response.get_json()["detail"][0]["msg"] == "Digite um endereço de e-mail válido."
+    # A wrong type is said as a person would say it, not "a value of type string".
+    for language, said in [
+        ("ru", "Здесь нужно указать текст."),
+        ("pt-BR", "Este campo precisa conter um texto."),
+    ]:
+        response = client.post("/api/submit-email", json={"email": 42}, headers={"Accept-Language": language})
+        assert response.get_json()["detail"][0]["msg"] == said
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "es", "fr", "pt"])

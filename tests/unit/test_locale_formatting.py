@@ -4,15 +4,18 @@ sides are tested against ``tests/locale_vectors.json`` (``ui/tests/format.test.t
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from vpnsite_adapters.formatting import format_date, format_number, plural, plural_category
-from vpnsite_adapters.http.messages import DETAILS, detail_text, field_text
-from vpnsite_adapters.mail.templates import DAYS, licence_email, renewal_reminder
+from vpnsite_adapters.http.messages import DETAILS, FIELD_ERRORS, TYPE_NAMES, detail_text, field_text
+from vpnsite_adapters.mail.templates import DAYS, LICENCE, REMINDER, TICKET, licence_email, renewal_reminder
+from vpnsite_adapters.vpn.archive_texts import README
 
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent.parent / "locale_vectors.json").read_text(encoding="utf-8")
@@ -92,3 +95,47 @@ def test_the_licence_e_mail_puts_no_colon_after_a_preposition() -> None:
 def test_the_renewal_reminder_counts_days_by_the_plural_rules(language: str, days: int, button: str) -> None:
     message = renewal_reminder("a@example.org", date(2027, 2, 13), days, "https://x/r", language)
     assert message.html is not None and f">{button}</a>" in message.html
+
+
+def _server_texts(language: str) -> list[str]:
+    """Every text the server writes in ``language``: API details and field errors, the e-mails and
+    the archive's README."""
+    texts = [t[language] for table in (DETAILS, FIELD_ERRORS, TYPE_NAMES) for t in table.values()]
+    for table in (LICENCE, REMINDER, TICKET):
+        texts += [
+            str(value) for value in attrs.astuple(table[language], recurse=False) if isinstance(value, str)
+        ]
+    texts += list(LICENCE[language].steps)
+    title, steps = README[language]
+    return [*texts, title, *steps]
+
+
+@pytest.mark.parametrize("language", ["ru", "pt"])
+def test_russian_and_portuguese_server_texts_write_one_ellipsis_and_the_sites_words(language: str) -> None:
+    texts = _server_texts(language)
+    assert [text for text in texts if "..." in text] == []
+    # The archive's README names things as the site's screens do (issue 30).
+    site = (Path(__file__).parents[2] / "ui/src/i18n/screens" / f"{language}.ts").read_text(encoding="utf-8")
+    title, steps = README[language]
+    readme = " ".join([title, *steps])
+    words = {
+        "ru": [
+            "QR-код",
+            "сетях с ограничениями",
+            "«Открыть в OpenVPN Connect»",
+            "в экспериментальном режиме",
+        ],
+        "pt": ["QR code", "redes restritivas", "“Abrir no OpenVPN Connect”"],
+    }[language]
+    for word in words:
+        assert word in readme and word in site, word
+    if language == "pt":
+        assert not [text for text in texts if re.search(r"\b(a|da|na|pela|à) vpnsite\b", text, re.IGNORECASE)]
+        assert "código QR" not in readme and "redes restritas " not in readme
+
+
+def test_a_wrong_type_reads_as_a_person_says_it() -> None:
+    assert field_text("wrong_type", "ru", expected="string") == "Здесь нужно указать текст."
+    assert field_text("wrong_type", "ru", expected="integer") == "Здесь нужно указать целое число."
+    assert field_text("wrong_type", "pt", expected="string") == "Este campo precisa conter um texto."
+    assert field_text("wrong_type", "pt", expected="object") == "Este campo precisa conter um objeto JSON."

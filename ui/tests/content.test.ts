@@ -118,6 +118,32 @@ test("French puts a no-break space before : ; ? and !, Russian quotes with «ё�
   assert.deepEqual(russian.filter((text) => text.includes('"')), []);
 });
 
+test("Russian and Portuguese: one ellipsis character, their own example address, the site is “o vpnsite”, what the translator caught stays fixed", () => {
+  const { pt } = DICTIONARIES;
+  const all = (dictionary: object, text: object) => [...keys(dictionary).map((k) => at(dictionary, k)), ...keys(text).map((k) => at(text, k))];
+  const russian = all(ru, textRu);
+  const portuguese = all(pt, textPt);
+  for (const [language, texts] of [["ru", russian], ["pt", portuguese]] as const) {
+    assert.deepEqual(texts.filter((text) => text.includes("...")), [], `${language}: “…”, not three dots`);
+    assert.deepEqual(texts.filter((text) => text.includes("you@example.com")), [], `${language}: an example address of the language`);
+  }
+  assert.match(ru.home.emailPlaceholder, /@example\.com$/);
+  assert.match(pt.home.emailPlaceholder, /@example\.com$/);
+  // The site is "o vpnsite" (o site), the service "a VPN".
+  assert.deepEqual(portuguese.filter((text) => /(^|\s)(a|da|na|pela|à) vpnsite/i.test(text)), []);
+  assert.match(pt.footer.company, /^O vpnsite é operado por/);
+  // What we keep of a connection is an active VPN session; "registros de conexão" only in a denial.
+  const sentences = portuguese.flatMap((text) => text.split(/(?<=[.:;])\s/));
+  assert.deepEqual(sentences.filter((s) => /registros? de conex/i.test(s) && !/(^|\s)(sem|não|nunca|nenhum)(?=\s)/i.test(s)), []);
+  // Issue 30: the operator runs vpnsite, not the other way round; a failed check says it failed.
+  assert.ok(!russian.some((text) => /vpnsite управляет/.test(text)));
+  assert.match(ru.footer.company, /^Оператор сервиса vpnsite — компания \{\{name\}\}/);
+  assert.equal(ru.check.failed, "Не удалось проверить соединение. Попробуйте ещё раз.");
+  assert.equal(pt.check.failed, "Não foi possível verificar sua conexão. Tente novamente.");
+  assert.ok(!russian.some((text) => /Живые данные|Мы в сети|строгие сети|строгих сетях/.test(text)));
+  assert.ok(!portuguese.some((text) => /perde três|aplicativo cai|redes restritas\b|código QR/.test(text)));
+});
+
 test("French and Spanish: elision before every city and vowel, a million in words, one ellipsis character, the site's own words", () => {
   const { es } = DICTIONARIES;
   const all = (dictionary: object, text: object) => [...keys(dictionary).map((k) => at(dictionary, k)), ...keys(text).map((k) => at(text, k))];

@@ -38,7 +38,7 @@ DETAILS: Mapping[str, Texts] = {
     },
     "profile_not_found": {
         "en": "No server offers that profile.",
-        "ru": "Ни один сервер не предлагает этот профиль.",
+        "ru": "Такого профиля нет ни на одном сервере.",
         "es": "Ningún servidor ofrece ese perfil.",
         "fr": "Aucun serveur ne propose ce profil.",
         "pt": "Nenhum servidor oferece esse perfil.",
@@ -66,10 +66,10 @@ DETAILS: Mapping[str, Texts] = {
     },
     "rate_limited": {
         "en": "Too many requests. Please try again in {seconds} s.",
-        "ru": "Слишком много запросов. Повторите попытку через {seconds} с.",
+        "ru": "Слишком много запросов. Повторите попытку через {seconds}\u00a0с.",
         "es": "Demasiadas solicitudes. Inténtalo de nuevo dentro de {seconds}\u00a0s.",
         "fr": "Trop de requêtes. Réessayez dans {seconds}\u00a0s.",
-        "pt": "Muitas solicitações. Tente novamente em {seconds} s.",
+        "pt": "Muitas solicitações. Tente novamente em {seconds}\u00a0s.",
     },
     "not_renewable_yet": {
         "en": "This licence can be renewed from {opens}, seven days before it ends.",
@@ -115,10 +115,10 @@ DETAILS: Mapping[str, Texts] = {
     },
     "payload_too_large": {
         "en": "The request body is larger than {limit} KB.",
-        "ru": "Тело запроса больше {limit} КБ.",
+        "ru": "Тело запроса больше {limit}\u00a0КБ.",
         "es": "El cuerpo de la solicitud supera los {limit}\u00a0KB.",
         "fr": "Le corps de la requête dépasse {limit}\u00a0Ko.",
-        "pt": "O corpo da solicitação passa de {limit} KB.",
+        "pt": "O corpo da solicitação passa de {limit}\u00a0KB.",
     },
     "bad_request": {
         "en": "The request could not be understood.",
@@ -161,10 +161,10 @@ DETAILS: Mapping[str, Texts] = {
 FIELD_ERRORS: Mapping[str, Texts] = {
     "not_an_address": {
         "en": "Expected IP addresses or networks.",
-        "ru": "Ожидаются IP-адреса или сети.",
+        "ru": "Здесь нужно указать IP-адреса или сети.",
         "es": "Este campo debe contener direcciones IP o redes.",
         "fr": "Ce champ doit contenir des adresses IP ou des réseaux.",
-        "pt": "Esperavam-se endereços IP ou redes.",
+        "pt": "Este campo precisa conter endereços IP ou redes.",
     },
     "network_too_wide": {
         "en": "An exit network may be no wider than a /24 (IPv4) or a /48 (IPv6).",
@@ -189,10 +189,10 @@ FIELD_ERRORS: Mapping[str, Texts] = {
     },
     "wrong_type": {
         "en": "Expected {expected}.",
-        "ru": "Ожидается значение типа {expected}.",
+        "ru": "Здесь нужно указать {expected}.",
         "es": "Este campo debe contener {expected}.",
         "fr": "Ce champ doit contenir {expected}.",
-        "pt": "Esperava-se um valor do tipo {expected}.",
+        "pt": "Este campo precisa conter {expected}.",
     },
     "invalid_characters": {
         "en": "Contains characters that are not text (a NUL or an unpaired surrogate).",
@@ -253,15 +253,15 @@ FIELD_ERRORS: Mapping[str, Texts] = {
 }
 
 TYPE_NAMES: Mapping[str, Texts] = {
-    "string": {"en": "a string", "ru": "строка", "es": "texto", "fr": "du texte", "pt": "texto"},
+    "string": {"en": "a string", "ru": "текст", "es": "texto", "fr": "du texte", "pt": "um texto"},
     "integer": {
         "en": "a whole number",
         "ru": "целое число",
         "es": "un número entero",
         "fr": "un nombre entier",
-        "pt": "número inteiro",
+        "pt": "um número inteiro",
     },
-    "number": {"en": "a number", "ru": "число", "es": "un número", "fr": "un nombre", "pt": "número"},
+    "number": {"en": "a number", "ru": "число", "es": "un número", "fr": "un nombre", "pt": "um número"},
     "boolean": {
         "en": "true or false",
         "ru": "true или false",
@@ -271,10 +271,10 @@ TYPE_NAMES: Mapping[str, Texts] = {
     },
     "object": {
         "en": "an object",
-        "ru": "объект",
+        "ru": "объект JSON",
         "es": "un objeto JSON",
         "fr": "un objet JSON",
-        "pt": "objeto",
+        "pt": "um objeto JSON",
     },
 }
 

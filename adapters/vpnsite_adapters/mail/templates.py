@@ -94,7 +94,7 @@ LICENCE: dict[str, LicenceTexts] = {
         intro="Sua licença VPN gratuita está pronta.",
         code="Código de ativação",
         until="Válida até {date}",
-        archive="Seu pacote pessoal de configuração, em ZIP (o link vale por 7 dias; não o compartilhe)",
+        archive="Seu pacote de configuração pessoal, em ZIP (o link vale por 7 dias; não o compartilhe)",
         steps_title="Conecte-se em três passos",
         steps=(
             "Instale um aplicativo OpenVPN: OpenVPN Connect para Windows, macOS, Android ou iOS.",
@@ -143,12 +143,11 @@ TICKET: dict[str, TicketTexts] = {
     ),
     "pt": TicketTexts(
         subject="Recebemos sua mensagem — chamado {number}",
-        body="Obrigado por escrever para nós. O número do seu chamado é {number}; "
-        "responderemos neste endereço.",
-        add="Para acrescentar algo, responda a este e-mail ou escreva para nós de novo mencionando o número {number}.",
-        again="Se você escrever para nós de novo dentro de uma hora, sua mensagem também chega até nós, "
+        body="Obrigado por nos escrever. O número do seu chamado é {number}; responderemos neste endereço.",
+        add="Para acrescentar algo, responda a este e-mail ou escreva de novo informando o número {number}.",
+        again="Se você nos escrever de novo dentro de uma hora, sua mensagem chegará normalmente, "
         "mas não enviaremos outra confirmação como esta.",
-        not_you="Se você não escreveu para nós, outra pessoa digitou o seu endereço: pode ignorar este e-mail.",
+        not_you="Se não foi você quem nos escreveu, outra pessoa digitou o seu endereço: pode ignorar este e-mail.",
     ),
 }
 
@@ -190,7 +189,7 @@ REMINDER: dict[str, ReminderTexts] = {
         subject="Sua licença VPN gratuita termina em {date}",
         body="Sua licença VPN gratuita termina em {date}. Renove por mais {days} com um clique:",
         button="Renovar por {days}",
-        same="Seu código de ativação e seus arquivos de configuração continuam os mesmos: nada para configurar de novo.",
+        same="Seu código de ativação e seus arquivos de configuração continuam os mesmos: não é preciso configurar nada de novo.",
     ),
 }
 

@@ -17,12 +17,12 @@ README = {
         "Ваши профили vpnsite",
         [
             "Установите OpenVPN Connect (Windows, macOS, Android, iOS) или другое приложение OpenVPN.",
-            "Импортируйте один из профилей: по одному на сервер, UDP (быстрее) или TCP (проходит через строгие сети).",
-            "На телефоне быстрее страница лицензии: профиль каждого сервера открывается в OpenVPN Connect одним касанием, или отсканируйте его QR-код с экрана компьютера. Папка wireguard/ (если есть) — для компьютеров.",
+            "Импортируйте один из профилей: по одному на сервер, UDP (быстрее) или TCP (работает и в сетях с ограничениями).",
+            "На телефоне быстрее через страницу лицензии: нажмите «Открыть в OpenVPN Connect» рядом с сервером — приложение импортирует профиль. Если страница открыта на компьютере, отсканируйте QR-код сервера камерой телефона. Папка wireguard/ (если есть) — для компьютеров.",
             "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
             "До 10 устройств одновременно, каждое на своём сервере: если подключить второе устройство к тому же серверу, первое отключится.",
             "В Linux команда openvpn не применяет DNS-серверы, которые присылает VPN-сервер, и DNS-запросы уходят мимо туннеля. Плагин OpenVPN для NetworkManager их применяет; в терминале установите пакет openvpn-systemd-resolved и подключайтесь так: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
-            "В папке wireguard/ (если есть; для компьютеров, экспериментально) лежат профили WireGuard: они направляют в туннель и IPv4, и IPv6, а сервер блокирует IPv6.",
+            "В папке wireguard/ (если есть; для компьютеров, в экспериментальном режиме) лежат профили WireGuard: они направляют в туннель и IPv4, и IPv6, а сервер блокирует IPv6.",
         ],
     ),
     "es": (
@@ -50,11 +50,11 @@ README = {
         ],
     ),
     "pt": (
-        "Seus perfis da vpnsite",
+        "Seus perfis do vpnsite",
         [
             "Instale o OpenVPN Connect (Windows, macOS, Android, iOS) ou outro aplicativo OpenVPN.",
-            "Importe um destes perfis: um por servidor, via UDP (mais rápido) ou TCP (passa por redes restritas).",
-            "No celular, a página da licença é mais rápida: o perfil de cada servidor abre no OpenVPN Connect com um toque, ou escaneie o código QR dele na tela de um computador. A pasta wireguard/ (quando houver) é para computadores.",
+            "Importe um destes perfis: um por servidor, via UDP (mais rápido) ou TCP (passa por redes restritivas).",
+            "No celular, é mais rápido pela página da licença: toque em “Abrir no OpenVPN Connect” ao lado de um servidor e o aplicativo importa o perfil. Se estiver no computador, escaneie o QR code do servidor com o celular. A pasta wireguard/ (quando houver) é para computadores.",
             "Conecte-se: seu e-mail é o usuário e seu código de ativação é a senha.",
             "Até 10 dispositivos ao mesmo tempo, cada um em um servidor diferente: conectar um segundo dispositivo ao mesmo servidor desconecta o primeiro.",
             "No Linux, o comando openvpn não usa os servidores DNS enviados pelo servidor VPN, e suas consultas DNS sairiam por fora do túnel. O plugin do OpenVPN para o NetworkManager os aplica; no terminal, instale o openvpn-systemd-resolved e conecte-se com: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",

@@ -2,14 +2,14 @@ import type { PageText } from "../types";
 
 const pt: PageText = {
   faq: {
-    cost: { question: "A VPN é mesmo gratuita?", answer: "Sim. É gratuita para os primeiros 1.000.000 de usuários, sem limite de velocidade e sem cartão de crédito. Mais tarde pode surgir um plano pago com demonstração de 7 dias; avisaremos antes de qualquer mudança." },
+    cost: { question: "A VPN é mesmo gratuita?", answer: "Sim. É gratuita para os primeiros 1.000.000 de usuários, sem limite de velocidade e sem cartão de crédito. Mais tarde pode surgir um plano pago com período de teste de 7 dias; avisaremos antes de qualquer mudança." },
     code: { question: "O que é o código de ativação?", answer: "Um número de 20 dígitos que você recebe ao se cadastrar. Ele é a senha da sua conta de VPN; o último dígito é de verificação, então um erro de digitação aparece na hora." },
     connect: { question: "Como eu me conecto?", answer: "Instale um aplicativo compatível com OpenVPN, importe um perfil do seu pacote e entre: o usuário é o seu e-mail e a senha é o seu código de ativação." },
-    archive: { question: "O que vem no pacote de configuração?", answer: "Um ZIP pessoal com um perfil OpenVPN para cada servidor e protocolo (UDP e TCP) e os passos de configuração. Não o compartilhe: o link é só seu. Um link vale por 7 dias; consulte sua licença para receber um novo quando quiser." },
+    archive: { question: "O que vem no pacote de configuração?", answer: "Um ZIP pessoal com um perfil OpenVPN para cada servidor e protocolo (UDP e TCP) e os passos de configuração. Não o compartilhe: o link é só seu. Um link vale por 7 dias; verifique sua licença para receber um novo link quando quiser." },
     devices: { question: "Quantos dispositivos posso usar?", answer: "Até 10 dispositivos por licença, desde que cada um use um servidor diferente. Você também pode obter mais licenças com o mesmo e-mail." },
     protocols: { question: "Quais protocolos são suportados?", answer: "OpenVPN sobre UDP e TCP em todos os dispositivos. O WireGuard está disponível em modo experimental nos computadores, não nos celulares." },
-    renewal: { question: "O que acontece depois de 90 dias?", answer: "Você pode renovar a licença por mais 90 dias a partir de sete dias antes do fim, mantendo o mesmo código de ativação: na página de acesso ou pelo e-mail de lembrete." },
-    lost: { question: "Perdi meu código de ativação. E agora?", answer: "Os códigos são guardados de um jeito que ninguém consegue ler de volta, então não podemos reenviá-lo. Procure o e-mail da sua licença ou cadastre-se de novo com o mesmo e-mail: não há limite de licenças por endereço." },
+    renewal: { question: "O que acontece depois de 90 dias?", answer: "A partir de sete dias antes do fim da licença, você pode renová-la por mais 90 dias, mantendo o mesmo código de ativação: na página de acesso ou pelo e-mail de lembrete." },
+    lost: { question: "Perdi meu código de ativação. E agora?", answer: "Os códigos são guardados de um jeito que ninguém consegue recuperar, então não podemos reenviá-lo. Procure o e-mail da sua licença ou cadastre-se de novo com o mesmo e-mail: não há limite de licenças por endereço." },
     logs: { question: "Vocês guardam registros?", answer: "Nenhum registro de atividade: não registramos os sites que você visita, o seu tráfego nem o endereço de onde você se conecta." },
     speed: { question: "Qual é a velocidade?", answer: "Não há limite de velocidade. Escolha um servidor próximo para ter a menor latência; a página de status mostra a carga de cada um." },
     apps: { question: "Quais aplicativos posso usar?", answer: "Qualquer aplicativo compatível com OpenVPN. O mais simples é o OpenVPN Connect para Windows, macOS, Android e iOS." },
@@ -72,7 +72,7 @@ const pt: PageText = {
     ready: [
       "Este site em cinco idiomas: cadastro, verificação e renovação de licenças, status dos servidores ao vivo e suporte.",
       "Emissão de licenças: códigos de ativação de 20 dígitos, licenças de 90 dias, pedidos de cadastro assinados de uso único, limites de frequência e o teto do plano gratuito.",
-      "Servidores VPN que informam seu estado ao nó central a cada 10 segundos.",
+      "Servidores VPN que informam seu estado ao servidor central a cada 10 segundos.",
       "E-mails em cinco idiomas, retenção e exclusão de dados e um console para operadores.",
     ],
     technologies: "OpenVPN sobre UDP e TCP com AES-256 e ChaCha20, WireGuard (experimental), Python, PostgreSQL e um site leve com páginas pré-renderizadas.",
@@ -90,7 +90,7 @@ const pt: PageText = {
       { title: "Primeira campanha publicitária", items: ["Campanhas em buscadores e redes sociais", "Lançamento nos mercados dos cinco idiomas"], duration: "2 meses" },
       { title: "100 servidores", items: ["Servidores em toda a Europa e na América do Norte", "Escolha do servidor conforme a carga"], duration: "1 ano" },
       { title: "WireGuard para todos", items: ["WireGuard sai do modo experimental", "Suporte nos celulares"], duration: "3 meses" },
-      { title: "Planos pagos", items: ["Demonstração de 7 dias", "Assinaturas"], duration: "3 meses" },
+      { title: "Planos pagos", items: ["Período de teste de 7 dias", "Assinaturas"], duration: "3 meses" },
       { title: "Segunda campanha publicitária", items: ["Campanhas maiores em todos os mercados", "Programa de afiliados: até 50% dos pagamentos dos clientes"], duration: "6 meses" },
       { title: "1.000 servidores", items: ["Servidores em todos os continentes", "Locais dedicados a streaming"], duration: "3 anos" },
       { title: "Um milhão de usuários", items: ["Plano gratuito completo", "Um serviço pago autossustentável"], duration: "Contínua" },
