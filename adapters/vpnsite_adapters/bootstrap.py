@@ -248,7 +248,9 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         clock,
         unit_of_work,
     )
-    notifications = QueuedNotifications(mail, settings.support_email, settings.origin, settings.licence_days)
+    notifications = QueuedNotifications(
+        mail, settings.support_email, settings.origin, settings.licence_days, settings.operator
+    )
     uses = wire_use_cases(
         store,
         keys,

@@ -6,6 +6,9 @@ from __future__ import annotations
 from vpnsite.ports import RandomSource
 
 CODE_LENGTH = 20
+# How the code is shown, on the site and in the e-mails: in groups of four digits (ui/src/lib/
+# check-digit.ts: CODE_GROUP_LENGTH); typed or pasted back with the spaces, it is still the code.
+CODE_GROUP_LENGTH = 4
 _SEPARATORS = str.maketrans("", "", " -\u00a0\t")
 
 
@@ -35,6 +38,12 @@ def is_well_formed(code: str) -> bool:
 def clean_typed_code(typed: str) -> str:
     """What a person typed, without the spaces and dashes they may group the digits with."""
     return typed.strip().translate(_SEPARATORS)
+
+
+def code_groups(code: str) -> list[str]:
+    """The code in groups of four digits, as it is shown ("1234", "5678", …; ui/src/lib/
+    check-digit.ts: codeGroups)."""
+    return [code[start : start + CODE_GROUP_LENGTH] for start in range(0, len(code), CODE_GROUP_LENGTH)]
 
 
 def new_activation_code(random: RandomSource) -> str:

@@ -285,7 +285,7 @@ def test_pages_come_laid_out_and_keep_their_layout(browser: Any, server: Any, wi
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     server.set_users(1_234_568)
     # The footer polls every three seconds: the new count is the page's own redraw.
-    expect(page.locator(".user-badge .count-full")).to_have_text("1,234,568", timeout=10000)
+    expect(page.locator(".user-badge .count-full")).to_have_text("1,234,568 users", timeout=10000)
     shifts = page.evaluate(LAYOUT_SHIFTS)
     assert sum(shift["value"] for shift in shifts) == 0, shifts
     context.close()

@@ -124,7 +124,7 @@ def test_phones_show_a_large_count_short_in_the_html_and_after_the_script(browse
         # What the visitor sees: the full form is in the page, hidden on phones.
         expect(phone.locator(".user-badge")).to_have_text("1.2m users", use_inner_text=True)
         expect(phone.locator("[data-testid=home-user-count]")).to_have_text("1.2m", use_inner_text=True)
-        expect(phone.locator(".user-badge .count-full")).to_have_text("1,234,567")
+        expect(phone.locator(".user-badge .count-full")).to_have_text("1,234,567 users")
         phone.context.close()
     wide = open_page(browser, young, "/ru/server-status")
     expect(wide.locator(".user-badge")).to_have_text(

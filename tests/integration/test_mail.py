@@ -4,12 +4,14 @@ language, and no licence or ticket lost when the server refuses or hangs."""
 from __future__ import annotations
 
 import email
+import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from email.message import Message as EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from cryptography.exceptions import InvalidTag
 
 from tests.integration.processes import free_port
 from tests.support.api import sign_up
+from vpnsite.codes import code_groups
 from vpnsite.keyed_hashes import derive_key
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.queue import LEASE, POLL_SECONDS, Sealer
@@ -78,6 +81,11 @@ def body_of(message: EmailMessage, subtype: str = "plain") -> str:
     return str(part.get_content())
 
 
+def grouped(code: str) -> str:
+    """The code as the e-mails show it: in groups of four, as the site does."""
+    return " ".join(code_groups(code))
+
+
 def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_hub: Any, smtp: Any) -> None:
     inbox, port = smtp
     hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}?starttls=off", mail_from="VPN <hello@vpn.test>")
@@ -96,12 +104,86 @@ def test_a_sign_up_sends_the_licence_email_in_the_visitors_language(make_hub: An
     assert message["Subject"] == "Ваша бесплатная VPN-лицензия и код активации"
     text = body_of(message)
     code = activation["user_code"]
-    # In one piece, so it can be pasted into the app's password field as it is.
-    assert f"Код активации: {code}" in text
+    # In groups of four, as the site shows it; pasted with its spaces, it is still the password.
+    assert f"Код активации: {grouped(code)}" in text
     assert activation["activation_url"] in text
     assert "http://localhost/ru/license" in text
     assert "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации." in text
     assert activation["activation_url"] in body_of(message, "html")
+
+
+OPERATOR = {
+    "operator_name": "Northwind Privacy Ltd",
+    "operator_number": "SC123456",
+    "operator_address": "2 Test Lane, Leeds, LS1 1AA, United Kingdom",
+    "operator_email": "legal@northwind.example",
+    "operator_founder": "Sam Tester",
+}
+ACCEPT = {"en": "en-GB", "ru": "ru-RU", "es": "es-ES", "fr": "fr-FR", "pt": "pt-BR"}
+PHONE_TITLES = {
+    "en": "On a phone, in one tap",
+    "ru": "Телефон — одним нажатием",
+    "es": "En el móvil, con un toque",
+    "fr": "Sur un téléphone, en un geste",
+    "pt": "No celular, com um toque",
+}
+QR_WORDS = {"en": "QR code", "ru": "QR-код", "es": "código QR", "fr": "QR code", "pt": "QR code"}
+
+
+def site_text(path: str, key: str) -> str:
+    """A dictionary entry of the website (ui/src/i18n), as the visitor reads it."""
+    source = (Path(__file__).parents[2] / "ui/src/i18n" / path).read_text(encoding="utf-8")
+    line = next(line for line in source.splitlines() if line.strip().startswith(f"{key}: "))
+    return str(json.loads(line.strip().removeprefix(f"{key}: ").rstrip(",")))
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "es", "fr", "pt"])
+def test_the_licence_email_groups_the_code_sets_up_a_phone_and_names_the_operator(
+    make_hub: Any, smtp: Any, language: str
+) -> None:
+    inbox, port = smtp
+    hub = make_hub(mail_url=f"smtp://127.0.0.1:{port}?starttls=off", **OPERATOR)
+    client = create_app(hub.services).test_client()
+    status = client.post(
+        "/api/submit-email", json={"email": "kim@example.org"}, headers={"Accept-Language": ACCEPT[language]}
+    )
+    form = status.get_json()["form_data"]
+    code = client.post("/api/create-user", json={"email": form.pop("user_email"), **form}).get_json()[
+        "user_code"
+    ]
+    assert hub.mail.deliver_due() == (1, 0)
+    [message] = inbox.messages
+    text, html = body_of(message), body_of(message, "html")
+    lines = text.splitlines()
+
+    # The code in groups of four, as the site shows it, and it still opens the licence as shown.
+    assert grouped(code) in text and f">{grouped(code)}</strong>" in html
+    assert code not in text and code not in html
+    check = client.post(
+        "/api/check-license", json={"email": "kim@example.org", "activation_code": grouped(code)}
+    )
+    assert check.status_code == 200
+
+    # Setting up a phone: the licence page (the one link the site gives for it), its one-tap button
+    # in the site's words, and the QR code for a page open on a computer.
+    licence_page = f"http://localhost{'' if language == 'en' else '/' + language}/license"
+    title = lines.index(PHONE_TITLES[language] + ("\u00a0:" if language == "fr" else ":"))
+    paragraph = lines[title + 1 : title + 5]
+    assert paragraph[1] == licence_page, paragraph
+    button = site_text(f"screens/{language}.ts", "import")
+    assert button in paragraph[2], (button, paragraph)
+    assert QR_WORDS[language] in paragraph[3]
+    assert f"<h3>{PHONE_TITLES[language]}</h3>" in html and f'<a href="{licence_page}">' in html
+    assert button in html
+
+    # The operator, as the site's footer names it, after everything else.
+    company = site_text(f"{language}.ts", "company")
+    expected = company.replace("{{name}}", OPERATOR["operator_name"])
+    expected = expected.replace("{{number}}", OPERATOR["operator_number"])
+    expected = expected.replace("{{address}}", OPERATOR["operator_address"]).rpartition(". ")[0] + "."
+    assert lines[-1] == expected
+    assert html.endswith(f'<hr><p style="font-size:.85em;color:#555">{expected}</p></body></html>')
+    assert f'<html lang="{"pt-BR" if language == "pt" else language}">' in html
 
 
 def test_a_ticket_is_forwarded_with_reply_to_and_acknowledged(make_hub: Any, smtp: Any) -> None:
@@ -146,7 +228,7 @@ def test_a_refusing_server_loses_nothing_and_the_mail_goes_out_later(
     assert hub.mail.deliver_due() == (0, 0), "not due again before its backoff"
     clock.advance(minutes=1)
     assert hub.mail.deliver_due() == (1, 0)
-    assert created.get_json()["user_code"] in body_of(inbox.messages[0])
+    assert grouped(created.get_json()["user_code"]) in body_of(inbox.messages[0])
     assert hub.store.mail_queue.status().sent == 1
 
 
@@ -167,7 +249,7 @@ def test_the_queue_keeps_no_readable_code(make_hub: Any) -> None:
     payloads = hub.store.db.execute_sql("SELECT payload FROM mail_queue").fetchall()
     assert payloads and all(code not in payload for (payload,) in payloads)
     [(sealed,)] = payloads
-    assert code in hub.mail.sealer.open(sealed).text, "the server's own key opens it"
+    assert grouped(code) in hub.mail.sealer.open(sealed).text, "the server's own key opens it"
     with pytest.raises(InvalidTag):
         Sealer(derive_key(b"another server's secret, 32 bytes", "mail-queue")).open(sealed)
     tampered = sealed[:-2] + ("00" if sealed[-2:] != "00" else "01")

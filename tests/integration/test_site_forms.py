@@ -23,7 +23,7 @@ if not (SITE_DIR / "forms" / "formats.json").is_file():
 
 ORIGIN = "https://vpn.example"
 SAME_SITE = {"Origin": ORIGIN}
-# The code in five groups of four (forms.py: code_groups), the digits alone when copied.
+# The code in five groups of four (forms.py: code_slots), the digits alone when copied.
 CODE = re.compile(
     r'<code id="activation-code" class="code">((?:<span class="code-group">\d{4}</span>){5})</code>'
 )

@@ -10,14 +10,14 @@ import json
 import os
 import shutil
 import subprocess
-from datetime import date
+from datetime import UTC, date, datetime
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from vpnsite_adapters.formatting import plural_category
+from vpnsite_adapters.formatting import format_moment, format_short, plural_category
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.site import SITE_DIR
@@ -125,10 +125,15 @@ def test_counts_dates_and_days_are_the_scripts() -> None:
         1_049_999,
         1_050_000,
         1_234_567,
+        1_999_999,
+        2_000_001,
+        21_000_000,
         9_960_000,
         12_345_678,
         999_949_999,
+        999_950_000,
         999_999_999,
+        1_000_000_000,
         1_234_567_890,
         12_345_678_901,
     )
@@ -139,6 +144,31 @@ def test_counts_dates_and_days_are_the_scripts() -> None:
         assert found == expected[:3], (count, language)
         counted = {name: markup.decode() for name, markup in formats.counted(count).items()}
         assert counted == expected[3], (count, language)
+
+
+def test_short_counts_and_moments_are_the_scripts() -> None:
+    counts = [
+        base * 10**power + extra
+        for base in (1, 12, 15, 19, 21, 95, 999, 9995)
+        for power in range(4, 12)
+        for extra in (0, 1, 49_999)
+        if base * 10**power + extra > 1_000_000
+    ]
+    # Midnight on the first of a month (French "1er"), a minute before midnight, a leap day.
+    moments = [
+        int(datetime(*moment, tzinfo=UTC).timestamp())
+        for moment in ((2027, 3, 1, 0, 0), (2027, 2, 28, 23, 59), (2028, 2, 29, 13, 5), (2026, 11, 1, 7, 5))
+    ]
+    cases = [
+        ("shortAndMoment", count, moments[index % len(moments)], language)
+        for index, count in enumerate(counts)
+        for language in LANGUAGES
+    ]
+    for (_, count, seconds, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+        assert [format_short(count, language), format_moment(seconds, language)] == expected, (
+            count,
+            language,
+        )
 
 
 def test_the_servers_plural_rules_pick_what_intl_picks() -> None:

@@ -16,7 +16,7 @@ import { TEXTS } from "./content/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { operatorMeta } from "./lib/operator";
 import { ROUTES, pageOf } from "./lib/pages";
-import { FEW_USERS, formatCount, formatDate, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
+import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
 import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
 
 export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
@@ -32,10 +32,11 @@ export function render(path: string, language: Language, served: ServedScreen | 
 }
 
 /** What the server needs to write counted texts as the script does, per language: the plural
- * forms of "{n} days"; for every text that counts users (by its marker) its plural forms and its
- * words for a new service, below the shared threshold; a large count's two forms and the short
- * form's patterns. Numbers, dates and the plural rules are the server's own, held to Intl by
- * tests/locale_vectors.json and tests/integration/test_status_page.py. */
+ * forms of "{n} days"; for every text that counts users (by its marker) its plural forms (with
+ * the ``millions`` form beside a short count) and its words for a new service, below the shared
+ * threshold; the markup of a large count's two texts. Numbers, short counts, dates and the plural
+ * rules are the server's own, held to the script's by tests/locale_vectors.json and
+ * tests/integration/test_status_page.py. */
 export function formats() {
   return Object.fromEntries(
     LANGUAGES.map((language) => {
@@ -52,8 +53,6 @@ export function formats() {
           short_from: SHORT_COUNT_FROM,
           counted_users: Object.fromEntries(counted),
           count_forms: inLanguage(language, <CountForms full={slot("FULL")} short={slot("SHORT")} />),
-          short_patterns: shortPatterns(language),
-          decimal: decimalSeparator(language),
         },
       ];
     }),
@@ -67,18 +66,6 @@ function percentPattern(language: Language): string {
 
 function decimalSeparator(language: Language): string {
   return new Intl.NumberFormat(LOCALE[language]).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
-}
-
-/** For each power of ten from a million on, how the short form writes it: the power its number is
- * counted in (millions: 6) and the text around the number ("{n}M", "{n} млн", "{n} mil M"). */
-function shortPatterns(language: Language): Record<number, [number, string]> {
-  return Object.fromEntries(
-    Array.from({ length: 10 }, (_, i) => i + 6).map((power) => {
-      const text = shortCount(10 ** power, language);
-      const number = /\d(?:[\d\s.,]*\d)?/u.exec(text)?.[0] ?? "1";
-      return [power, [power - (number.replace(/\D/g, "").length - 1), text.replace(number, "{n}")]];
-    }),
-  );
 }
 
 function inLanguage(language: Language, element: ComponentChildren): string {
@@ -133,6 +120,12 @@ export function formatSamples(count: number, day: string, language: Language): [
     (Object.keys(COUNTED_USERS) as CountedUsers[]).map((name) => [name, inLanguage(language, countedUsers(name, count, language, DICTIONARIES[language]))]),
   );
   return [formatCount(count, language), formatDate(parseDay(day), language), plural(count, forms, language), counted];
+}
+
+/** A count's short form and a moment in UTC as the script writes them: what the server's
+ * format_short and format_moment must equal. */
+export function shortAndMoment(count: number, seconds: number, language: Language): [string, string] {
+  return [shortCount(count, language), formatMoment(seconds, language, 0)];
 }
 
 /** The plural category Intl picks for each count: what the server's plural rules must pick. */

@@ -2,16 +2,22 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readFileSync } from "node:fs";
 import { DICTIONARIES } from "../src/i18n/all";
-import { formatCount, formatDate, formatPercent, freeTierProgress, loadLevel, parseDay, plural, progressWidth, rankColour, shortCount } from "../src/lib/format";
-import type { Language } from "../src/lib/language";
+import { h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { formatCount, formatDate, formatMoment, formatPercent, freeTierProgress, loadLevel, parseDay, plural, progressWidth, rankColour, shortCount, zoneName } from "../src/lib/format";
+import { LANGUAGES, type Language } from "../src/lib/language";
+import { countedUsers, type CountedUsers } from "../src/lib/served";
 
 const { en, fr, ru } = DICTIONARIES;
-// What Intl writes, shared with the server's Python formatting (tests/unit/test_locale_formatting.py).
+// What the website writes, shared with the server's Python formatting (tests/unit/test_locale_formatting.py).
 type Vectors = {
   numbers: { language: Language; value: number; text: string }[];
   dates: { language: Language; day: string; text: string }[];
   plurals: { language: Language; count: number; category: string }[];
   days: { language: Language; count: number; text: string }[];
+  short: { language: Language; value: number; text: string }[];
+  moments: { language: Language; seconds: number; text: string }[];
+  users: { language: Language; count: number; full: string; short: string }[];
 };
 const VECTORS = JSON.parse(readFileSync("../tests/locale_vectors.json", "utf8")) as Vectors;
 
@@ -23,10 +29,72 @@ test("counts use the language's separators", () => {
   assert.match(formatCount(1234567, "fr"), /^1\s234\s567$/);
 });
 
-test("a count's short form is the language's", () => {
+test("a count's short form is the language's: abbreviated in English and Russian, a word in the others", () => {
   assert.equal(shortCount(1_234_567, "en"), "1.2m");
   assert.equal(shortCount(1_234_567, "ru"), "1,2\u00a0млн");
-  assert.equal(shortCount(1_234_567, "pt"), "1,2\u00a0mi");
+  assert.equal(shortCount(1_234_567, "es"), "1,2 millones");
+  assert.equal(shortCount(1_000_001, "es"), "1 millón");
+  assert.equal(shortCount(1_234_567, "fr"), "1,2 million");
+  assert.equal(shortCount(2_000_000, "fr"), "2 millions");
+  assert.equal(shortCount(1_234_567, "pt"), "1,2 milhão");
+  assert.equal(shortCount(999_950_000, "en"), "1bn");
+});
+
+/** A text counting users as a visitor reads it: [the full form, the short form]. */
+function bothForms(name: CountedUsers, count: number, language: Language): [string, string] {
+  const html = renderToString(h("p", null, countedUsers(name, count, language, DICTIONARIES[language]) as never));
+  const form = (kind: string) => new RegExp(`<span class="count-${kind}">([^<]*)</span>`).exec(html)?.[1] ?? "";
+  return [form("full"), form("short")];
+}
+
+test("above a million the short count takes the words a million takes, at every magnitude", () => {
+  for (const { language, count, full, short } of VECTORS.users) {
+    assert.deepEqual(bothForms("FOOTER_USERS", count, language), [full, short], `${language} ${count}`);
+  }
+  assert.deepEqual(bothForms("JOIN_USERS", 1_000_001, "ru"), ["Присоединяйтесь к 1\u00a0000\u00a0001 пользователю", "Присоединяйтесь к 1\u00a0млн пользователей"]);
+  assert.deepEqual(bothForms("JOIN_USERS", 1_234_567, "es"), ["Únete hoy a 1.234.567 usuarios", "Únete hoy a 1,2 millones de usuarios"]);
+  assert.equal(bothForms("JOIN_USERS", 1_234_567, "fr")[1], "Rejoignez 1,2 million d’utilisateurs dès aujourd’hui");
+  assert.equal(bothForms("JOIN_USERS", 1_234_567, "pt")[1], "Junte-se hoje a 1,2 milhão de usuários");
+});
+
+test("every count from a million to a billion reads right in its short form (a sample of 2,000)", () => {
+  // The noun after a number of millions, whatever the number's own digits pick.
+  const after: Record<Language, RegExp> = { en: /^[\d.]+(m|bn) users$/, ru: /^[\d,]+\u00a0(млн|млрд) пользователей$/, es: /^[\d,]+ (millón|millones|mil millones) de usuarios$/, fr: /^[\d,]+ (million|millions|milliard) d’utilisateurs$/, pt: /^[\d,]+ (milhão|milhões|bilhão) de usuários$/ };
+  let seed = 20_270_301;
+  const counts = [1_000_001, 1_999_999, 2_000_000, 999_999_999, 1_000_000_000, ...Array.from({ length: 2_000 }, () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return 1_000_001 + Math.floor((seed / 2 ** 31) * 999_000_000);
+  })];
+  for (const language of LANGUAGES) {
+    for (const count of counts) {
+      const [full, short] = bothForms("FOOTER_USERS", count, language);
+      assert.match(short, after[language], `${language} ${count}`);
+      assert.equal(full, plural(count, DICTIONARIES[language].footer.users, language), `${language} ${count}`);
+      const number = Number(short.replace(/^([\d.,]+).*$/, "$1").replace(",", "."));
+      const unit = /bn|млрд|mil millones|milliard|bilhão/.test(short) ? 1e9 : 1e6;
+      assert.ok(Math.abs(number * unit - count) <= 0.05 * unit, `${language} ${count} ${short}`);
+      if (language === "fr" || language === "pt") assert.equal(/millions|milhões/.test(short), unit === 1e6 && number >= 2, short);
+      if (language === "es" && unit === 1e6) assert.equal(/millón/.test(short), number === 1, short);
+    }
+  }
+});
+
+test("a moment names the zone it is written in: UTC on the server, the visitor's own here", () => {
+  const march = Date.UTC(2027, 2, 1, 14, 5) / 1000;
+  assert.equal(formatMoment(march, "fr", 0), "1er mars 2027, 14:05 UTC");
+  assert.equal(formatMoment(march, "fr", -60), "1er mars 2027, 15:05 UTC+1");
+  assert.equal(formatMoment(march, "es", 180), "1 de marzo de 2027, 11:05 UTC-3");
+  assert.equal(formatMoment(march, "en", -330), "1 March 2027, 19:35 UTC+5:30");
+  assert.equal(formatMoment(Date.UTC(2027, 1, 28, 23, 30) / 1000, "fr", -60), "1er mars 2027, 00:30 UTC+1");
+  assert.deepEqual([0, -60, 60, -345, 570].map(zoneName), ["UTC", "UTC+1", "UTC-1", "UTC+5:45", "UTC-9:30"]);
+  assert.match(formatMoment(march, "ru"), /^1 марта 2027 г\., \d\d:\d\d UTC([+-]\d{1,2}(:\d\d)?)?$/u);
+});
+
+test("French writes the first of a month 1er, and no other day", () => {
+  assert.equal(formatDate(parseDay("2027-03-01"), "fr"), "1er mars 2027");
+  assert.equal(formatDate(parseDay("2027-03-11"), "fr"), "11 mars 2027");
+  assert.equal(formatDate(parseDay("2027-03-21"), "fr"), "21 mars 2027");
+  assert.equal(formatDate(parseDay("2027-03-01"), "en"), "1 March 2027");
 });
 
 test("free-tier progress is a percentage with three decimals below 10,000 users and one from there", () => {
@@ -54,6 +122,8 @@ test("numbers, dates and plural categories match the server's shared vectors", (
   const echo = { zero: "zero", one: "one", two: "two", few: "few", many: "many", other: "other" };
   for (const { language, count, category } of VECTORS.plurals) assert.equal(plural(count, echo, language), category, `${language} ${count}`);
   for (const { language, count, text } of VECTORS.days) assert.equal(plural(count, DICTIONARIES[language].activation.days, language), text);
+  for (const { language, value, text } of VECTORS.short) assert.equal(shortCount(value, language), text, `${language} ${value}`);
+  for (const { language, seconds, text } of VECTORS.moments) assert.equal(formatMoment(seconds, language, 0), text);
 });
 
 test("every count in the dictionaries goes through plural rules", () => {

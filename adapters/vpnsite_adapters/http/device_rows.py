@@ -6,22 +6,20 @@ The markup is the script's own (``ui/src/components/devices.tsx``), prerendered 
 pieces with slots (``site/forms/devices.json``); this module only chooses the pieces and fills
 them. ``tests/integration/test_device_rows.py`` holds its output equal to what the script renders
 for the same list. The script writes "since" in the visitor's time zone, which the server does not
-know: the server writes it in UTC, and says so.
+know: the server writes it in UTC; both name the zone they write in ("14:05 UTC", "15:05 UTC+1").
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from vpnsite_adapters.formatting import format_date, format_number, plural
+from vpnsite_adapters.formatting import format_moment, format_number, plural
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 
 def since_text(since: int, language: str) -> str:
-    """When a session started, as a visitor anywhere can read it: the date and the UTC time."""
-    moment = datetime.fromtimestamp(since, UTC)
-    return f"{format_date(moment.date(), language)}, {moment:%H:%M} UTC"
+    """When a session started, as a visitor anywhere can read it: the date and the UTC time, named."""
+    return format_moment(since, language)
 
 
 class DeviceRows(BuildPieces):

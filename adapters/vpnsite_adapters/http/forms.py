@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from vpnsite.codes import clean_typed_code
+from vpnsite.codes import clean_typed_code, code_groups
 from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed, SessionNotFound
 from vpnsite.licences import DAY
 from vpnsite_adapters.http.api import (
@@ -60,11 +60,11 @@ class Refused(Exception):
         self.headers = dict(headers or {})
 
 
-def code_groups(code: str, size: int = 4) -> dict[str, str]:
-    """The code as the served pages show it, in groups of four (ui/src/lib/served.ts:
-    SERVED_CODE_GROUPS), each its own element so that copying gives the digits alone."""
-    groups = [code[start : start + size] for start in range(0, len(code), size)]
-    return {f"CODE_{number}": group for number, group in enumerate(groups, 1)}
+def code_slots(code: str) -> dict[str, str]:
+    """The code as the served pages show it, in groups of four (``vpnsite.codes.code_groups``;
+    ui/src/components/grouped-code.tsx: SERVED_CODE_GROUPS), each its own element so that copying
+    gives the digits alone."""
+    return {f"CODE_{number}": group for number, group in enumerate(code_groups(code), 1)}
 
 
 def same_origin(public_url: str) -> bool:
@@ -183,7 +183,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             200,
             {
                 "EMAIL": licence.email,
-                **code_groups(activation.code),
+                **code_slots(activation.code),
                 "DAYS": formats.days_text(round((licence.ends_at - licence.starts_at) / DAY)),
                 "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
                 "ARCHIVE_URL": personal_archive_url(activation.archive_token),
@@ -221,7 +221,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             200,
             {
                 "EMAIL": view["email"],
-                **code_groups(view["code"] or clean_typed_code(body.activation_code)),
+                **code_slots(view["code"] or clean_typed_code(body.activation_code)),
                 "STARTED": formats.date(date.fromisoformat(view["start"])),
                 "ENDS": formats.date(date.fromisoformat(view["end"])),
                 "REMAINING": str(view["days"]),

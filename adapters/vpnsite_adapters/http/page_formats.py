@@ -7,6 +7,8 @@ dictionaries the script uses: the build writes each language's plural forms of t
 ``site/forms/formats.json`` (``ui/src/prerender.tsx``: ``formats``), with the words said instead
 of a count below the script's threshold (``FEW_USERS``, exported there too) and the markup of a
 large count's two forms, so a page the server fills reads exactly as the script would render it.
+Above a million each form is a whole text: the full count takes the plural its number picks
+("1 000 001 пользователь"), the short one its ``millions`` form ("1 млн пользователей").
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from typing import Any
 
 from attrs import frozen
 
-from vpnsite_adapters.formatting import PluralForms, format_date, format_number, plural, plural_form
+from vpnsite_adapters.formatting import (
+    PluralForms,
+    format_date,
+    format_number,
+    format_short,
+    millions_form,
+    plural,
+)
 from vpnsite_adapters.http.slots import escape, fill
 
 
@@ -58,9 +67,6 @@ class LanguageFormats:
     counted_users: Mapping[str, CountedText]
     # A large count's markup, with ``__SLOT_FULL__`` and ``__SLOT_SHORT__``.
     count_forms: str
-    # Power of ten → (the power the short form counts in, its text around "{n}").
-    short_patterns: Mapping[int, tuple[int, str]]
-    decimal: str
 
     def count(self, value: int) -> str:
         return format_number(value, self.language)
@@ -72,32 +78,23 @@ class LanguageFormats:
         return plural(days, self.days, self.language)
 
     def short(self, value: int) -> str:
-        """The short form of a count from a million ("1.2M", "1,2 млн"), rounded as Intl rounds."""
-        power = len(str(value)) - 1
-        shift, pattern = self.short_patterns[power]
-        scaled = Decimal(value).scaleb(-shift).quantize(Decimal("0.1"), ROUND_HALF_UP)
-        if scaled >= Decimal(10) ** (power + 1 - shift) and power + 1 in self.short_patterns:
-            shift, pattern = self.short_patterns[power + 1]
-            scaled = Decimal(value).scaleb(-shift).quantize(Decimal("0.1"), ROUND_HALF_UP)
-        whole, _, tenth = str(scaled).partition(".")
-        number = self.count(int(whole)) + ("" if tenth in ("", "0") else self.decimal + tenth)
-        return pattern.replace("{n}", number)
+        """The short form of a count from a million ("1.2m", "1,2 млн", "1,2 millones")."""
+        return format_short(value, self.language)
 
     def counted(self, users: int) -> dict[str, bytes]:
         """Every marker for a user count, filled with markup: the words for a new service below
-        the threshold, else the language's plural form with the count (in both forms above the
-        short form's start)."""
+        the threshold, else the language's plural form with the count (above the short form's
+        start, both texts: the full count's and the short one's)."""
         return {name: self._counted(users, text) for name, text in self.counted_users.items()}
 
     def _counted(self, users: int, text: CountedText) -> bytes:
         if users < self.few_users:
             return text.few.encode()
-        before, _, after = plural_form(users, text.forms, self.language).partition("{n}")
+        full = plural(users, text.forms, self.language)
         if users <= self.short_from:
-            number = escape(self.count(users)).encode()
-        else:
-            number = fill(self.count_forms.encode(), {"FULL": self.count(users), "SHORT": self.short(users)})
-        return escape(before).encode() + number + escape(after).encode()
+            return escape(full).encode()
+        short = millions_form(text.forms).replace("{n}", self.short(users))
+        return fill(self.count_forms.encode(), {"FULL": full, "SHORT": short})
 
 
 class PageFormats:
@@ -113,10 +110,6 @@ class PageFormats:
                     for name, text in table["counted_users"].items()
                 },
                 count_forms=table["count_forms"],
-                short_patterns={
-                    int(power): (shift, text) for power, (shift, text) in table["short_patterns"].items()
-                },
-                decimal=table["decimal"],
             )
             for language, table in tables.items()
         }

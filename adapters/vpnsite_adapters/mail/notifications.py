@@ -14,16 +14,27 @@ from vpnsite_adapters.mail.templates import (
     ticket_acknowledgement,
     ticket_for_support,
 )
+from vpnsite_adapters.operator_identity import Operator
 
 
 class QueuedNotifications:
-    """The Notifications port over the mail queue; ``site_url`` is the public origin links use."""
+    """The Notifications port over the mail queue; ``site_url`` is the public origin links use,
+    ``operator`` the company the licence e-mail names (the settings' one; None in the demo and in
+    tests, which name the fictitious demo operator as the site does)."""
 
-    def __init__(self, queue: MailQueue, support_address: str, site_url: str, term_days: int) -> None:
+    def __init__(
+        self,
+        queue: MailQueue,
+        support_address: str,
+        site_url: str,
+        term_days: int,
+        operator: Operator | None = None,
+    ) -> None:
         self.queue = queue
         self.support_address = support_address
         self.site_url = site_url
         self.term_days = term_days
+        self.operator = operator
 
     def licence_issued(self, activation: Activation) -> None:
         licence = activation.licence
@@ -36,6 +47,7 @@ class QueuedNotifications:
                 archive_url=archive_url(self.site_url, activation.archive_token),
                 licence_url=licence_url(self.site_url, licence.language),
                 language=licence.language,
+                operator=self.operator,
             ),
             about=licence.email,
         )

@@ -1,4 +1,7 @@
-"""The texts of the e-mails, in the five languages, as plain text and simple HTML."""
+"""The texts of the e-mails, in the five languages, as plain text and simple HTML. The licence
+e-mail shows the code in groups of four as the site does, says how to set up a phone from the
+licence page (one tap, or its QR code), and ends with the operator's identity, as the site's
+footer gives it."""
 
 from __future__ import annotations
 
@@ -7,8 +10,10 @@ from html import escape
 
 from attrs import frozen
 
+from vpnsite.codes import code_groups
 from vpnsite.mail import Message
-from vpnsite_adapters.formatting import format_date, plural
+from vpnsite_adapters.formatting import HTML_LANG, format_date, plural
+from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 
 @frozen
@@ -20,7 +25,14 @@ class LicenceTexts:
     archive: str
     steps_title: str
     steps: tuple[str, str, str]
+    # Setting up a phone from the licence page: its one-tap links, or a server's QR code.
+    phone_title: str
+    phone_open: str
+    phone_tap: str
+    phone_qr: str
     check: str
+    # Who runs the service, as the site's footer says it (ui/src/i18n/*.ts: footer.company).
+    operator: str
 
 
 @frozen
@@ -45,7 +57,14 @@ LICENCE: dict[str, LicenceTexts] = {
             "Import a profile from your archive: one file per server, UDP or TCP.",
             "Connect: your e-mail is the username, the activation code is the password.",
         ),
+        phone_title="On a phone, in one tap",
+        phone_open="Install OpenVPN Connect, then open your licence page on the phone "
+        "and enter your e-mail and activation code",
+        phone_tap="Tap “Open in OpenVPN Connect” beside a server: the app imports its profile.",
+        phone_qr="Is the page open on a computer? Scan a server’s QR code with your phone’s camera instead.",
         check="Check your licence at any time, and get a fresh archive link",
+        operator="vpnsite is run by {name}, a company registered in the United Kingdom, "
+        "company number {number}. Registered office: {address}.",
     ),
     "ru": LicenceTexts(
         subject="Ваша бесплатная VPN-лицензия и код активации",
@@ -59,7 +78,14 @@ LICENCE: dict[str, LicenceTexts] = {
             "Импортируйте профиль из архива: по файлу на каждый сервер, UDP или TCP.",
             "Подключитесь: имя пользователя — ваш e-mail, пароль — код активации.",
         ),
+        phone_title="Телефон — одним нажатием",
+        phone_open="Установите OpenVPN Connect, откройте на телефоне страницу лицензии "
+        "и введите e-mail и код активации",
+        phone_tap="Нажмите «Открыть в OpenVPN Connect» рядом с сервером — приложение импортирует профиль.",
+        phone_qr="Если страница открыта на компьютере, отсканируйте QR-код сервера камерой телефона.",
         check="Проверить лицензию и получить новую ссылку на архив можно в любое время",
+        operator="Оператор сервиса vpnsite — компания {name}, зарегистрированная в Великобритании "
+        "под номером {number}. Юридический адрес: {address}.",
     ),
     "es": LicenceTexts(
         subject="Tu licencia VPN gratuita y tu código de activación",
@@ -73,7 +99,14 @@ LICENCE: dict[str, LicenceTexts] = {
             "Importa un perfil de tu archivo: un fichero por servidor, UDP o TCP.",
             "Conéctate: tu correo es el usuario y tu código de activación, la contraseña.",
         ),
+        phone_title="En el móvil, con un toque",
+        phone_open="Instala OpenVPN Connect, abre en el móvil la página de tu licencia "
+        "e introduce tu correo y tu código de activación",
+        phone_tap="Toca «Abrir en OpenVPN Connect» junto a un servidor y la aplicación importará su perfil.",
+        phone_qr="Si ves la página en el ordenador, escanea el código QR del servidor con el móvil.",
         check="Comprueba tu licencia cuando quieras y obtén un nuevo enlace al archivo",
+        operator="vpnsite lo gestiona {name}, empresa registrada en el Reino Unido "
+        "con el número {number}. Domicilio social: {address}.",
     ),
     "fr": LicenceTexts(
         subject="Votre licence VPN gratuite et votre code d’activation",
@@ -87,7 +120,15 @@ LICENCE: dict[str, LicenceTexts] = {
             "Importez un profil de votre archive : un fichier par serveur, en UDP ou en TCP.",
             "Connectez-vous : votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
         ),
+        phone_title="Sur un téléphone, en un geste",
+        phone_open="Installez OpenVPN Connect, ouvrez la page de votre licence sur le téléphone "
+        "et saisissez votre e-mail et votre code d’activation",
+        phone_tap="Touchez «\u00a0Ouvrir dans OpenVPN Connect\u00a0» à côté d’un serveur\u00a0: "
+        "l’application importe son profil.",
+        phone_qr="Si la page est ouverte sur un ordinateur, scannez le QR code du serveur avec votre téléphone.",
         check="Vérifiez votre licence à tout moment et obtenez un nouveau lien vers l’archive",
+        operator="vpnsite est exploité par {name}, société immatriculée au Royaume-Uni "
+        "sous le numéro {number}. Siège\u00a0: {address}.",
     ),
     "pt": LicenceTexts(
         subject="Sua licença VPN gratuita e seu código de ativação",
@@ -101,7 +142,14 @@ LICENCE: dict[str, LicenceTexts] = {
             "Importe um perfil do seu pacote: um arquivo por servidor, UDP ou TCP.",
             "Conecte-se: seu e-mail é o usuário e o código de ativação é a senha.",
         ),
+        phone_title="No celular, com um toque",
+        phone_open="Instale o OpenVPN Connect, abra no celular a página da sua licença "
+        "e digite seu e-mail e seu código de ativação",
+        phone_tap="Toque em “Abrir no OpenVPN Connect” ao lado de um servidor e o aplicativo importa o perfil.",
+        phone_qr="Se estiver no computador, escaneie o QR code do servidor com o celular.",
         check="Verifique sua licença quando quiser e receba um novo link para o pacote",
+        operator="O vpnsite é operado por {name}, empresa registrada no Reino Unido "
+        "sob o número {number}. Sede: {address}.",
     ),
 }
 
@@ -211,22 +259,33 @@ def _label(text: str, language: str) -> str:
 
 def _page(language: str, body: str) -> str:
     return (
-        f'<!doctype html><html lang="{escape(language)}">'
+        f'<!doctype html><html lang="{escape(HTML_LANG.get(language, language))}">'
         f'<body style="font-family:sans-serif;line-height:1.5">{body}</body></html>'
     )
 
 
 def licence_email(
-    to: str, code: str, ends: date, archive_url: str, licence_url: str, language: str
+    to: str,
+    code: str,
+    ends: date,
+    archive_url: str,
+    licence_url: str,
+    language: str,
+    operator: Operator | None = None,
 ) -> Message:
+    """The licence and its code; without an operator (the demo, tests) the fictitious demo one is
+    named, as on the site."""
     t = LICENCE.get(language, LICENCE["en"])
     steps = t.steps
     until = t.until.format(date=format_date(ends, language))
+    grouped = " ".join(code_groups(code))
+    who = operator or DEMO_OPERATOR
+    identity = t.operator.format(name=who.name, number=who.number, address=who.address)
     text = "\n".join(
         [
             f"{t.intro}",
             "",
-            f"{_label(t.code, language)} {code}",
+            f"{_label(t.code, language)} {grouped}",
             until,
             "",
             _label(t.archive, language),
@@ -235,7 +294,15 @@ def licence_email(
             _label(t.steps_title, language),
             *(f"{number}. {step}" for number, step in enumerate(steps, 1)),
             "",
+            _label(t.phone_title, language),
+            _label(t.phone_open, language),
+            licence_url,
+            t.phone_tap,
+            t.phone_qr,
+            "",
             f"{_label(t.check, language)} {licence_url}",
+            "",
+            identity,
         ]
     )
     items = "".join(f"<li>{escape(step)}</li>" for step in steps)
@@ -243,11 +310,15 @@ def licence_email(
         language,
         f"<p>{escape(t.intro)}</p>"
         f'<p>{escape(_label(t.code, language))}<br><strong style="font-size:1.3em;letter-spacing:.05em">'
-        f"{escape(code)}</strong></p>"
+        f"{escape(grouped)}</strong></p>"
         f"<p>{escape(until)}</p>"
         f'<p><a href="{escape(archive_url)}">{escape(t.archive)}</a></p>'
         f"<h3>{escape(t.steps_title)}</h3><ol>{items}</ol>"
-        f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>',
+        f"<h3>{escape(t.phone_title)}</h3>"
+        f'<p><a href="{escape(licence_url)}">{escape(t.phone_open)}</a>.</p>'
+        f"<p>{escape(t.phone_tap)} {escape(t.phone_qr)}</p>"
+        f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>'
+        f'<hr><p style="font-size:.85em;color:#555">{escape(identity)}</p>',
     )
     return Message(to=to, subject=t.subject, text=text, html=html)
 

@@ -9,9 +9,9 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
-import { formatCount, plural, type PluralForms } from "../lib/format";
+import { formatCount, formatMoment, plural, type PluralForms } from "../lib/format";
 import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
-import { localPath, LOCALE, type Language } from "../lib/language";
+import { localPath, type Language } from "../lib/language";
 import { placeOf } from "../lib/places";
 import { Flag } from "./flag";
 
@@ -103,8 +103,10 @@ export function inUseText(inUse: number, limit: number, forms: PluralForms, lang
   return plural(limit, forms, language).replace("{used}", formatCount(inUse, language));
 }
 
+/** When a session started: the day and the time in the visitor's zone, the zone named (the
+ * server's page without the script names UTC: http/device_rows.py). */
 function sinceText(since: number, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALE[language], { dateStyle: "medium", timeStyle: "short" }).format(new Date(since * 1000));
+  return formatMoment(since, language);
 }
 
 /** A device as its row shows it: the place in the page's language, protocol and since when. */

@@ -20,7 +20,7 @@ export default {
     terms: "Terms of service",
     privacy: "Privacy policy",
     cookie: "Cookie policy",
-    users: { one: "{n} user", few: "{n} users", many: "{n} users", other: "{n} users" },
+    users: { one: "{n} user", few: "{n} users", many: "{n} users", other: "{n} users", millions: "{n} users" },
     operational: "All systems operational",
     unavailable: "Service temporarily unavailable",
     rights: "© {{year}} {{name}}. All rights reserved.",

@@ -19,7 +19,7 @@ const es: CoreDictionary = {
     terms: "Condiciones del servicio",
     privacy: "Política de privacidad",
     cookie: "Política de cookies",
-    users: { one: "{n} usuario", few: "{n} usuarios", many: "{n} de usuarios", other: "{n} usuarios" },
+    users: { one: "{n} usuario", few: "{n} usuarios", many: "{n} de usuarios", other: "{n} usuarios", millions: "{n} de usuarios" },
     operational: "Todos los sistemas funcionan",
     unavailable: "Servicio no disponible temporalmente",
     rights: "© {{year}} {{name}}. Todos los derechos reservados.",

@@ -19,7 +19,7 @@ const fr: CoreDictionary = {
     terms: "Conditions d’utilisation",
     privacy: "Politique de confidentialité",
     cookie: "Politique relative aux cookies",
-    users: { one: "{n} utilisateur", few: "{n} utilisateurs", many: "{n} d’utilisateurs", other: "{n} utilisateurs" },
+    users: { one: "{n} utilisateur", few: "{n} utilisateurs", many: "{n} d’utilisateurs", other: "{n} utilisateurs", millions: "{n} d’utilisateurs" },
     operational: "Tous les systèmes fonctionnent",
     unavailable: "Service momentanément indisponible",
     rights: "© {{year}} {{name}}. Tous droits réservés.",

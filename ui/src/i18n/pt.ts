@@ -19,7 +19,7 @@ const pt: CoreDictionary = {
     terms: "Termos de serviço",
     privacy: "Política de privacidade",
     cookie: "Política de cookies",
-    users: { one: "{n} usuário", few: "{n} usuários", many: "{n} de usuários", other: "{n} usuários" },
+    users: { one: "{n} usuário", few: "{n} usuários", many: "{n} de usuários", other: "{n} usuários", millions: "{n} de usuários" },
     operational: "Todos os sistemas funcionando",
     unavailable: "Serviço temporariamente indisponível",
     rights: "© {{year}} {{name}}. Todos os direitos reservados.",

@@ -12,9 +12,15 @@ export function formatCount(value: number, language: Language): string {
   return new Intl.NumberFormat(LOCALE[language]).format(value);
 }
 
-/** A count's short form ("1.2M", "1,2 млн"): what phones show above a million. */
+/** How each language shortens a count of millions: British English and Russian abbreviate
+ * ("1.2m", "1,2 млн"); Spanish, French and Portuguese write the word, as their press does
+ * ("1,2 millones", "1,2 million", "1,2 milhão"). */
+const SHORT_DISPLAY: Record<Language, "short" | "long"> = { en: "short", ru: "short", es: "long", fr: "long", pt: "long" };
+
+/** A count's short form ("1.2m", "1,2 млн", "1,2 millones"): what phones show above a million.
+ * The server writes the same (formatting.py: format_short; tests/locale_vectors.json). */
 export function shortCount(value: number, language: Language): string {
-  return new Intl.NumberFormat(LOCALE[language], { notation: "compact", maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(LOCALE[language], { notation: "compact", compactDisplay: SHORT_DISPLAY[language], maximumFractionDigits: 1 }).format(value);
 }
 
 /** The spec's marketing figures the home page shows: uptime, and countries the VPN is used from. */
@@ -41,8 +47,29 @@ export function progressWidth(users: number): number {
   return Math.min(100, (Math.max(0, users) / FREE_TIER_USERS) * 100);
 }
 
+/** A day (the UTC date of ``date``) as the language writes it in a sentence; French writes the
+ * first of a month "1er" ("1er mars 2027"), which Intl does not. */
 export function formatDate(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALE[language], { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+  const text = new Intl.DateTimeFormat(LOCALE[language], { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+  return language === "fr" && date.getUTCDate() === 1 ? text.replace(/^1(?=\s)/, "1er") : text;
+}
+
+/** A moment as the pages write it: the day, the time and the zone ("1er mars 2027, 15:05 UTC+1"),
+ * by default in the visitor's zone. The server, which does not know it, writes UTC and names it
+ * the same way (formatting.py: format_moment). ``offset`` is in minutes, as getTimezoneOffset
+ * gives it (UTC+1 is -60). */
+export function formatMoment(seconds: number, language: Language, offset = new Date(seconds * 1000).getTimezoneOffset()): string {
+  const local = new Date((seconds - offset * 60) * 1000);
+  const time = `${String(local.getUTCHours()).padStart(2, "0")}:${String(local.getUTCMinutes()).padStart(2, "0")}`;
+  return `${formatDate(local, language)}, ${time} ${zoneName(offset)}`;
+}
+
+/** "UTC", "UTC+1", "UTC-3", "UTC+5:30" for a getTimezoneOffset value. */
+export function zoneName(offset: number): string {
+  if (offset === 0) return "UTC";
+  const east = Math.abs(offset);
+  const minutes = east % 60;
+  return `UTC${offset < 0 ? "+" : "-"}${Math.floor(east / 60)}${minutes ? `:${String(minutes).padStart(2, "0")}` : ""}`;
 }
 
 /** "2027-02-20" → a Date at midnight UTC. */
@@ -50,7 +77,10 @@ export function parseDay(day: string): Date {
   return new Date(`${day}T00:00:00Z`);
 }
 
-export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+/** A counted text's forms by plural category, with {n} for the count; ``millions`` is its form
+ * beside a count's short form ("{n} пользователей", "{n} de usuarios": "1,2 млн пользователей",
+ * "1,2 millones de usuarios"), where the noun no longer agrees with the number's own digits. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string; millions?: string };
 
 /** The form of ``forms`` the language's plural rules pick for ``count``, with {n} the count as
  * shown (by default the count with the language's separators). */
@@ -61,6 +91,12 @@ export function plural(count: number, forms: PluralForms, language: Language, sh
 /** The form of ``forms`` the language's plural rules pick for ``count``, with {n} left in. */
 export function pluralForm(count: number, forms: PluralForms, language: Language): string {
   return forms[new Intl.PluralRules(LOCALE[language]).select(count)] ?? forms.other;
+}
+
+/** A counted text with a count in its short form ("1,2 млн пользователей"): its ``millions``
+ * form, else ``other`` (formatting.py: millions_form). */
+export function millionsText(count: number, forms: PluralForms, language: Language): string {
+  return (forms.millions ?? forms.other).replace("{n}", shortCount(count, language));
 }
 
 export type LoadLevel = "low" | "medium" | "high";

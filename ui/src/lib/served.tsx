@@ -8,7 +8,7 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { ActivationOutcome } from "./errors";
 import type { ComponentChildren } from "preact";
-import { FEW_USERS, formatCount, plural, pluralForm, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./format";
+import { FEW_USERS, millionsText, plural, SHORT_COUNT_FROM, type PluralForms } from "./format";
 import type { CoreDictionary, Dictionary } from "./i18n";
 import type { Language } from "./language";
 
@@ -55,8 +55,9 @@ export function servedNumber(name: "users" | "servers"): number | null {
 
 export const servedUserCount = (): number | null => servedNumber("users");
 
-/** Both forms of a large count: the stylesheet shows the short one on phones, so the page the
- * server sends and the page the script draws are the same at every width. */
+/** Both forms of a text with a large count, each whole ("1 234 567 пользователей", "1,2 млн
+ * пользователей"): the stylesheet shows the short one on phones, so the page the server sends and
+ * the page the script draws are the same at every width. */
 export function CountForms({ full, short }: { full: string; short: string }) {
   return (
     <>
@@ -86,18 +87,12 @@ export const COUNTED_USERS: { [N in CountedUsers]: (dictionary: CountedDictionar
 };
 
 /** A text counting users: the server's marker while prerendering, the words for a new service
- * below FEW_USERS, else the language's plural form with the count (in both forms above a million). */
+ * below FEW_USERS, else the language's plural form with the count; above a million, both texts:
+ * the full count in the form its number picks, the short count in the text's ``millions`` form. */
 export function countedUsers<N extends CountedUsers>(name: N, count: number | null, language: Language, dictionary: CountedDictionary[N]): ComponentChildren {
   if (count === null) return slot(`RAW_${name}`);
   const { forms, few } = COUNTED_USERS[name](dictionary);
   if (count < FEW_USERS) return <FewUsers text={few} />;
   if (count <= SHORT_COUNT_FROM) return plural(count, forms, language);
-  const [before, after] = pluralForm(count, forms, language).split("{n}");
-  return (
-    <>
-      {before}
-      <CountForms full={formatCount(count, language)} short={shortCount(count, language)} />
-      {after}
-    </>
-  );
+  return <CountForms full={plural(count, forms, language)} short={millionsText(count, forms, language)} />;
 }

@@ -152,7 +152,7 @@ export default {
     demo: "Demo: these servers are simulated.",
     securityTitle: "How we protect the fleet",
     securityText: "Servers report to the hub every 10 seconds with their own token; a server that misses three reports is shown offline. No traffic or connection logs are kept.",
-    ctaTitle: { one: "Join {n} user today", few: "Join {n} users today", many: "Join {n} users today", other: "Join {n} users today" },
+    ctaTitle: { one: "Join {n} user today", few: "Join {n} users today", many: "Join {n} users today", other: "Join {n} users today", millions: "Join {n} users today" },
     ctaButton: "Get VPN Free Now",
     updated: "Updated {{time}}",
   },

@@ -152,7 +152,7 @@ const es: ScreenDictionary = {
     demo: "Demostración: estos servidores son simulados.",
     securityTitle: "Cómo protegemos la red",
     securityText: "Cada 10 segundos, los servidores informan al servidor central con su propio token; si un servidor se salta tres informes seguidos, aparece fuera de línea. No se guardan registros de tráfico ni de conexiones.",
-    ctaTitle: { one: "Únete hoy a {n} usuario", few: "Únete hoy a {n} usuarios", many: "Únete hoy a {n} de usuarios", other: "Únete hoy a {n} usuarios" },
+    ctaTitle: { one: "Únete hoy a {n} usuario", few: "Únete hoy a {n} usuarios", many: "Únete hoy a {n} de usuarios", other: "Únete hoy a {n} usuarios", millions: "Únete hoy a {n} de usuarios" },
     ctaButton: "Consigue tu VPN gratis",
     updated: "Actualizado {{time}}",
   },

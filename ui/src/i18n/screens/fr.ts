@@ -152,7 +152,7 @@ const fr: ScreenDictionary = {
     demo: "Démonstration : ces serveurs sont simulés.",
     securityTitle: "Comment nous protégeons le réseau",
     securityText: "Toutes les 10 secondes, les serveurs se signalent au serveur central avec leur propre jeton ; un serveur dont trois signalements d’affilée manquent à l’appel apparaît hors ligne. Aucun journal de trafic ni de connexion n’est conservé.",
-    ctaTitle: { one: "Rejoignez {n} utilisateur dès aujourd’hui", few: "Rejoignez {n} utilisateurs dès aujourd’hui", many: "Rejoignez {n} d’utilisateurs dès aujourd’hui", other: "Rejoignez {n} utilisateurs dès aujourd’hui" },
+    ctaTitle: { one: "Rejoignez {n} utilisateur dès aujourd’hui", few: "Rejoignez {n} utilisateurs dès aujourd’hui", many: "Rejoignez {n} d’utilisateurs dès aujourd’hui", other: "Rejoignez {n} utilisateurs dès aujourd’hui", millions: "Rejoignez {n} d’utilisateurs dès aujourd’hui" },
     ctaButton: "Obtenir le VPN gratuit",
     updated: "Mis à jour {{time}}",
   },

@@ -152,7 +152,7 @@ const pt: ScreenDictionary = {
     demo: "Demonstração: estes servidores são simulados.",
     securityTitle: "Como protegemos a rede",
     securityText: "A cada 10 segundos, cada servidor envia um relatório ao servidor central, com seu próprio token; um servidor que deixa de enviar três relatórios seguidos aparece como off-line. Não guardamos registros de tráfego nem de conexões.",
-    ctaTitle: { one: "Junte-se hoje a {n} usuário", few: "Junte-se hoje a {n} usuários", many: "Junte-se hoje a {n} de usuários", other: "Junte-se hoje a {n} usuários" },
+    ctaTitle: { one: "Junte-se hoje a {n} usuário", few: "Junte-se hoje a {n} usuários", many: "Junte-se hoje a {n} de usuários", other: "Junte-se hoje a {n} usuários", millions: "Junte-se hoje a {n} de usuários" },
     ctaButton: "Obtenha sua VPN grátis",
     updated: "Atualizado {{time}}",
   },
