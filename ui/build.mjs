@@ -128,6 +128,8 @@ async function buildSite(out) {
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +
       // The stylesheet is small: inline, it costs no request before the first paint.
       `<style>${cssText}</style>` +
+      // What only the script makes work (the FAQ's search) is hidden from a browser that runs none.
+      `<noscript><style>.needs-script{display:none}</style></noscript>` +
       // No paint before the header and the page's content are parsed: a browser that yields while
       // parsing (a busy phone) would otherwise draw half a header, then move it (a layout shift).
       `<link rel="expect" href="#main" blocking="render">` +

@@ -84,8 +84,9 @@ def test_the_reminder_button_says_for_how_long(language: str, days: int, button:
 
 def test_the_no_javascript_answers_read_as_sentences() -> None:
     assert detail_text("unavailable", "es").count("momento") <= 1
-    assert detail_text("rate_limited", "fr", seconds=30) == "Trop de requêtes. Réessayez dans 30\u00a0s."
-    assert detail_text("rate_limited", "es", seconds=30).endswith("30\u00a0s.")
+    wait = detail_text("rate_limited", "fr", seconds=30)
+    assert wait == "Trop de requêtes. Réessayez dans 30\u00a0secondes."
+    assert detail_text("rate_limited", "es", seconds=30).endswith("dentro de 30\u00a0segundos.")
     assert field_text("wrong_type", "fr", expected="string") == "Ce champ doit contenir du texte."
     assert field_text("wrong_type", "es", expected="integer") == "Este campo debe contener un número entero."
     # Spanish says a million with "de" after it: the count stands alone, not before "plazas".

@@ -215,13 +215,17 @@ def forms_blueprint(site: Site) -> Blueprint:
         else:
             checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
         view = licence_json(checked.licence, checked.code, checked.archive_token)
+        code = view["code"] or clean_typed_code(body.activation_code)
         formats = site.formats[language]
         return answer(
             "licence-active" if view["active"] else "licence-ended",
             200,
             {
                 "EMAIL": view["email"],
-                **code_slots(view["code"] or clean_typed_code(body.activation_code)),
+                # Whole, for the dashboard's licence form: the language menu posts it to the
+                # dashboard in another language (ui/src/lib/language.ts: LICENCE_FORM).
+                "CODE": code,
+                **code_slots(code),
                 "STARTED": formats.date(date.fromisoformat(view["start"])),
                 "ENDS": formats.date(date.fromisoformat(view["end"])),
                 "REMAINING": str(view["days"]),

@@ -2,7 +2,7 @@
 
 Clients match on ``code``; the English texts keep the phrases "Too many requests" and "already
 been used" that older clients looked for. Numbers and dates in a detail are written as the
-language writes them.
+language writes them, and a wait (``seconds``) as a person says it, in ``{wait}`` ("in 10 minutes").
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from vpnsite_adapters.formatting import format_date, format_number
+from vpnsite_adapters.waits import format_wait
 
 Texts = Mapping[str, str]
 
@@ -65,11 +66,11 @@ DETAILS: Mapping[str, Texts] = {
         "pt": "Esta solicitação de cadastro expirou. Digite seu e-mail novamente.",
     },
     "rate_limited": {
-        "en": "Too many requests. Please try again in {seconds} s.",
-        "ru": "Слишком много запросов. Повторите попытку через {seconds}\u00a0с.",
-        "es": "Demasiadas solicitudes. Inténtalo de nuevo dentro de {seconds}\u00a0s.",
-        "fr": "Trop de requêtes. Réessayez dans {seconds}\u00a0s.",
-        "pt": "Muitas solicitações. Tente novamente em {seconds}\u00a0s.",
+        "en": "Too many requests. Please try again {wait}.",
+        "ru": "Слишком много запросов. Повторите попытку {wait}.",
+        "es": "Demasiadas solicitudes. Inténtalo de nuevo {wait}.",
+        "fr": "Trop de requêtes. Réessayez {wait}.",
+        "pt": "Muitas solicitações. Tente novamente {wait}.",
     },
     "not_renewable_yet": {
         "en": "This licence can be renewed from {opens}, seven days before it ends.",
@@ -287,7 +288,12 @@ def _localised(params: Mapping[str, object], language: str) -> dict[str, object]
             return format_number(value, language)
         return value
 
-    return {name: one(value) for name, value in params.items()}
+    localised = {name: one(value) for name, value in params.items()}
+    seconds = params.get("seconds")
+    if isinstance(seconds, int):
+        # A rate limit's wait as a person says it: "in 10 minutes", never "in 589 s".
+        localised["wait"] = format_wait(seconds, language)
+    return localised
 
 
 def detail_text(code: str, language: str, **params: object) -> str:

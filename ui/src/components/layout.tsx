@@ -2,10 +2,10 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
-import { HTML_LANG, LANGUAGES, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
+import { HTML_LANG, LANGUAGES, LICENCE_FORM, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
-import { countedUsers, servedUserCount } from "../lib/served";
+import { countedUsers, servedUserCount, useServed } from "../lib/served";
 import { useOnNavigation } from "../lib/on-navigation";
 import { operator } from "../lib/operator";
 import { revealOnScroll } from "./reveal";
@@ -38,14 +38,15 @@ function ScrollProgress() {
   return <div class="scroll-progress" style={{ transform: `scaleX(${Math.min(1, y / height)})` }} aria-hidden="true" />;
 }
 
-/** Closes a <details> menu on Escape (focus back on its summary) and on a click outside it. */
+/** Closes a <details> menu on Escape (focus back on its summary), on a click outside it and when
+ * the focus leaves it (a Tab past its last item). */
 function useClosingMenu(): { ref: { current: HTMLDetailsElement | null }; close: () => void } {
   const ref = useRef<HTMLDetailsElement>(null);
   const close = () => {
     if (ref.current) ref.current.open = false;
   };
   useEffect(() => {
-    const onPointer = (event: Event) => {
+    const onOutside = (event: Event) => {
       if (ref.current?.open && !ref.current.contains(event.target as Node)) close();
     };
     const onKey = (event: KeyboardEvent) => {
@@ -54,23 +55,30 @@ function useClosingMenu(): { ref: { current: HTMLDetailsElement | null }; close:
         ref.current.querySelector("summary")?.focus();
       }
     };
-    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("pointerdown", onOutside);
+    document.addEventListener("focusin", onOutside);
     document.addEventListener("keydown", onKey);
     return () => {
-      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("pointerdown", onOutside);
+      document.removeEventListener("focusin", onOutside);
       document.removeEventListener("keydown", onKey);
     };
   }, []);
   return { ref, close };
 }
 
-// The menus are <details> of plain links, so they open and navigate without JavaScript.
+// The menus are <details> of plain links, so they open and navigate without JavaScript. On a
+// dashboard (the server's, or the script's: looked for as the menu opens) each language is a
+// button that posts the dashboard's licence form (LICENCE_FORM) to that language's licence page,
+// which answers with the dashboard in the language.
 function LanguageMenu() {
   const { language, t } = useI18n();
   const [path] = useLocation();
   const { ref } = useClosingMenu();
+  const [onDashboard, setOnDashboard] = useState(false);
+  const posts = useServed()?.kind === "licence" || onDashboard;
   return (
-    <details class="language-menu" ref={ref}>
+    <details class="language-menu" ref={ref} onToggle={() => setOnDashboard(document.getElementById(LICENCE_FORM) !== null)}>
       <summary class="language-button">
         <Icon path={globeIcon} size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
         <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon path={chevronIcon} size={16} />
@@ -78,9 +86,15 @@ function LanguageMenu() {
       <ul class="language-list">
         {LANGUAGES.map((option) => (
           <li key={option}>
-            <a lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
-              {LANGUAGE_NAMES[option]}
-            </a>
+            {posts ? (
+              <button form={LICENCE_FORM} formAction={localPath("/license", option)} lang={HTML_LANG[option]} aria-current={option === language ? "true" : undefined}>
+                {LANGUAGE_NAMES[option]}
+              </button>
+            ) : (
+              <a lang={HTML_LANG[option]} hrefLang={HTML_LANG[option]} href={switchLanguage(path, option)} aria-current={option === language ? "true" : undefined}>
+                {LANGUAGE_NAMES[option]}
+              </a>
+            )}
           </li>
         ))}
       </ul>

@@ -28,6 +28,11 @@ export function localPath(route: string, language: Language): string {
   return route === "/" ? prefix(language) : prefix(language) + route;
 }
 
+/** The id of a dashboard's hidden form with its licence (e-mail and code): on a dashboard the
+ * language menu's buttons post it to another language's licence page, which answers with the
+ * dashboard in that language. The code is kept in the page alone: no address, no storage. */
+export const LICENCE_FORM = "shown-licence";
+
 /** The switch rule: replace another language's prefix with the chosen one, or add it; English drops it. */
 export function switchLanguage(path: string, to: Language): string {
   return localPath(stripLanguage(path), to);

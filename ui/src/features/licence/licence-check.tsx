@@ -8,7 +8,7 @@ import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { isWhole, lastActivation } from "../../lib/last-activation";
-import { localPath } from "../../lib/language";
+import { LICENCE_FORM, localPath } from "../../lib/language";
 import { ArchiveLink, DownloadTiles } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { refreshIcon } from "../../components/screen-icons";
@@ -28,7 +28,7 @@ function detailOf(error: unknown, fallback: string): string {
 /** The dashboard as the server answers the no-script form: the licence's values are slots. */
 function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
-  const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
+  const shown = { email: slot("EMAIL"), code: slot("CODE"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
     <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && <DashboardExtras setup={slot("RAW_ONE_TAP")} devices={slot("RAW_DEVICES")} />}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
@@ -49,13 +49,22 @@ function DashboardExtras({ setup, devices }: { setup: ComponentChildren; devices
   );
 }
 
-type DashboardShown = { email: string; codeGroups: string[]; started: string; ends: string; remaining: string };
+/** ``code``: the licence's code whole, as the licence form takes it (for LICENCE_FORM). */
+type DashboardShown = { email: string; code: string; codeGroups: string[]; started: string; ends: string; remaining: string };
 
 function DashboardView({ active, shown, configUrl, renewal, another, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; setup?: ComponentChildren }) {
   const { language, t, list } = useI18n();
+  // The script's dashboard moves the focus to its heading when it shows; the server's answer
+  // (after a form post, or another language chosen from a dashboard) opens with it there.
+  const served = useServed()?.kind === "licence";
   return (
     <section class="container dashboard">
-      <h1 id="dashboard-title" tabIndex={-1}>{t("licence.dashboardTitle")}</h1>
+      <h1 id="dashboard-title" tabIndex={-1} autoFocus={served}>{t("licence.dashboardTitle")}</h1>
+      {/* What the language menu posts to show this dashboard in another language (layout.tsx). */}
+      <form id={LICENCE_FORM} method="post" action={localPath("/license", language)} hidden>
+        <input type="hidden" name="email" value={shown.email} />
+        <input type="hidden" name="activation_code" value={shown.code} />
+      </form>
       <div class="card details">
         <p class={active ? "badge badge-green" : "badge badge-grey"}>{active ? t("licence.active") : t("licence.ended")}</p>
         <dl>
@@ -106,6 +115,7 @@ function Dashboard({ licence, devices, credentials, onAnother }: { licence: Lice
   };
   const shown = {
     email: current.email,
+    code: credentials.code,
     codeGroups: codeGroups(current.code ?? credentials.code),
     started: formatDate(parseDay(current.start), language),
     ends: formatDate(parseDay(current.end), language),

@@ -36,13 +36,25 @@ function servedState(outcome: "success" | ActivationOutcome): State | null {
   return { kind: "error", outcome, message: outcome === "generic" ? slot("ERROR") : "" };
 }
 
+/** The result's heading. The script's result takes the focus (the form that had it is gone); the
+ * server's answer opens with it there. */
+function useResultHeading() {
+  const ref = useRef<HTMLHeadingElement>(null);
+  const served = useServed() !== null;
+  useEffect(() => {
+    if (!served) ref.current?.focus();
+  }, []);
+  return { ref, tabIndex: -1, autoFocus: served };
+}
+
 function ActivationFailure({ outcome, message, retry }: { outcome: ActivationOutcome; message: string; retry: ComponentChildren }) {
   const { language, t } = useI18n();
+  const heading = useResultHeading();
   const denied = outcome !== "generic";
   return (
     <section class="container narrow">
       <div class="card error-card" role="alert">
-        <h1>{denied ? t("activation.deniedTitle") : t("activation.errorTitle")}</h1>
+        <h1 {...heading}>{denied ? t("activation.deniedTitle") : t("activation.errorTitle")}</h1>
         {outcome === "rate_limited" && <p>{t("activation.tooMany")}</p>}
         {outcome === "already_used" && <p>{t("activation.alreadyUsed")}</p>}
         {outcome === "generic" && message && <p class="muted">{message}</p>}
@@ -59,11 +71,12 @@ function ActivationFailure({ outcome, message, retry }: { outcome: ActivationOut
 
 function ActivationSuccess({ shown }: { shown: Shown }) {
   const { language, t } = useI18n();
+  const heading = useResultHeading();
   return (
     <section class="container activation">
       <div class="center">
         <span class="success-mark"><Icon path={checkIcon} size={36} /></span>
-        <h1>{t("activation.successTitle")}</h1>
+        <h1 {...heading}>{t("activation.successTitle")}</h1>
         <p class="lead">{t("activation.successLead")}</p>
       </div>
       <div class="card details">

@@ -1,5 +1,5 @@
 import "../../lib/first-load";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
 import { ApiError, sendTicket } from "../../lib/api";
@@ -20,7 +20,8 @@ function Faq({ faq }: { faq: FaqItem[] }) {
   return (
     <div class="faq">
       <label for="faq-search" class="visually-hidden">{t("support.search")}</label>
-      <div class="search">
+      {/* The search filters with the script; a page without it hides the box (build.mjs: noscript). */}
+      <div class="search needs-script">
         <Icon path={searchIcon} size={20} />
         <input id="faq-search" type="search" placeholder={t("support.search")} value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
       </div>
@@ -71,6 +72,15 @@ function ContactForm() {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(refused ? slot("ERROR") : null);
   const [ticket, setTicket] = useState<string | null>(served === "support-sent" ? slot("TICKET") : null);
+  const sentHeading = useRef<HTMLHeadingElement>(null);
+
+  // The confirmation takes the form's place, and the focus with it, in view (on a phone it comes
+  // before the FAQ: styles.css). The server's answer opens with the focus there (autofocus).
+  useEffect(() => {
+    if (!ticket || served === "support-sent") return;
+    sentHeading.current?.focus({ preventScroll: true });
+    sentHeading.current?.parentElement?.scrollIntoView({ block: "nearest" });
+  }, [ticket]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -82,7 +92,6 @@ function ContactForm() {
       setEmail("");
       setCode("");
       setMessage("");
-      window.scrollTo({ top: 0, behavior: "instant" });
     } catch (failure) {
       const texts = { generic: t("support.error"), validation: t("support.validation"), input: t("support.checkInput") };
       setError(errorText(failure instanceof ApiError ? failure.body : null, ERROR_DISPLAYS.support(texts)));
@@ -95,7 +104,7 @@ function ContactForm() {
     return (
       <div class="card center sent" role="status">
         <span class="success-mark"><Icon path={checkIcon} size={32} /></span>
-        <h2>{t("support.sentTitle")}</h2>
+        <h2 ref={sentHeading} tabIndex={-1} autoFocus={served === "support-sent"}>{t("support.sentTitle")}</h2>
         <p>{t("support.sentText", { ticket })}</p>
         {served === "support-sent" ? (
           <a class="button" href={`${localPath("/support", language)}#contact`}>{t("support.another")}</a>
