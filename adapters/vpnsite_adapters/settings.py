@@ -16,6 +16,7 @@ from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
+from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
@@ -71,6 +72,8 @@ class Settings:
     # A file beside the backups where each erasure is also written, for `restore` to re-apply.
     erasure_journal: Path | None = None
     operator: Operator | None = None
+    # The footer's links to the operator's accounts (VPNSITE_SOCIAL_LINKS); none by default.
+    social_links: tuple[SocialLink, ...] = ()
 
     @property
     def origin(self) -> str:
@@ -130,6 +133,7 @@ def load_settings(
         shutdown_timeout=_integer(get("SHUTDOWN_TIMEOUT", str(SHUTDOWN_SECONDS)), "SHUTDOWN_TIMEOUT", 1, 600),
         erasure_journal=Path(journal) if (journal := get("ERASURE_JOURNAL")) else None,
         operator=_operator(get),
+        social_links=_social_links(get("SOCIAL_LINKS")),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -142,6 +146,13 @@ def _operator(get: Callable[[str], str | None]) -> Operator | None:
     try:
         return read_operator(get)
     except OperatorError as error:
+        raise SettingsError(str(error)) from None
+
+
+def _social_links(text: str | None) -> tuple[SocialLink, ...]:
+    try:
+        return read_social_links(text)
+    except SocialLinksError as error:
         raise SettingsError(str(error)) from None
 
 

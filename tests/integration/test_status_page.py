@@ -77,7 +77,7 @@ def snapshot(users: int, demo: bool) -> dict[str, Any]:
         "system_servers": [
             {"id": "activation-server", "location": "Hub", "status": "online", "ping": 1, "load": "69%"},
             {"id": "hub-server", "location": "Hub", "status": "offline", "ping": None, "load": "70%"},
-            {"id": "billing", "location": "Hub", "status": "not_configured", "ping": None, "load": None},
+            {"id": "billing", "location": "Hub", "status": "online", "ping": 41, "load": None},
         ],
         "summary": {"user_count": users, "demo": demo, "vpn_servers_count": 4},
     }

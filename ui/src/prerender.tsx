@@ -14,7 +14,8 @@ import { SHOWN_TESTIMONIALS, TESTIMONIALS } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
 import { TEXTS } from "./content/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
-import { operatorMeta } from "./lib/operator";
+import { OPERATOR_PLACEHOLDERS, operatorMeta } from "./lib/operator";
+import { FooterContact, SocialAnchor, type SocialLink } from "./components/footer-contact";
 import { ROUTES, pageOf } from "./lib/pages";
 import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
 import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
@@ -80,17 +81,39 @@ function flagPieces(language: Language): Record<string, string> {
   );
 }
 
+/** The footer's contact column in pieces, per language, for the server to put together from the
+ * operator's social links (http/footer_contact.py): the column with links ("Follow us", the links
+ * a raw slot) and without ("Contact"), and each kind of link, its address and label slots. */
+export function footerParts(language: Language) {
+  const email = OPERATOR_PLACEHOLDERS.email;
+  const kinds: SocialLink["kind"][] = ["x", "telegram", "link"];
+  return {
+    following: inLanguage(language, <FooterContact following email={email}>{slot("RAW_LINKS")}</FooterContact>),
+    contact: inLanguage(language, <FooterContact following={false} email={email}>{null}</FooterContact>),
+    links: Object.fromEntries(kinds.map((kind) => [kind, inLanguage(language, <SocialAnchor link={{ kind, label: slot("LABEL"), url: slot("URL") }} />)])),
+  };
+}
+
+/** The footer's contact column as the script draws it for these links: what the server's must equal. */
+export function renderFooterContact(links: SocialLink[], language: Language): string {
+  return inLanguage(language, <FooterContact following={links.length > 0} email={OPERATOR_PLACEHOLDERS.email}>{links.map((link) => <SocialAnchor key={link.url} link={link} />)}</FooterContact>);
+}
+
 /** The status page's live block in pieces, per language, for the server to put together from its
  * snapshot (http/status_page.py): markup with slots, and the texts and tables it needs. */
 export function statusParts(language: Language) {
   const { t } = makeTranslator(language, DICTIONARIES[language]);
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
   const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
-  const block = (demo: boolean) => inLanguage(language, <StatusBlock demo={demo} users={users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
+  const block = (demo: boolean, few: boolean) =>
+    inLanguage(language, <StatusBlock demo={demo} users={few ? { ...users, progress: null } : users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
   return {
     markup: {
-      block: block(false),
-      block_demo: block(true),
+      block: block(false, false),
+      block_demo: block(true, false),
+      // Below FEW_USERS (formats.json: few_users): no share of the free tier.
+      block_few: block(false, true),
+      block_few_demo: block(true, true),
       vpn_row: inLanguage(language, <VpnRow view={{ ...row, flag: slot("RAW_FLAG"), city: slot("CITY"), ping: slot("PING"), load: slot("RAW_LOAD"), rank: slot("RANK"), rankText: slot("RANK_TEXT") }} />),
       system_row: inLanguage(language, <SystemRow view={{ ...row, ping: slot("RAW_RESPONSE") }} />),
       response: inLanguage(language, <ResponseTime ping={slot("PING")} />),

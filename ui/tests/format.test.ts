@@ -140,7 +140,7 @@ test("every count in the dictionaries goes through plural rules", () => {
 
 test("load and rank colours follow the thresholds", () => {
   assert.deepEqual(["0%", "29%", "30%", "69%", "70%", "100%"].map(loadLevel), ["low", "low", "medium", "medium", "high", "high"]);
-  assert.deepEqual(["very_high", "high", "medium", "low"].map(rankColour), ["green", "blue", "yellow", "grey"]);
+  assert.deepEqual(["very_high", "high", "medium", "low", "bogus"].map(rankColour), ["deep", "mid", "pale", "plain", "plain"]);
 });
 
 test("plurals follow the language's rules (Russian one/few/many)", () => {

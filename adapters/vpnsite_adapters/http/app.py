@@ -136,7 +136,8 @@ def register_public(app: Flask, services: Services) -> None:
     app.register_blueprint(archive_api)
     app.register_blueprint(profile_api)
     app.register_blueprint(devices_api)
-    site = Site.load(services.settings.origin, services.snapshot, services.settings.operator)
+    settings = services.settings
+    site = Site.load(settings.origin, services.snapshot, settings.operator, settings.social_links)
     if site is not None:
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))

@@ -126,7 +126,7 @@ _SYSTEM_SERVER = {
     "properties": {
         "id": {"type": "string"},
         "location": {"type": "string"},
-        "status": {"enum": ["online", "offline", "not_configured"]},
+        "status": {"enum": ["online", "offline"]},
         "ping": {"type": ["integer", "null"], "minimum": 0},
         "load": {"type": ["string", "null"]},
     },
@@ -370,7 +370,12 @@ SCHEMAS: dict[str, Any] = {
         "required": ["vpn_servers", "system_servers", "summary"],
         "properties": {
             "vpn_servers": {"type": "array", "items": _VPN_SERVER},
-            "system_servers": {"type": "array", "items": _SYSTEM_SERVER},
+            "system_servers": {
+                "type": "array",
+                "items": _SYSTEM_SERVER,
+                "description": "The activation and hub servers, and the billing service when one is"
+                " configured (VPNSITE_BILLING_HEALTH_URL): what is not configured is not listed",
+            },
             "summary": {
                 "type": "object",
                 "required": [

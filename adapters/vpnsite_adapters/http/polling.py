@@ -1,7 +1,8 @@
 """The two endpoints every open page polls, answered before Flask sees the request.
 
 They only copy bytes from the in-memory snapshot, and at a few thousand requests per second the
-framework's per-request machinery would cost more than the answer itself.
+framework's per-request machinery would cost more than the answer itself. A client that accepts
+gzip gets the snapshot's compressed copy (made once per refresh), under an ETag of its own.
 """
 
 from __future__ import annotations
@@ -91,11 +92,8 @@ class PollingEndpoints:
             return [body]
         secure = [HSTS] if environ.get("wsgi.url_scheme") == "https" else []
         origin = environ.get("HTTP_ORIGIN")
-        cors = (
-            [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
-            if origin in self.cors_origins
-            else []
-        )
+        allowed = origin in self.cors_origins
+        cors = [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")] if allowed else []
         if method == "OPTIONS":
             preflight = [("Access-Control-Allow-Methods", "GET, HEAD")] if cors else []
             self.counter(environ["PATH_INFO"], method, 204)()
@@ -114,12 +112,19 @@ class PollingEndpoints:
             self._log(method, environ, 204, started, request_id[1])
             return [b""]
         prepared = self._prepare(environ["PATH_INFO"], route())
+        encoded = prepared.encoded
         ok, not_modified = self.counted[environ["PATH_INFO"]][method]
-        if _matches(environ.get("HTTP_IF_NONE_MATCH"), prepared.encoded.etag):
-            status, headers, body = "304 Not Modified", prepared.not_modified, b""
+        compressed = encoded.gzipped is not None and accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING"))
+        sent = (encoded.gzip_etag if compressed else None) or encoded.etag
+        held = _held(environ.get("HTTP_IF_NONE_MATCH"), encoded, sent)
+        if held is not None:
+            status, headers, body = "304 Not Modified", prepared.not_modified[held], b""
             not_modified()
+        elif compressed:
+            status, headers, body = "200 OK", prepared.ok_gzip, encoded.gzipped or b""
+            ok()
         else:
-            status, headers, body = "200 OK", prepared.ok, prepared.encoded.body
+            status, headers, body = "200 OK", prepared.ok, encoded.body
             ok()
         start_response(status, [*headers, request_id, *secure, *cors])
         self._log(method, environ, int(status[:3]), started, request_id[1])
@@ -137,35 +142,65 @@ class PollingEndpoints:
         page polls, and a poll does little else."""
         prepared = self._prepared.get(path)
         if prepared is None or prepared.encoded is not encoded:
+            ok = [*self.security_headers, *_CACHING, ("Content-Type", "application/json")]
+            # The browser keeps the headers it stored with the 200; a 304 carries what may have
+            # changed (RFC 9110, 15.4.5), and the ETag of the copy the client holds.
+            not_modified = {encoded.etag: [*_CACHING, ("ETag", encoded.etag)]}
+            if encoded.gzip_etag is not None:
+                not_modified[encoded.gzip_etag] = [*_CACHING, ("ETag", encoded.gzip_etag)]
             prepared = _Prepared(
                 encoded,
-                ok=[
-                    *self.security_headers,
-                    *_CACHING,
-                    ("ETag", encoded.etag),
-                    ("Content-Type", "application/json"),
-                    ("Content-Length", str(len(encoded.body))),
+                ok=[*ok, ("ETag", encoded.etag), ("Content-Length", str(len(encoded.body)))],
+                ok_gzip=[
+                    *ok,
+                    ("ETag", encoded.gzip_etag or encoded.etag),
+                    ("Content-Encoding", "gzip"),
+                    ("Content-Length", str(len(encoded.gzipped or b""))),
                 ],
-                # The browser keeps the headers it stored with the 200; a 304 carries what may have
-                # changed (RFC 9110, 15.4.5).
-                not_modified=[*_CACHING, ("ETag", encoded.etag)],
+                not_modified=not_modified,
             )
             self._prepared[path] = prepared
         return prepared
 
 
-_CACHING = [("Cache-Control", "public, max-age=2")]
+# Every answer may be compressed, so every answer says what it depends on.
+_CACHING = [("Cache-Control", "public, max-age=2"), ("Vary", "Accept-Encoding")]
 
 
 @frozen
 class _Prepared:
     encoded: Encoded
     ok: list[tuple[str, str]]
-    not_modified: list[tuple[str, str]]
+    ok_gzip: list[tuple[str, str]]
+    # By the ETag the client holds.
+    not_modified: dict[str, list[tuple[str, str]]]
 
 
-def _matches(if_none_match: str | None, etag: str) -> bool:
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip: named (or ``*``) with a weight above zero, and
+    not refused by name (RFC 9110, 12.5.3)."""
+    weights: dict[str, float] = {}
+    for item in (accept_encoding or "").split(","):
+        name, _, parameters = item.partition(";")
+        weight = 1.0
+        for parameter in parameters.split(";"):
+            key, _, value = parameter.strip().partition("=")
+            if key.lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        weights[name.strip().lower()] = weight
+    named = weights.get("gzip", weights.get("x-gzip"))
+    return (named if named is not None else weights.get("*", 0.0)) > 0
+
+
+def _held(if_none_match: str | None, encoded: Encoded, sent: str) -> str | None:
+    """The current ETag the client says it holds (identity or gzip), or None; for ``*``, the one
+    it would be ``sent``."""
     if not if_none_match:
-        return False
+        return None
     candidates = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
-    return etag in candidates or "*" in candidates
+    if "*" in candidates:
+        return sent
+    return next((tag for tag in (encoded.etag, encoded.gzip_etag) if tag in candidates), None)

@@ -25,17 +25,20 @@ from vpnsite.connection_check import ExitIndex
 from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
+from vpnsite_adapters.http.footer_contact import FooterContact
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
+from vpnsite_adapters.social_links import SocialLink
 
 log = logging.getLogger("vpnsite.site")
 
 SITE_DIR = Path(__file__).parent / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
+FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
 LANGUAGE_PREFIXES = ("ru", "es", "fr", "pt")
 HTML_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -96,16 +99,28 @@ def language_of(path: str) -> str:
     return first if first in LANGUAGE_PREFIXES else "en"
 
 
+def language_of_file(name: str) -> str:
+    """The language of a built page: ``/pages/ru/…`` or ``/forms/ru/…``."""
+    if name.startswith("/forms/"):
+        return language_of(name.removeprefix("/forms"))
+    return language_of(name.removeprefix("/pages"))
+
+
 class Site:
     """The built site in memory. Pages name their origin (canonical, hreflang, Open Graph) and the
-    operator (footer, About, terms, privacy): the public URL and the operator's identity, escaped,
-    are written into each page once, when it is first asked for; the user count (and on the status
-    page the whole snapshot) each time the snapshot has changed, so between changes a page costs a
-    dictionary look-up. Without an operator (only the demo and tests build a site without one:
-    `serve` refuses) the fictitious demo one is shown."""
+    operator (footer, About, terms, privacy): the public URL, the operator's identity and social
+    links, escaped, are written into each page once, when it is first asked for; the user count
+    (and on the status page the whole snapshot) each time the snapshot has changed, so between
+    changes a page costs a dictionary look-up. Without an operator (only the demo and tests build
+    a site without one: `serve` refuses) the fictitious demo one is shown."""
 
     def __init__(
-        self, root: Path, public_url: str, snapshot: Snapshot, operator: Operator | None = None
+        self,
+        root: Path,
+        public_url: str,
+        snapshot: Snapshot,
+        operator: Operator | None = None,
+        social_links: tuple[SocialLink, ...] = (),
     ) -> None:
         self.root = root
         self.public_url = public_url
@@ -114,6 +129,7 @@ class Site:
             placeholder: escape(value, quote=True).encode()
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
         }
+        self.social_links = social_links
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
@@ -125,6 +141,7 @@ class Site:
         self.device_rows = DeviceRows.load(root / "forms" / "devices.json")
         self.connection_answers = ConnectionAnswers.load(root / "forms" / "check.json")
         self.testimonials = Testimonials.load(root / "forms" / "testimonials.json")
+        self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
         self._with_testimonials = {
@@ -141,11 +158,17 @@ class Site:
         self._picked: dict[str, tuple[int, ...]] = {}
 
     @classmethod
-    def load(cls, public_url: str, snapshot: Snapshot, operator: Operator | None = None) -> Site | None:
+    def load(
+        cls,
+        public_url: str,
+        snapshot: Snapshot,
+        operator: Operator | None = None,
+        social_links: tuple[SocialLink, ...] = (),
+    ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, snapshot, operator)
+        return cls(SITE_DIR, public_url, snapshot, operator, social_links)
 
     def counts(self, language: str, users: int, servers: int) -> tuple[dict[str, str], dict[str, bytes]]:
         """What every page says of the snapshot: the numbers for the script (meta tags), the
@@ -160,10 +183,13 @@ class Site:
         return numbers, formats.counted(users)
 
     def _page(self, name: str) -> bytes:
-        """A page as the server sends it before the snapshot goes in: its origin and operator."""
+        """A page as the server sends it before the snapshot goes in: its origin and operator (the
+        footer's contact column first: it names the operator's e-mail)."""
         found = self._bound.get(name)
         if found is None:
-            found = self.files[name].replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            contact = self.footer_contact.block(language_of_file(name), self.social_links)
+            found = self.files[name].replace(FOOTER_CONTACT_MARKER, contact)
+            found = found.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
             for placeholder, value in self.page_values.items():
                 found = found.replace(placeholder, value)
             self._bound[name] = found

@@ -33,8 +33,11 @@ class StatusPage(BuildPieces):
         percent = min(Decimal(max(0, users)) * 100 / parts["free_tier_users"], Decimal(100))
         progress = percent.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
         demo = bool(status.get("summary", {}).get("demo"))
+        # Below the threshold under which every page says the service is new instead of a count
+        # (``LanguageFormats.counted``), no share of the free tier either: it would give it away.
+        few = "_few" if users < formats.few_users else ""
         block = fill(
-            markup["block_demo" if demo else "block"].encode(),
+            markup[f"block{few}{'_demo' if demo else ''}"].encode(),
             {
                 "PROGRESS": percent_text(parts["percent"], parts["decimal"], str(progress)),
                 "PROGRESS_NOW": js_number(width),

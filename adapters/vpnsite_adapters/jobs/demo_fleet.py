@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import random
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
@@ -21,6 +21,9 @@ log = logging.getLogger("vpnsite.demo")
 
 # A reserved top-level domain: the demo's profiles look real and can reach nobody.
 DEMO_DOMAIN = "demo.invalid"
+# The demo's servers listen on this machine, where a connection takes no time: the hub measures
+# each as this far away (typical round trips from London, in milliseconds), give or take a few.
+DEMO_ROUND_TRIPS_MS = {"nl": 9, "de": 13, "ch": 18, "it": 25, "pl": 28, "lv": 37, "ro": 45, "us": 76}
 
 
 class SimulatedServer:
@@ -42,6 +45,12 @@ class SimulatedServer:
             sessions=self.sessions,
             service_up=True,
         )
+
+
+def _round_trip(rng: random.Random, typical: float) -> Callable[[], float]:
+    """A round trip that varies as a real one does: a few per cent around the typical one, now and
+    then a few milliseconds more."""
+    return lambda: typical * rng.uniform(0.94, 1.08) + (rng.uniform(2, 9) if rng.random() < 0.1 else 0)
 
 
 class DemoServers(Protocol):
@@ -70,8 +79,10 @@ class DemoFleet:
         self.interval = interval
         self.agents: dict[str, NodeAgent] = {}
         self.listeners: list[socket.socket] = []
-        # The names in the demo's profiles, and the local listeners the hub pings instead.
+        # The names in the demo's profiles, the local listeners the hub pings instead, and the
+        # distance the hub adds to what it measures there.
         self.reach_at: dict[str, str] = {}
+        self.distance: dict[str, Callable[[], float]] = {}
 
     def start(self) -> None:
         rng = random.Random()
@@ -87,6 +98,7 @@ class DemoFleet:
                 self.fleet.set_address(location.id, host, listener.getsockname()[1])
                 self.fleet.set_openvpn_ports(location.id, 1194, 443)
             self.reach_at[host] = "127.0.0.1"
+            self.distance[host] = _round_trip(rng, DEMO_ROUND_TRIPS_MS.get(location.country, 30))
             agent = NodeAgent(
                 Hub(self.hub, token),
                 SimulatedServer(rng, popularity=rng.uniform(0.3, 1.8)),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -36,10 +37,12 @@ class FleetProbe:
         self.fleet = fleet
         self.unit_of_work = unit_of_work
         self.billing_url = billing_url
-        initial = "offline" if billing_url else "not_configured"
-        self.billing: dict[str, Any] = _billing_entry(initial, None)
-        # Where a name clients use is not where the hub reaches the server (the demo's servers).
+        # None when there is no billing service to check: the status page does not list it.
+        self.billing: dict[str, Any] | None = _billing_entry("offline", None) if billing_url else None
+        # Where a name clients use is not where the hub reaches the server (the demo's servers),
+        # and how far away such a server is simulated to be: milliseconds added to what is measured.
         self.reach_at: dict[str, str] = {}
+        self.distance: dict[str, Callable[[], float]] = {}
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="probe")
 
     def probe(self) -> None:
@@ -48,12 +51,17 @@ class FleetProbe:
                 (s.location.id, s.host, s.port) for s in self.fleet.list_servers() if s.host and s.port
             ]
         # The connection goes back to the pool while the probes wait on the network.
-        pings = list(self._pool.map(lambda t: tcp_ping_ms(self.reach_at.get(t[1], t[1]), t[2]), targets))
+        pings = list(self._pool.map(lambda t: self._ping(t[1], t[2]), targets))
         with self.unit_of_work.scope():
             for (server_id, _, _), ping in zip(targets, pings, strict=True):
                 self.fleet.set_ping(server_id, ping)
         if self.billing_url:
             self.billing = self._check_billing(self.billing_url)
+
+    def _ping(self, host: str, port: int) -> int | None:
+        measured = tcp_ping_ms(self.reach_at.get(host, host), port)
+        away = self.distance.get(host)
+        return measured if measured is None or away is None else measured + round(away())
 
     @staticmethod
     def _check_billing(url: str) -> dict[str, Any]:

@@ -69,6 +69,7 @@ class Jobs:
         self.demo = DemoFleet(self.demo_servers, self.unit_of_work, self.server_tokens, hub_url, interval)
         self.demo.start()
         self.probe.reach_at.update(self.demo.reach_at)
+        self.probe.distance.update(self.demo.distance)
         return self.demo
 
     def signal_stop(self) -> None:

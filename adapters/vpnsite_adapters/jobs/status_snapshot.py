@@ -3,6 +3,7 @@ background, so polling never costs a database query per request."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
@@ -36,11 +37,20 @@ POPULARITY_LABELS: dict[str, dict[Rank, str]] = {
 class Encoded:
     body: bytes
     etag: str
+    # The body gzip-compressed (for a client that accepts it) when that makes it smaller, with an
+    # ETag of its own: a strong validator names one representation (RFC 9110, 8.8.3). Compressed
+    # once per refresh, never per request.
+    gzipped: bytes | None = None
+    gzip_etag: str | None = None
 
     @classmethod
     def of(cls, payload: Any) -> Encoded:
         body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-        return cls(body, '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"')
+        tag = hashlib.blake2b(body, digest_size=12).hexdigest()
+        gzipped = gzip.compress(body, 6, mtime=0)
+        if len(gzipped) >= len(body):
+            return cls(body, f'"{tag}"')
+        return cls(body, f'"{tag}"', gzipped, f'"{tag}-gzip"')
 
 
 def host_load_percent() -> float:
@@ -71,13 +81,9 @@ class StatusSnapshot:
     user_count: Encoded = field(factory=lambda: Encoded.of({"success": True, "user_count": 0}))
     server_status: Encoded = field(factory=lambda: Encoded.of({}))
     measure_load: Callable[[], float] = host_load_percent
-    billing: Callable[[], dict[str, Any]] = lambda: {
-        "id": "billing",
-        "location": "Hub",
-        "status": "not_configured",
-        "ping": None,
-        "load": None,
-    }
+    # The billing service's entry; None when none is configured, and then it is not listed: the
+    # public page shows what runs, not what an installation could have.
+    billing: Callable[[], dict[str, Any] | None] = lambda: None
     demo: bool = False
     # What the operator's metrics read: the fleet as of the last refresh, and when that was
     # (``time.monotonic()``; None before the first refresh succeeds).
@@ -109,6 +115,7 @@ class StatusSnapshot:
         # round trip to the servers it hears from.
         hub_online = freshest is not None and freshest > silent_since(now)
         pings = [view.server.ping_ms for view in views if view.online and view.server.ping_ms is not None]
+        billing = self.billing()
         system = [
             {
                 "id": "activation-server",
@@ -124,7 +131,7 @@ class StatusSnapshot:
                 "ping": round(statistics.median(pings)) if pings else None,
                 "load": load,
             },
-            self.billing(),
+            *([billing] if billing is not None else []),
         ]
         vpn = [server_entry(view) for view in views]
         self.users = users

@@ -7,9 +7,9 @@ import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
 import { countedUsers, servedUserCount, useServed } from "../lib/served";
 import { useOnNavigation } from "../lib/on-navigation";
-import { operator } from "../lib/operator";
+import { FOOTER_CONTACT_MARKER, operator } from "../lib/operator";
 import { revealOnScroll } from "./reveal";
-import { Icon, chevronIcon, globeIcon, mailIcon, menuIcon, sendIcon, shieldIcon, xIcon } from "./icons";
+import { Icon, chevronIcon, globeIcon, menuIcon, shieldIcon } from "./icons";
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português (Brasil)" };
 const NAV: [string, string][] = [
@@ -209,14 +209,11 @@ function Footer() {
             <li><Link href={localPath("/cookie", language)}>{t("footer.cookie")}</Link></li>
           </ul>
         </div>
-        <div>
-          <h2 class="footer-title">{t("footer.follow")}</h2>
-          <div class="social">
-            <a href="https://x.com/vpnsite" rel="noopener noreferrer" aria-label={t("footer.x")}><Icon path={xIcon} /></a>
-            <a href="https://t.me/vpnsite" rel="noopener noreferrer" aria-label={t("footer.telegram")}><Icon path={sendIcon} /></a>
-            <a href="mailto:support@vpnsite.example" aria-label={t("footer.mail")}><Icon path={mailIcon} /></a>
-          </div>
-        </div>
+        {/* The operator's contacts: the server writes them into every page it sends
+            (components/footer-contact.tsx), and the script, which takes every page over from the
+            server, keeps them as they are: hydrating leaves an element given inner HTML alone, and
+            the same empty inner HTML changes nothing on later renders. */}
+        {typeof document === "undefined" ? <div>{FOOTER_CONTACT_MARKER}</div> : <div dangerouslySetInnerHTML={{ __html: "" }} />}
       </div>
       <div class="container copyright">
         <p>{t("footer.rights", { year: new Date().getFullYear(), name: who.name })}</p>

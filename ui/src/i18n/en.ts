@@ -17,6 +17,7 @@ export default {
     quick: "Quick links",
     legal: "Legal",
     follow: "Follow us",
+    contact: "Contact",
     terms: "Terms of service",
     privacy: "Privacy policy",
     cookie: "Cookie policy",

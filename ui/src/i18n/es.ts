@@ -16,6 +16,7 @@ const es: CoreDictionary = {
     quick: "Enlaces rápidos",
     legal: "Información legal",
     follow: "Síguenos",
+    contact: "Contacto",
     terms: "Condiciones del servicio",
     privacy: "Política de privacidad",
     cookie: "Política de cookies",

@@ -16,6 +16,7 @@ const fr: CoreDictionary = {
     quick: "Liens rapides",
     legal: "Informations juridiques",
     follow: "Suivez-nous",
+    contact: "Contact",
     terms: "Conditions d’utilisation",
     privacy: "Politique de confidentialité",
     cookie: "Politique relative aux cookies",

@@ -16,6 +16,7 @@ const pt: CoreDictionary = {
     quick: "Links rápidos",
     legal: "Informações legais",
     follow: "Siga-nos",
+    contact: "Contato",
     terms: "Termos de serviço",
     privacy: "Política de privacidade",
     cookie: "Política de cookies",

@@ -16,6 +16,7 @@ const ru: CoreDictionary = {
     quick: "Навигация",
     legal: "Правовая информация",
     follow: "Мы в соцсетях",
+    contact: "Контакты",
     terms: "Условия использования",
     privacy: "Политика конфиденциальности",
     cookie: "Политика cookie",

@@ -1968,11 +1968,12 @@ export interface components {
                 popularity_fr?: string;
                 popularity_pt?: string;
             }[];
+            /** @description The activation and hub servers, and the billing service when one is configured (VPNSITE_BILLING_HEALTH_URL): what is not configured is not listed */
             system_servers: {
                 id: string;
                 location: string;
                 /** @enum {unknown} */
-                status: "online" | "offline" | "not_configured";
+                status: "online" | "offline";
                 ping: number | null;
                 load: string | null;
             }[];

@@ -109,10 +109,17 @@ export function loadLevel(load: string | null): LoadLevel {
   return "high";
 }
 
-/** Rank colour: very high green, high blue, medium yellow, otherwise grey. */
-export function rankColour(rank: string): "green" | "blue" | "yellow" | "grey" {
-  if (rank === "very_high") return "green";
-  if (rank === "high") return "blue";
-  if (rank === "medium") return "yellow";
-  return "grey";
+/** The status page's colours say one thing: how well a server serves you now. Status and load
+ * take green, amber or red by it; popularity is no such measure (a popular server is neither good
+ * nor bad), so its badge is one neutral hue, deeper the more popular the server, and never green,
+ * amber or red: a "Very high" badge cannot look good beside a load that says busy. */
+export const RANK_TONES = ["deep", "mid", "pale", "plain"] as const;
+export type RankTone = (typeof RANK_TONES)[number];
+
+/** A rank's tone: very high deep, high mid, medium pale, otherwise plain. */
+export function rankColour(rank: string): RankTone {
+  if (rank === "very_high") return "deep";
+  if (rank === "high") return "mid";
+  if (rank === "medium") return "pale";
+  return "plain";
 }

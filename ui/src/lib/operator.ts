@@ -14,6 +14,10 @@ export const OPERATOR_PLACEHOLDERS: Operator = {
   founder: "__OPERATOR_FOUNDER__",
 };
 
+/** Where the server writes the footer's contact column (the operator's e-mail and social links),
+ * put together from the build's pieces (prerender.tsx: footerParts; http/footer_contact.py). */
+export const FOOTER_CONTACT_MARKER = "__FOOTER_CONTACT__";
+
 /** The meta tags every page carries in its head. */
 export function operatorMeta(): string {
   return OPERATOR_FIELDS.map((field) => `<meta name="operator:${field}" content="${OPERATOR_PLACEHOLDERS[field]}">`).join("");

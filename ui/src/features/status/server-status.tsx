@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
-import { FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
+import { FEW_USERS, FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
@@ -43,8 +43,10 @@ export function rankText(rank: string, t: Translate): string {
 
 type VpnRowView = { flag: ComponentChildren; name: string; city: string; status: string; statusText: string; ping: string; load: ComponentChildren; rank: string; rankText: string };
 type SystemRowView = { name: string; status: string; statusText: string; ping: ComponentChildren };
-// progressNow and progressWidth are numbers, or the server's slots when prerendered.
-type UsersView = { users: ComponentChildren; progress: string; progressNow: string | number; progressWidth: string | number };
+// progressNow and progressWidth are numbers, or the server's slots when prerendered; progress is
+// null below FEW_USERS, where the site says it is new rather than count (lib/served.tsx:
+// countedUsers): a share of the free tier would give the count away.
+type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number };
 
 function StatusPill({ status, text }: { status: string; text: string }) {
   return (
@@ -116,20 +118,27 @@ export function ResponseTime({ ping }: { ping: string }) {
   return <Metric kind="ping" label={t("status.response")}>{ping}</Metric>;
 }
 
-/** The live block's content: the demo note, the users card and both lists. */
+/** The live block's content: the demo note, the users card (progress toward the free tier, or
+ * below FEW_USERS only the free tier's size) and both lists. */
 export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolean; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
   const { language, t } = useI18n();
-  const progress = { percent: users.progress, cap: formatCount(FREE_TIER_USERS, language) };
+  const progress = { percent: users.progress ?? "", cap: formatCount(FREE_TIER_USERS, language) };
   return (
     <>
       {demo && <p class="notice">{t("status.demo")}</p>}
       <div class="card users-card">
         <span class="muted">{t("status.users")}</span>
         <strong class="big-number" data-testid="user-count">{users.users}</strong>
-        <div class="progress" role="progressbar" aria-label={t("status.progress", progress)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={users.progressNow as number}>
-          <div class="progress-bar" style={{ width: `${users.progressWidth}%` }} />
-        </div>
-        <span class="small muted">{t("status.progress", progress)}</span>
+        {users.progress === null ? (
+          <span class="small muted" data-testid="free-tier">{t("home.badge")}</span>
+        ) : (
+          <>
+            <div class="progress" role="progressbar" aria-label={t("status.progress", progress)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={users.progressNow as number}>
+              <div class="progress-bar" style={{ width: `${users.progressWidth}%` }} />
+            </div>
+            <span class="small muted" data-testid="free-tier">{t("status.progress", progress)}</span>
+          </>
+        )}
       </div>
       <h2>{t("status.vpnTitle")}</h2>
       <ul class="server-list" data-testid="vpn-servers">{vpnRows}</ul>
@@ -170,7 +179,7 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
   });
   const view: UsersView = {
     users: countedUsers("USERS", users, language, dictionary),
-    progress: freeTierProgress(users, language),
+    progress: users < FEW_USERS ? null : freeTierProgress(users, language),
     progressNow: progressWidth(users),
     progressWidth: Math.max(progressWidth(users), 0.5),
   };

@@ -1,0 +1,30 @@
+"""The footer's contact column: the operator's social links (``VPNSITE_SOCIAL_LINKS``) when there
+are any, under "Follow us", or only "Contact"; and the operator's e-mail in both.
+
+The markup is the website's own (``ui/src/components/footer-contact.tsx``), prerendered by the build
+in pieces (``site/forms/footer.json``); the script keeps what the server wrote (``layout.tsx``), and
+``tests/integration/test_footer_contact.py`` holds what this module puts together equal to what the
+components render for the same links."""
+
+from __future__ import annotations
+
+from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.social_links import SocialLink
+
+
+def inert(markup: str) -> str:
+    """Markup that no marker can be read in: what the operator wrote goes into pages the server
+    fills afterwards, and ``&#95;`` reads as ``_`` everywhere HTML is parsed."""
+    return markup.replace("__", "_&#95;")
+
+
+class FooterContact(BuildPieces):
+    def block(self, language: str, links: tuple[SocialLink, ...]) -> bytes:
+        parts = self.of(language)
+        if not links:
+            return str(parts["contact"]).encode()
+        anchors = "".join(
+            inert(fill(parts["links"][link.kind].encode(), {"URL": link.url, "LABEL": link.label}).decode())
+            for link in links
+        )
+        return fill_raw(str(parts["following"]).encode(), {"LINKS": anchors.encode()})
