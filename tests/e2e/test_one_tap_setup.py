@@ -198,7 +198,7 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
     ("path", "answer"),
     [
         ("/server-status", "Not protected: your address is visible"),
-        ("/ru/server-status", "Не защищено: ваш адрес виден"),
+        ("/ru/server-status", "Не защищено: ваш IP-адрес виден"),
     ],
 )
 def test_the_connection_check_says_not_protected(browser: Any, fleet: Fleet, path: str, answer: str) -> None:

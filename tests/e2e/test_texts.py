@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from vpnsite.personal_data import INVENTORY
+
 NAME = "Smith & <Sons> Ltd"
 
 
@@ -40,4 +42,4 @@ def test_the_operator_stays_after_hydration_and_on_client_rendered_pages(operato
     controller.wait_for()
     assert NAME in controller.inner_text() and "SC123456" in controller.inner_text()
     assert "__OPERATOR_" not in page.locator("body").inner_text()
-    assert page.locator("[data-kind]").count() == 10
+    assert page.locator("[data-kind]").count() == len(INVENTORY)

@@ -13,7 +13,7 @@ import peewee
 from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
-from vpnsite.retention import anonymises_licence, deletes_rate_event, plan_retention
+from vpnsite.retention import anonymises_licence, deletes_rate_event, erases_signup_ip, plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
 from vpnsite_adapters.sql.store import SqlStore
@@ -120,7 +120,12 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     assert anonymised == expected_anonymised
     assert report.licences_anonymised == len(expected_anonymised)
     assert all(row[2] is None for row in rows if row[0] in anonymised)
-    assert all(row[1] is not None and row[2] == "192.0.2.7" for row in rows if row[0] not in anonymised)
+    ends = {lic.id: lic.ends_at for lic in licences}
+    # The sign-up IP goes with its own licence's end, even while the address keeps its e-mail.
+    kept = [row for row in rows if row[0] not in anonymised]
+    assert all(row[1] is not None for row in kept)
+    assert all(row[2] == (None if erases_signup_ip(plan, ends[row[0]]) else "192.0.2.7") for row in kept)
+    assert any(row[2] is None for row in kept), "the draw includes an address kept beside an erased IP"
 
     kept_events = store.db.execute_sql("SELECT COUNT(*) FROM rate_event").fetchone()[0]
     assert kept_events == sum(1 for at in event_times if not deletes_rate_event(plan, at))
