@@ -210,10 +210,12 @@ def test_the_faq_search_shows_only_where_it_works(visitor: Any, script: bool) ->
 def test_a_menu_closes_when_the_focus_leaves_it(
     browser: Any, server: Any, width: dict[str, int], menu: str
 ) -> None:
-    if menu == "mobile" and width["width"] > 760:
-        pytest.skip("the mobile menu shows on narrow screens only")
     with opened(browser, server, width, True) as page:
         page.goto("/support")
+        if menu == "mobile" and width["width"] > 760:
+            # Wide screens show the links themselves: there is no mobile menu to leave open.
+            expect(page.locator("details.mobile-menu summary")).to_be_hidden()
+            return
         details = page.locator(f"details.{menu}-menu")
         details.locator("summary").focus()
         page.keyboard.press("Enter")
