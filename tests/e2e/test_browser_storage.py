@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import serious_violations
+from tests.e2e.test_interaction import open_page
 
 SHOTS = Path("/tmp/shots")
 WIDTHS = [390, 1280]
@@ -37,22 +38,9 @@ CODE_IN_EMAIL = {
 }
 
 
-def open_page(browser: Any, server: Any, width: int) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": width, "height": 844}, base_url=server.base)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
-    opened = context.new_page()
-    navigate = opened.goto
-    opened.goto = lambda url, **more: navigate(url, **{"wait_until": "networkidle", **more})
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
 @pytest.fixture(params=WIDTHS, ids=[f"{width}px" for width in WIDTHS])
 def visitor(request: pytest.FixtureRequest, browser: Any, server: Any) -> Iterator[Any]:
-    yield from open_page(browser, server, request.param)
+    yield from open_page(browser, server, viewport={"width": request.param, "height": 844})
 
 
 def stored(page: Any) -> dict[str, dict[str, str]]:

@@ -5,11 +5,9 @@ nothing of ours (an address at vpnsite.example, our own accounts) is left in any
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
@@ -19,6 +17,7 @@ import pytest
 import requests
 
 from tests.integration.processes import free_port, vpnsite
+from tests.integration.test_status_page import rendered_by_the_script
 from tests.site_map import LANGUAGES, ROUTES, localised
 from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.http.app import create_app
@@ -125,24 +124,6 @@ def test_a_link_that_looks_like_a_marker_stays_a_link(make_hub: Any) -> None:
         assert column(html)[1][:2] == ["https://x.com/__SLOT_USERS__", "https://f.example/__OPERATOR_NAME__"]
 
 
-def _render(cases: list[tuple[Any, ...]]) -> list[str]:
-    script = (
-        "const module = await import(process.argv[1]); let input = '';"
-        " for await (const chunk of process.stdin) input += chunk;"
-        " const cases = JSON.parse(input);"
-        " process.stdout.write(JSON.stringify(cases.map(([name, ...args]) => module[name](...args))));"
-    )
-    answer = subprocess.run(
-        ["node", "--input-type=module", "-e", script, PRERENDER.as_uri()],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return list(json.loads(answer.stdout))
-
-
 @pytest.mark.skipif(
     shutil.which("node") is None or not PRERENDER.is_file(), reason="Node.js or the prerender is missing"
 )
@@ -164,7 +145,7 @@ def test_the_server_puts_the_column_together_as_the_script_draws_it() -> None:
         for links in sets
         for language in LANGUAGES
     ]
-    for (_, links, language), expected in zip(cases, _render(cases), strict=True):
+    for (_, links, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         given = tuple(SocialLink(**link) for link in links)
         assert pieces.block(language, given).decode() == expected, (language, links)
 
