@@ -52,5 +52,5 @@ def test_no_call_breaks_the_contract_or_the_server(case: schemathesis.Case) -> N
             status_code_conformance,
             content_type_conformance,
             unsupported_method,
-        ]
+        ],
     )
