@@ -317,3 +317,21 @@ def test_the_erase_command_reaches_the_outbox_and_the_journal_and_names_the_inbo
     assert "mia" not in result.stderr.casefold() and "mia" not in journal.read_text().casefold()
     [line] = journal.read_text().splitlines()
     assert json.loads(line)["address_hash"] in {r.address_hash for r in hub.store.privacy.erasures()}
+
+
+def test_an_unwritable_journal_file_is_reported_and_the_erasure_stands(
+    make_hub: Any, environment: dict[str, str], tmp_path: Path
+) -> None:
+    hub: Hub = make_hub()
+    uses = hub.services
+    uses.signups.create_user(uses.signups.submit_email("ola@example.org", None, None), None)
+    missing = tmp_path / "no-such-folder" / "erasures.jsonl"
+
+    result = vpnsite(
+        "privacy", "erase", "ola@example.org", env=environment | {"VPNSITE_ERASURE_JOURNAL": str(missing)}
+    )
+
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "could not be written" in result.stderr and "privacy journal" in result.stderr
+    assert json.loads(result.stdout)["licences_erased"] == 1
+    assert export_address(hub.store.privacy, uses.licence_checks.keys, "ola@example.org").licences == ()

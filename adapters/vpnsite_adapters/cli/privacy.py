@@ -62,7 +62,17 @@ def run_erase(console: Console, args: argparse.Namespace) -> int:
     if settings.mail_url == "outbox":
         document["outbox_files_deleted"] = erase_from_outbox(settings.data_dir / "outbox", args.email)
     if settings.erasure_journal is not None:
-        erasure_journal.append(settings.erasure_journal, [erased.record])
+        try:
+            erasure_journal.append(settings.erasure_journal, [erased.record])
+        except OSError as error:
+            # The erasure stands; only its copy for restores is missing: `privacy journal` has it.
+            print(json.dumps(document))
+            print(
+                f"vpnsite: erased, but {settings.erasure_journal} could not be written ({error.strerror}):"
+                " copy `vpnsite privacy journal` beside the backups",
+                file=sys.stderr,
+            )
+            return 1
     log.info(
         "privacy erase: %s",
         ", ".join(
