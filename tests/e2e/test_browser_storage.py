@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import serious_violations
-from tests.e2e.test_interaction import open_page
+from tests.e2e.test_interaction import open_page, sign_up
 
 SHOTS = Path("/tmp/shots")
 WIDTHS = [390, 1280]
@@ -67,17 +67,6 @@ def assert_keeps_the_activation_without_code(session: dict[str, str], email: str
     assert set(kept) == {"user_email", "user_days", "user_stop"}
     assert kept["user_email"] == email and kept["user_days"] == 90
     assert 89 * 86400 < kept["user_stop"] - time.time() <= 90 * 86400
-
-
-def sign_up(page: Any, email: str, path: str = "/") -> str:
-    page.goto(path)
-    page.fill("#signup-email", email)
-    page.click("#signup button[type=submit]")
-    code = page.locator("#activation-code")
-    expect(code).to_be_visible(timeout=15000)
-    digits = str(code.inner_text())
-    assert re.fullmatch(r"\d{20}", digits)
-    return digits
 
 
 def switch_language(page: Any, name: str) -> None:

@@ -46,7 +46,8 @@ def sign_up(page: Any, email: str, path: str = "/") -> str:
     page.click("#signup button[type=submit]")
     code = page.locator("#activation-code")
     expect(code).to_be_visible(timeout=15000)
-    digits: str = code.inner_text()
+    digits = str(code.inner_text())
+    assert re.fullmatch(r"\d{20}", digits)
     return digits
 
 
