@@ -61,18 +61,6 @@ def run_erase(console: Console, args: argparse.Namespace) -> int:
     settings = console.settings
     if settings.mail_url == "outbox":
         document["outbox_files_deleted"] = erase_from_outbox(settings.data_dir / "outbox", args.email)
-    if settings.erasure_journal is not None:
-        try:
-            erasure_journal.append(settings.erasure_journal, [erased.record])
-        except OSError as error:
-            # The erasure stands; only its copy for restores is missing: `privacy journal` has it.
-            print(json.dumps(document))
-            print(
-                f"vpnsite: erased, but {settings.erasure_journal} could not be written ({error.strerror}):"
-                " copy `vpnsite privacy journal` beside the backups",
-                file=sys.stderr,
-            )
-            return 1
     log.info(
         "privacy erase: %s",
         ", ".join(
@@ -80,6 +68,17 @@ def run_erase(console: Console, args: argparse.Namespace) -> int:
         ),
     )
     print(json.dumps(document))
+    if settings.erasure_journal is not None:
+        try:
+            erasure_journal.append(settings.erasure_journal, [erased.record])
+        except OSError as error:
+            # The erasure stands; only its copy for restores is missing: `privacy journal` has it.
+            print(
+                f"vpnsite: erased, but {settings.erasure_journal} could not be written ({error.strerror}):"
+                " copy `vpnsite privacy journal` beside the backups",
+                file=sys.stderr,
+            )
+            return 1
     if erased.tickets:
         print(
             "vpnsite: delete the copies of ticket(s) "
