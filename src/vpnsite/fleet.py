@@ -14,7 +14,7 @@ import attrs
 from attrs import frozen
 
 from vpnsite.errors import InvalidField, NodeUnauthorized
-from vpnsite.identifiers import new_token
+from vpnsite.identifiers import new_server_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import Clock, RandomSource
 
@@ -279,7 +279,7 @@ def issue_server_token(
 ) -> str | None:
     """A new secret for a VPN server to call the hub with, replacing its old one; only its keyed
     hash is kept, so it is shown once. None for an unknown server."""
-    token = new_token(random)
+    token = new_server_token(random)
     current = keys.current
     return token if store.set_token(server_id, KeyedHash(current.id, current.nodes.hash(token))) else None
 

@@ -19,6 +19,12 @@ def new_token(random: RandomSource) -> str:
     return base64.urlsafe_b64encode(random.token_bytes(TOKEN_BYTES)).decode().rstrip("=")
 
 
+def new_server_token(random: RandomSource) -> str:
+    """A VPN server's secret for calling the hub, in hex: an operator passes it on a command line,
+    where a URL-safe token starting with "-" (one in 64) would be read as an option."""
+    return random.token_bytes(TOKEN_BYTES).hex()
+
+
 def new_ticket_number(random: RandomSource) -> str:
     """A ticket number a person can read out on the phone: ``T-`` and eight digits."""
     return "T-" + "".join(str(random.randbelow(10)) for _ in range(8))

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.fakes import SeededRandom
-from vpnsite.identifiers import TOKEN_BYTES, new_id, new_ticket_number, new_token
+from vpnsite.identifiers import TOKEN_BYTES, new_id, new_server_token, new_ticket_number, new_token
 from vpnsite.keyed_hashes import KeyedHasher, Keyring, derive_key
 
 masters = st.binary(min_size=16, max_size=64)
@@ -60,6 +60,13 @@ def test_tokens_are_url_safe_and_carry_at_least_128_bits(seed: int) -> None:
     assert re.fullmatch(r"[A-Za-z0-9_-]+", token)
     raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     assert len(raw) == TOKEN_BYTES and TOKEN_BYTES * 8 >= 128
+
+
+@given(seeds)
+def test_a_server_token_can_follow_an_option_on_a_command_line(seed: int) -> None:
+    """``vpnsite vpn server-config --token T`` must read T as the token, never as an option."""
+    token = new_server_token(SeededRandom(seed))
+    assert re.fullmatch(r"[0-9a-f]{%d}" % (2 * TOKEN_BYTES), token)
 
 
 @given(seeds)
