@@ -66,7 +66,7 @@ def test_tokens_are_url_safe_and_carry_at_least_128_bits(seed: int) -> None:
 def test_a_server_token_can_follow_an_option_on_a_command_line(seed: int) -> None:
     """``vpnsite vpn server-config --token T`` must read T as the token, never as an option."""
     token = new_server_token(SeededRandom(seed))
-    assert re.fullmatch(r"[0-9a-f]{%d}" % (2 * TOKEN_BYTES), token)
+    assert re.fullmatch(f"[0-9a-f]{{{2 * TOKEN_BYTES}}}", token)
 
 
 @given(seeds)
