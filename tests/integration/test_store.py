@@ -14,7 +14,7 @@ from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
 from vpnsite.retention import anonymises_licence, deletes_rate_event, erases_signup_ip, plan_retention
-from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.database import from_db, to_db, write_at_commit
 from vpnsite_adapters.sql.migrations import LATEST, applied_version, migrate
 from vpnsite_adapters.sql.store import SqlStore
 
@@ -73,6 +73,49 @@ def test_a_transaction_sending_its_begin_with_its_first_statement_is_still_whole
             db.execute_sql("INSERT INTO probe VALUES (5)")
             db.execute_sql("INSERT INTO probe VALUES (1 / 0)")  # fails: the whole is rolled back
         assert kept() == [3]
+    finally:
+        store.close()
+
+
+def test_a_write_sent_with_the_commit_is_part_of_the_transaction_whole(fresh_postgres_url: str) -> None:
+    """The mail queue's row of a sign-up travels with its COMMIT: it lands with the transaction,
+    goes with its rollback, fails it whole when it fails, and a savepoint can still take it back."""
+    store = SqlStore.open(fresh_postgres_url)
+    db = store.db
+    sent: list[str] = []
+    db.query_hooks.append(lambda event: sent.append(event.sql))
+
+    def kept() -> list[int]:
+        return [n for (n,) in db.execute_sql("SELECT n FROM probe ORDER BY n").fetchall()]
+
+    try:
+        db.execute_sql("CREATE TABLE probe (n INTEGER PRIMARY KEY)")
+        sent.clear()
+        with db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (1)")
+            write_at_commit(db, "INSERT INTO probe VALUES (%s)", (2,))
+        assert kept() == [1, 2]
+        assert sent[:2] == ["BEGIN; INSERT INTO probe VALUES (1)", "INSERT INTO probe VALUES (%s); COMMIT"]
+        with db.atomic():
+            write_at_commit(db, "INSERT INTO probe VALUES (%s)", (3,))  # the transaction's only write
+            write_at_commit(db, "INSERT INTO probe VALUES (%s)", (4,))
+        assert kept() == [1, 2, 3, 4]
+        with contextlib.suppress(LookupError), db.atomic():
+            write_at_commit(db, "INSERT INTO probe VALUES (%s)", (5,))
+            raise LookupError
+        with db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (6)")
+            with contextlib.suppress(LookupError), db.atomic():
+                write_at_commit(db, "INSERT INTO probe VALUES (%s)", (7,))
+                raise LookupError
+        assert kept() == [1, 2, 3, 4, 6], "rolled back with its transaction, and with its savepoint"
+        with contextlib.suppress(peewee.IntegrityError), db.atomic():
+            db.execute_sql("INSERT INTO probe VALUES (8)")
+            write_at_commit(db, "INSERT INTO probe VALUES (%s)", (1,))  # a duplicate: fails the commit
+        assert kept() == [1, 2, 3, 4, 6], "a failing write fails its whole transaction"
+        assert not db.in_transaction()
+        write_at_commit(db, "INSERT INTO probe VALUES (%s)", (9,))  # outside a transaction: at once
+        assert kept() == [1, 2, 3, 4, 6, 9]
     finally:
         store.close()
 

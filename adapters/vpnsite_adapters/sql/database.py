@@ -131,12 +131,34 @@ class _PooledPostgres(PooledPostgresqlDatabase):  # type: ignore[misc]
         return super().cursor(named_cursor)
 
     def commit(self) -> None:
-        if not self._take_pending_begin():
+        held: list[tuple[str, Sequence[Any]]] = self._take_held_writes()
+        if held:
+            # The transaction's last writes travel with its COMMIT: one round trip for both.
+            statements = "; ".join(statement for statement, _ in held)
+            self.execute_sql(f"{statements}; COMMIT", [value for _, params in held for value in params])
+        elif not self._take_pending_begin():
             super().commit()
 
     def rollback(self) -> None:
+        self._take_held_writes()
         if not self._take_pending_begin():
             super().rollback()
+
+    def savepoint(self) -> Any:
+        return _CountedSavepoint(super().savepoint(), self._state)
+
+    def hold_until_commit(self, statement: str, params: Sequence[Any]) -> bool:
+        """Keep a write to be sent with the transaction's COMMIT; False (and nothing kept) outside
+        a transaction or inside a savepoint, whose rollback must be able to take the write back."""
+        if self.transaction_depth() != 1 or getattr(self._state, "savepoints", 0):
+            return False
+        self._take_held_writes(keep=True).append((statement, params))
+        return True
+
+    def _take_held_writes(self, keep: bool = False) -> list[tuple[str, Sequence[Any]]]:
+        held: list[tuple[str, Sequence[Any]]] = getattr(self._state, "held_writes", [])
+        self._state.held_writes = held if keep else []
+        return held
 
     def _take_pending_begin(self) -> bool:
         pending: bool = getattr(self._state, "begin_pending", False)
@@ -151,6 +173,23 @@ class _PooledPostgres(PooledPostgresqlDatabase):  # type: ignore[misc]
             # Connections the pool closed as stale leave their entries behind.
             pooled = {self.conn_key(pooled) for _, _, pooled in self._connections}
             self._returned = {key: at for key, at in self._returned.items() if key in pooled}
+
+
+class _CountedSavepoint:
+    """peewee's savepoint, counted on the connection's state while it is open."""
+
+    def __init__(self, savepoint: Any, state: Any) -> None:
+        self._savepoint = savepoint
+        self._state = state
+
+    def __enter__(self) -> Any:
+        entered = self._savepoint.__enter__()
+        self._state.savepoints = getattr(self._state, "savepoints", 0) + 1
+        return entered
+
+    def __exit__(self, *raised: Any) -> Any:
+        self._state.savepoints -= 1
+        return self._savepoint.__exit__(*raised)
 
 
 def write_relaxed(db: peewee.Database, statement: str, params: Sequence[Any]) -> None:
@@ -168,6 +207,14 @@ def write_relaxed(db: peewee.Database, statement: str, params: Sequence[Any]) ->
         with contextlib.suppress(peewee.DatabaseError):
             db.execute_sql("ROLLBACK")
         raise
+
+
+def write_at_commit(db: peewee.Database, statement: str, params: Sequence[Any]) -> None:
+    """Run a write that nothing later in the transaction reads: on PostgreSQL inside a
+    transaction it is sent with the COMMIT, a round trip less; an error in it fails the commit
+    and rolls the whole transaction back, as it would have failed the transaction at once."""
+    if not (isinstance(db, _PooledPostgres) and db.hold_until_commit(statement, params)):
+        db.execute_sql(statement, params)
 
 
 def release(db: peewee.Database) -> None:

@@ -10,7 +10,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite.mail import MailQueueStatus, QueuedMail
-from vpnsite_adapters.sql.database import from_db, is_postgres, to_db, write_relaxed
+from vpnsite_adapters.sql.database import from_db, is_postgres, to_db, write_at_commit, write_relaxed
 
 
 @frozen
@@ -23,7 +23,8 @@ class SqlMailQueueStore:
     ) -> None:
         # Written out: it runs in every sign-up, and peewee took longer to build it than to run it.
         param = self.db.param
-        self.db.execute_sql(
+        write_at_commit(
+            self.db,
             "INSERT INTO mail_queue"
             " (id, kind, payload, about_key, created_at, next_attempt_at, claimed_until, attempts)"
             f" VALUES ({param}, {param}, {param}, {param}, {param}, {param}, {param}, 0)",
