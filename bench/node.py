@@ -2,7 +2,7 @@
 website is busy.
 
 1. logins per second: eight threads, each doing what a VPN server's node does for one client —
-   login, established, ended — through the node's own client (`vpnsite_adapters.node.hub.Hub`);
+   login, established, ended — through the node's own client (`vpnsite_node.hub.HubClient`);
    the baseline in the same run is the same client doing three calls to a bare waitress "hello"
    app per cycle;
 2. login latency p50/p99: one login a time (with its established and ended) while wrk sends the
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import HERE, free_port, fresh_postgres, hello_app, vpnsite  # noqa: E402
 
-from vpnsite_adapters.node.hub import Hub  # noqa: E402
+from vpnsite_node.hub import HubClient  # noqa: E402
 
 THREADS = 8
 
@@ -84,7 +84,7 @@ def sign_up(base: str, users: int) -> list[tuple[str, str]]:
     return accounts
 
 
-def login_cycle(client: Hub, email: str, code: str) -> float:
+def login_cycle(client: HubClient, email: str, code: str) -> float:
     """One client's whole stay as the node reports it; the login's own latency in seconds."""
     started = time.perf_counter()
     verdict = client.log_in(email, code)
@@ -97,7 +97,7 @@ def login_cycle(client: Hub, email: str, code: str) -> float:
 
 
 def logins_per_second(base: str, token: str, accounts: list[tuple[str, str]], seconds: float) -> float:
-    client = Hub(base, token)
+    client = HubClient(base, token)
     stop = time.monotonic() + seconds
     counts = [0] * THREADS
 
@@ -116,7 +116,7 @@ def logins_per_second(base: str, token: str, accounts: list[tuple[str, str]], se
 
 def bare_cycles_per_second(base: str, seconds: float) -> float:
     """The same client, three calls per cycle, to an app that does nothing."""
-    client = Hub(base, "none")
+    client = HubClient(base, "none")
     stop = time.monotonic() + seconds
     counts = [0] * THREADS
 
@@ -131,7 +131,7 @@ def bare_cycles_per_second(base: str, seconds: float) -> float:
 
 
 def latencies(base: str, token: str, accounts: list[tuple[str, str]], seconds: float) -> list[float]:
-    client = Hub(base, token)
+    client = HubClient(base, token)
     waited = []
     stop = time.monotonic() + seconds
     i = 0

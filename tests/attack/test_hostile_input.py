@@ -19,7 +19,7 @@ from vpnsite.mail import Message
 from vpnsite.support import Ticket
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.notifications import QueuedNotifications
-from vpnsite_adapters.node.hub import HUB_UNAVAILABLE, Hub
+from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient
 
 hostile_text = st.one_of(
     st.text(max_size=50),
@@ -153,12 +153,13 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
     closed.bind(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    assert Hub(f"http://127.0.0.1:{port}", "t").log_in("anna@example.org", code).reason == HUB_UNAVAILABLE
+    verdict = HubClient(f"http://127.0.0.1:{port}", "t").log_in("anna@example.org", code)
+    assert verdict.reason == HUB_UNAVAILABLE
 
     silent = socket.create_server(("127.0.0.1", 0))
     threading.Thread(target=lambda: silent.accept(), daemon=True).start()
     started = time.monotonic()
-    verdict = Hub(f"http://127.0.0.1:{silent.getsockname()[1]}", "t").log_in("anna@example.org", code)
+    verdict = HubClient(f"http://127.0.0.1:{silent.getsockname()[1]}", "t").log_in("anna@example.org", code)
     assert not verdict.admitted and verdict.reason == HUB_UNAVAILABLE
     assert time.monotonic() - started < 10, "bounded by the node's login timeout"
     silent.close()
@@ -166,7 +167,7 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
     for status, body in ((200, b"not json"), (200, b'{"admitted": "yes"}'), (500, b"{}"), (200, b"[]")):
         server = http.server.HTTPServer(("127.0.0.1", 0), _answering(status, body))
         threading.Thread(target=server.handle_request, daemon=True).start()
-        verdict = Hub(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
+        verdict = HubClient(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
         server.server_close()
         # Whatever the hub did not decide, the app is told to try again later.
         assert not verdict.admitted and verdict.reason == HUB_UNAVAILABLE, (status, body)
@@ -175,9 +176,8 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
         ("127.0.0.1", 0), _answering(403, b'{"admitted": false, "reason": "ended"}')
     )
     threading.Thread(target=server.handle_request, daemon=True).start()
-    assert (
-        Hub(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code).reason == "ended"
-    )
+    verdict = HubClient(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
+    assert verdict.reason == "ended"
     server.server_close()
 
 

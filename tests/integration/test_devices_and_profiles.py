@@ -21,8 +21,8 @@ from tests.integration.processes import vpnsite
 from tests.support.api import call, sign_up
 from vpnsite.fleet import Location
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.node.config import NodeConfig
 from vpnsite_adapters.vpn.keystore import initialise
+from vpnsite_node.config import NodeConfig
 
 ORIGIN = "http://localhost"
 SERVERS = ("nl-ams-1", "us-nyc-1")

@@ -279,7 +279,7 @@ def test_a_node_without_openvpn_reports_to_a_running_hub(
     server: Any, environment: dict[str, str], tmp_path: Path
 ) -> None:
     """`vpnsite node run` from a directory with no OpenVPN instance: just the agent (no root)."""
-    from vpnsite_adapters.node.config import NodeConfig
+    from vpnsite_node.config import NodeConfig
 
     base, _log = server
     issued = vpnsite("node", "token", "ro-bucharest", env=environment)

@@ -3,7 +3,7 @@ nothing of a client's device, nothing of the hub's reachability ping, no address
 
 from __future__ import annotations
 
-from vpnsite_adapters.node.log_privacy import scrub, worth_logging
+from vpnsite_node.log_privacy import scrub, worth_logging
 
 DROPPED = [
     "anna@example.org/198.51.100.7:50112 peer info: IV_HWADDR=02:42:ac:11:00:02",

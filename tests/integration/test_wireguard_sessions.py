@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vpnsite_adapters.node.wireguard_sessions import KEPT_OUT_FOR, QUIET_AFTER, WireguardSessions
+from vpnsite_node.wireguard_sessions import KEPT_OUT_FOR, QUIET_AFTER, WireguardSessions
 
 NOW = 1_800_000_000.0
 KEYS = [f"key-{n}=" for n in range(6)]

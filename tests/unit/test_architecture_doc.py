@@ -16,7 +16,7 @@ import vpnsite
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 NAMED = re.findall(r"`([^`\s]+)`", DOC)
-WHERE = (ROOT / "adapters" / "vpnsite_adapters", ROOT / "src" / "vpnsite", ROOT)
+WHERE = (ROOT / "adapters" / "vpnsite_adapters", ROOT / "src" / "vpnsite", ROOT / "src", ROOT)
 
 
 def _file(named: str) -> Path | None:

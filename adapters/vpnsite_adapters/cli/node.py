@@ -36,15 +36,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_node(args: argparse.Namespace) -> int:
-    from vpnsite_adapters.node.containment import contained
+    from vpnsite_node.containment import contained
 
     return contained(lambda: _serve(args))
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from vpnsite_adapters.node.config import NodeConfigError
-    from vpnsite_adapters.node.networking import NetworkingError
-    from vpnsite_adapters.node.run import run_node as run
+    from vpnsite_node.config import NodeConfigError
+    from vpnsite_node.networking import NetworkingError
+    from vpnsite_node.run import run_node as run
 
     try:
         return run(args.dir.resolve(), nat=not args.no_nat, user=args.openvpn_user, interval=args.interval)

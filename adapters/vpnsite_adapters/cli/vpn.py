@@ -11,13 +11,13 @@ from vpnsite.errors import InvalidField
 from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, exit_addresses, is_online, issue_server_token
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
-from vpnsite_adapters.node.config import IPV6_MODES
 from vpnsite_adapters.service_units import UnitError
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.server_directory import DEFAULT_DNS, INSTALL_DIR, UNIT, write_server_directory
+from vpnsite_node.config import IPV6_MODES
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -14,8 +14,8 @@ from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_toke
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.clock_and_random import SystemRandom
-from vpnsite_adapters.node.agent import NodeAgent
-from vpnsite_adapters.node.hub import Hub
+from vpnsite_node.agent import NodeAgent
+from vpnsite_node.hub import HubClient
 
 log = logging.getLogger("vpnsite.demo")
 
@@ -100,7 +100,7 @@ class DemoFleet:
             self.reach_at[host] = "127.0.0.1"
             self.distance[host] = _round_trip(rng, DEMO_ROUND_TRIPS_MS.get(location.country, 30))
             agent = NodeAgent(
-                Hub(self.hub, token),
+                HubClient(self.hub, token),
                 SimulatedServer(rng, popularity=rng.uniform(0.3, 1.8)),
                 self.interval,
                 name=f"demo-agent-{location.id}",

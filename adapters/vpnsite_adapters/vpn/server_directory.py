@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, Instance, Ipv6Mode, NodeConfig, WireguardSetup
 from vpnsite_adapters.service_units import installed_executable, node_unit
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.profiles import server_config
+from vpnsite_node.config import DENY_LIST, KEY_CHECK, Instance, Ipv6Mode, NodeConfig, WireguardSetup
 
 SUBNETS = {"udp": ("10.8.0.0/16", "fd7e:5a1e:8::/64"), "tcp": ("10.9.0.0/16", "fd7e:5a1e:9::/64")}
 WIREGUARD_ADDRESS, WIREGUARD_SUBNET = "10.66.0.1/16", "10.66.0.0/16"

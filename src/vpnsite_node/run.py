@@ -11,14 +11,14 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from vpnsite_adapters.node.agent import HostMeasure, NodeAgent
-from vpnsite_adapters.node.config import DENY_LIST, KEY_CHECK, RUN_DIR, NodeConfig
-from vpnsite_adapters.node.gatekeeper import Gatekeeper
-from vpnsite_adapters.node.hub import Hub
-from vpnsite_adapters.node.networking import Nat
-from vpnsite_adapters.node.openvpn import OpenVpnInstance
-from vpnsite_adapters.node.wireguard_interface import WireguardInterface
-from vpnsite_adapters.node.wireguard_sessions import WireguardSessions
+from vpnsite_node.agent import HostMeasure, NodeAgent
+from vpnsite_node.config import DENY_LIST, KEY_CHECK, RUN_DIR, NodeConfig
+from vpnsite_node.gatekeeper import Gatekeeper
+from vpnsite_node.hub import HubClient
+from vpnsite_node.networking import Nat
+from vpnsite_node.openvpn import OpenVpnInstance
+from vpnsite_node.wireguard_interface import WireguardInterface
+from vpnsite_node.wireguard_sessions import WireguardSessions
 
 log = logging.getLogger("vpnsite.node")
 
@@ -47,7 +47,7 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
 
-    hub = Hub(config.hub, config.token, config.exit_addresses)
+    hub = HubClient(config.hub, config.token, config.exit_addresses)
     gatekeeper = Gatekeeper(hub, config.site)
     instances = [OpenVpnInstance(instance, gatekeeper, user, stopping) for instance in config.instances]
     network = Nat(config.subnets, config.subnets6) if nat else None

@@ -7,8 +7,8 @@ import logging
 import shutil
 import subprocess
 
-from vpnsite_adapters.node.config import WireguardSetup
-from vpnsite_adapters.node.networking import NetworkingError
+from vpnsite_node.config import WireguardSetup
+from vpnsite_node.networking import NetworkingError
 
 log = logging.getLogger("vpnsite.node")
 

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from vpnsite.fleet import HEARTBEAT_PERIOD, Heartbeat
-from vpnsite_adapters.node.hub import Hub
-from vpnsite_adapters.node.wireguard_sessions import WireguardSessions
+from vpnsite_node.hub import HubClient
+from vpnsite_node.wireguard_sessions import WireguardSessions
 
 log = logging.getLogger("vpnsite.node")
 
@@ -20,7 +20,7 @@ log = logging.getLogger("vpnsite.node")
 class NodeAgent:
     def __init__(
         self,
-        hub: Hub,
+        hub: HubClient,
         measure: Callable[[], Heartbeat],
         interval: float = HEARTBEAT_PERIOD.total_seconds(),
         name: str = "node-agent",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from attrs import frozen
 
-from vpnsite_adapters.node.log_privacy import scrub
+from vpnsite_node.log_privacy import scrub
 
 log = logging.getLogger("vpnsite.node")
 

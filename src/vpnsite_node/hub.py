@@ -34,7 +34,7 @@ class HubUnavailable(Exception):
     """No answer, or not one the node can read."""
 
 
-class Hub:
+class HubClient:
     def __init__(self, url: str, token: str, exit_addresses: Sequence[str] = ()) -> None:
         self.url = url.rstrip("/")
         self.token = token

@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from attrs import define
 
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.node.hub import HUB_UNAVAILABLE, Hub
-from vpnsite_adapters.node.management import ClientEvent, Management
+from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient
+from vpnsite_node.management import ClientEvent, Management
 
 log = logging.getLogger("vpnsite.node")
 
@@ -56,7 +56,7 @@ def protocol_of(instance: Management) -> str:
 
 
 class Gatekeeper:
-    def __init__(self, hub: Hub, site: str = "", workers: int = LOGIN_WORKERS) -> None:
+    def __init__(self, hub: HubClient, site: str = "", workers: int = LOGIN_WORKERS) -> None:
         self.hub = hub
         self.site = site
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="vpnsite-login")

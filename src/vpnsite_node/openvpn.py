@@ -15,10 +15,10 @@ import threading
 import time
 from pathlib import Path
 
-from vpnsite_adapters.node.config import Instance
-from vpnsite_adapters.node.gatekeeper import Gatekeeper
-from vpnsite_adapters.node.log_privacy import scrub, worth_logging
-from vpnsite_adapters.node.management import Management
+from vpnsite_node.config import Instance
+from vpnsite_node.gatekeeper import Gatekeeper
+from vpnsite_node.log_privacy import scrub, worth_logging
+from vpnsite_node.management import Management
 
 log = logging.getLogger("vpnsite.node")
 
