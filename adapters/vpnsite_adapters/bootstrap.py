@@ -231,7 +231,13 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
     keys = file_keyring(settings.data_dir, settings.secret_key)
     probe = FleetProbe(store.fleet, unit_of_work, settings.billing_health_url)
     snapshot = StatusSnapshot(
-        store.licences, store.fleet, unit_of_work, clock, billing=lambda: probe.billing, demo=settings.demo
+        store.licences,
+        store.fleet,
+        unit_of_work,
+        clock,
+        billing=lambda: probe.billing,
+        demo=settings.demo,
+        uptime=store.fleet,
     )
     # Which addresses are our servers' exits is the connection check's answer: in memory, as of the
     # snapshot's last refresh, so telling them apart costs a request no query.

@@ -17,6 +17,7 @@ from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
+from vpnsite_adapters.testimonials_file import TestimonialsError, TestimonialSet, read_testimonials
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}
@@ -74,6 +75,9 @@ class Settings:
     operator: Operator | None = None
     # The footer's links to the operator's accounts (VPNSITE_SOCIAL_LINKS); none by default.
     social_links: tuple[SocialLink, ...] = ()
+    # The home page's testimonials (VPNSITE_TESTIMONIALS, a file); None: not set (none are shown,
+    # but for the demo's examples).
+    testimonials: TestimonialSet | None = None
 
     @property
     def origin(self) -> str:
@@ -134,6 +138,7 @@ def load_settings(
         erasure_journal=Path(journal) if (journal := get("ERASURE_JOURNAL")) else None,
         operator=_operator(get),
         social_links=_social_links(get("SOCIAL_LINKS")),
+        testimonials=_testimonials(get("TESTIMONIALS")),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -153,6 +158,15 @@ def _social_links(text: str | None) -> tuple[SocialLink, ...]:
     try:
         return read_social_links(text)
     except SocialLinksError as error:
+        raise SettingsError(str(error)) from None
+
+
+def _testimonials(path: str | None) -> TestimonialSet | None:
+    if not (path or "").strip():
+        return None
+    try:
+        return read_testimonials(Path(str(path).strip()))
+    except TestimonialsError as error:
         raise SettingsError(str(error)) from None
 
 

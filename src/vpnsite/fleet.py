@@ -17,9 +17,12 @@ from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.identifiers import new_server_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import Clock, RandomSource
+from vpnsite.uptime import UpTime, up_between
 
 HEARTBEAT_PERIOD = timedelta(seconds=10)
 MISSED_BEATS_OFFLINE = 3
+# A server silent for longer is offline (and was offline in between, for its uptime).
+OFFLINE_AFTER = HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
 MAX_SESSIONS_REPORTED = 1_000_000
 MAX_BANDWIDTH_MBPS = 1_000_000.0
 MAX_EXIT_ADDRESSES = 16
@@ -186,7 +189,7 @@ class VpnServer:
 def silent_since(now: datetime) -> datetime:
     """A server not heard from after this moment has missed three heartbeats: it is offline, and
     the sessions it held are gone."""
-    return now - HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
+    return now - OFFLINE_AFTER
 
 
 def back_from_silence(last_seen: datetime | None, now: datetime) -> bool:
@@ -252,11 +255,19 @@ class FleetStore(Protocol):
         ...
 
     def record_heartbeat(
-        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+        self,
+        server_id: str,
+        beat: Heartbeat,
+        exits: Sequence[str],
+        now: datetime,
+        end_sessions: bool,
+        up: Sequence[UpTime] = (),
     ) -> None:
         """Store the beat and the exit addresses now in use; with ``end_sessions``, the server's
         sessions are dropped in the same write, but for those its licences' owners disconnected:
-        the server's next report of them must still end them, not count them again."""
+        the server's next report of them must still end them, not count them again. The up time
+        the beat adds (``uptime.up_between``) goes in with it, and a first beat marks when the
+        server went into service."""
         ...
 
     def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
@@ -308,7 +319,12 @@ class Fleet:
             beat = attrs.evolve(beat, exit_addresses=exit_addresses(beat.exit_addresses))
         exits = exits_in_use(heard.configured_exits, beat.exit_addresses, source)
         self.store.record_heartbeat(
-            server, beat, exits, now, end_sessions=back_from_silence(heard.last_seen, now)
+            server,
+            beat,
+            exits,
+            now,
+            end_sessions=back_from_silence(heard.last_seen, now),
+            up=up_between(server, heard.last_seen, now, beat.service_up, OFFLINE_AFTER),
         )
         return server
 

@@ -365,8 +365,14 @@ NOT_PERSONAL: tuple[NotPersonal, ...] = (
             "service_up",
             "exit_addresses",
             "configured_exit_addresses",
+            "heard_since",
         ),
         "our own servers: addresses, keys, health and how many sessions, not whose",
+    ),
+    NotPersonal(
+        "server_uptime",
+        ("server_id", "day", "up_seconds"),
+        "how long each of our servers was up each day: the home page's uptime, nobody's activity",
     ),
 )
 

@@ -396,8 +396,16 @@ class MemoryFleetStore:
         return Heard(server.location.id, server.last_seen, row.token_hash, server.configured_exit_addresses)
 
     def record_heartbeat(
-        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+        self,
+        server_id: str,
+        beat: Heartbeat,
+        exits: Sequence[str],
+        now: datetime,
+        end_sessions: bool,
+        up: Sequence[Any] = (),
     ) -> None:
+        # The up time is the SQL store's (tests/integration/test_social_proof.py); the rule is
+        # vpnsite.uptime's (tests/unit/test_uptime.py).
         if end_sessions:
             self.db.sessions = {
                 key: s for key, s in self.db.sessions.items() if s.server_id != server_id or s.ending

@@ -9,8 +9,8 @@ import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, stat
 import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
-import { TestimonialCard } from "./routes/home-sections";
-import { SHOWN_TESTIMONIALS, TESTIMONIALS } from "./content/testimonials";
+import { PickedTestimonials, Star, TestimonialCard, TestimonialsBlock } from "./routes/home-sections";
+import type { Testimonials } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
 import { TEXTS } from "./content/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
@@ -54,6 +54,10 @@ export function formats() {
           short_from: SHORT_COUNT_FROM,
           counted_users: Object.fromEntries(counted),
           count_forms: inLanguage(language, <CountForms full={slot("FULL")} short={slot("SHORT")} />),
+          // The home page's uptime: a percentage with one decimal, or what is said before it is measured.
+          percent: percentPattern(language),
+          decimal: decimalSeparator(language),
+          uptime_none: inLanguage(language, <FewUsers text={dictionary.home.uptimeNone} />),
         },
       ];
     }),
@@ -243,11 +247,24 @@ export function renderConnectionCheck(answer: ConnectionCheck, language: Languag
   return inLanguage(language, <ConnectionCheckView state={{ kind: "answered", answer }} />);
 }
 
-/** The testimonials, per language, for the home page the server sends (http/testimonials.py): each
- * one's markup and how many the page shows, of which the server picks at random. */
+/** How many testimonials a page shows (when there are that many). */
+const SHOWN_TESTIMONIALS = 3;
+
+/** The testimonials block in pieces, per language, for the home page the server sends
+ * (http/testimonials.py): with and without the examples' note, the cards a raw slot; a card, its
+ * texts slots and its stars a raw slot; one star; and how many a page shows. */
 export function testimonialParts(language: Language) {
+  const item = { name: slot("NAME"), about: slot("ABOUT"), text: slot("TEXT"), initials: slot("INITIALS"), stars: slot("STARS_LABEL") };
   return {
     shown: SHOWN_TESTIMONIALS,
-    markup: TESTIMONIALS.map((item) => inLanguage(language, <TestimonialCard item={item} />)),
+    block: inLanguage(language, <TestimonialsBlock examples={false} cards={slot("RAW_CARDS")} />),
+    block_examples: inLanguage(language, <TestimonialsBlock examples cards={slot("RAW_CARDS")} />),
+    card: inLanguage(language, <TestimonialCard item={item} stars={slot("RAW_STARS")} />),
+    star: inLanguage(language, <Star />),
   };
+}
+
+/** The block as the script draws a pick: what the server's must equal. */
+export function renderTestimonials(picked: Testimonials, language: Language): string {
+  return inLanguage(language, <PickedTestimonials picked={picked} />);
 }

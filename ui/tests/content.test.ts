@@ -8,7 +8,6 @@ import textEs from "../src/content/text/es";
 import textFr from "../src/content/text/fr";
 import textPt from "../src/content/text/pt";
 import textRu from "../src/content/text/ru";
-import { pickTestimonials, TESTIMONIALS } from "../src/content/testimonials";
 import { codeProblem, luhnCheckDigit } from "../src/lib/check-digit";
 import { DICTIONARIES as WHOLE } from "../src/i18n/all";
 import { formatMoney, phaseCost } from "../src/routes/about";
@@ -46,13 +45,6 @@ test("the FAQ has 13 items in every language and filters question and answer reg
   assert.equal(filterFaq(faq, "zzzz").length, 0);
   assert.equal(filterFaq(faq, "  ").length, 13);
   assert.deepEqual(filterFaq(faqIn(textRu.faq), "ПАРОЛЬ").map((item) => item.id).sort(), ["code", "connect"]);
-});
-
-test("three of eight testimonials, all rated 5, none repeated", () => {
-  assert.equal(TESTIMONIALS.length, 8);
-  assert.ok(TESTIMONIALS.every((t) => t.rating === 5));
-  const picked = pickTestimonials(() => 0.42);
-  assert.equal(new Set(picked.map((t) => t.id)).size, 3);
 });
 
 test("the about page's figures add up", () => {

@@ -27,7 +27,9 @@ from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
 from vpnsite_adapters.http.profile_api import profile_api
 from vpnsite_adapters.http.request_ids import HEADER, RequestIds
 from vpnsite_adapters.http.site import Site, register_site
+from vpnsite_adapters.http.testimonials import testimonials_api
 from vpnsite_adapters.services import Services
+from vpnsite_adapters.testimonials_file import shown_testimonials
 
 access_log = logging.getLogger("vpnsite.access")
 _PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/)[^/]+")
@@ -137,10 +139,17 @@ def register_public(app: Flask, services: Services) -> None:
     app.register_blueprint(profile_api)
     app.register_blueprint(devices_api)
     settings = services.settings
-    site = Site.load(settings.origin, services.snapshot, settings.operator, settings.social_links)
+    site = Site.load(
+        settings.origin,
+        services.snapshot,
+        settings.operator,
+        settings.social_links,
+        shown_testimonials(settings.testimonials, settings.demo),
+    )
     if site is not None:
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))
+        app.register_blueprint(testimonials_api(site.testimonials))
     if services.settings.metrics_token:
         register_metrics(app, services.settings.metrics_token)
     CORS(

@@ -229,6 +229,30 @@ _PROFILE_SCHEMAS: dict[str, Any] = {
         },
     },
     "ServerName": _SERVER_NAME,
+    "Testimonials": {
+        "type": "object",
+        "required": ["examples", "testimonials"],
+        "properties": {
+            "examples": {
+                "type": "boolean",
+                "description": "Invented examples (the demo's), shown labelled so",
+            },
+            "testimonials": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "about", "text", "stars", "initials"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "about": {"type": "string", "description": "Role and place, as shown under the name"},
+                        "text": {"type": "string"},
+                        "stars": {"type": "integer", "minimum": 1, "maximum": 5},
+                        "initials": {"type": "string"},
+                    },
+                },
+            },
+        },
+    },
 }
 
 SCHEMAS: dict[str, Any] = {
@@ -581,6 +605,15 @@ def openapi_document() -> dict[str, Any]:
                 "get": {
                     "summary": "Does this request come from an online VPN server's exit address?",
                     "responses": {"200": _json(_ref("ConnectionCheck"), "The answer (never cached)")},
+                }
+            },
+            "/api/testimonials": {
+                "get": {
+                    "summary": "A few of the operator's testimonials in a language, picked at random",
+                    "parameters": [
+                        {"name": "language", "in": "query", "required": False, "schema": {"type": "string"}}
+                    ],
+                    "responses": {"200": _json(_ref("Testimonials"), "The pick (never cached)")},
                 }
             },
             "/api/node/heartbeat": _node(

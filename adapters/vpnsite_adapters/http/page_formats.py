@@ -67,9 +67,21 @@ class LanguageFormats:
     counted_users: Mapping[str, CountedText]
     # A large count's markup, with ``__SLOT_FULL__`` and ``__SLOT_SHORT__``.
     count_forms: str
+    # A percentage's pattern ("{n} %") and decimal sign; what the home page says (markup) instead
+    # of an uptime not measured yet.
+    percent: str = "{n}%"
+    decimal: str = "."
+    uptime_none: str = ""
 
     def count(self, value: int) -> str:
         return format_number(value, self.language)
+
+    def uptime(self, permille: int | None) -> bytes:
+        """The fleet's uptime as the home page writes it, as markup: one decimal ("99.9%",
+        "99,9 %"), or the words for an uptime not measured yet."""
+        if permille is None:
+            return self.uptime_none.encode()
+        return escape(percent_text(self.percent, self.decimal, f"{permille // 10}.{permille % 10}")).encode()
 
     def date(self, day: date) -> str:
         return format_date(day, self.language)
@@ -110,6 +122,9 @@ class PageFormats:
                     for name, text in table["counted_users"].items()
                 },
                 count_forms=table["count_forms"],
+                percent=table["percent"],
+                decimal=table["decimal"],
+                uptime_none=table["uptime_none"],
             )
             for language, table in tables.items()
         }

@@ -33,6 +33,7 @@ from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 from vpnsite_adapters.social_links import SocialLink
+from vpnsite_adapters.testimonials_file import NONE, TestimonialSet
 
 log = logging.getLogger("vpnsite.site")
 
@@ -55,6 +56,11 @@ _TYPES = {
     ".xml": "application/xml; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
 }
+
+
+# The user count, the servers online, the uptime in tenths of a per cent (None: not measured yet),
+# the countries with servers, and the status snapshot's ETag (on the status page).
+Figures = tuple[int, int, int | None, int, str]
 
 
 @frozen
@@ -81,6 +87,12 @@ class Snapshot(Protocol):
 
     @property
     def server_status(self) -> Encoded: ...
+
+    @property
+    def uptime_permille(self) -> int | None: ...
+
+    @property
+    def countries(self) -> int: ...
 
     @property
     def exits(self) -> ExitIndex: ...
@@ -121,6 +133,7 @@ class Site:
         snapshot: Snapshot,
         operator: Operator | None = None,
         social_links: tuple[SocialLink, ...] = (),
+        testimonials: TestimonialSet = NONE,
     ) -> None:
         self.root = root
         self.public_url = public_url
@@ -140,7 +153,7 @@ class Site:
         self.profile_rows = ProfileRows.load(root / "forms" / "profiles.json")
         self.device_rows = DeviceRows.load(root / "forms" / "devices.json")
         self.connection_answers = ConnectionAnswers.load(root / "forms" / "check.json")
-        self.testimonials = Testimonials.load(root / "forms" / "testimonials.json")
+        self.testimonials = Testimonials.read(root / "forms" / "testimonials.json", testimonials)
         self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
@@ -151,9 +164,8 @@ class Site:
         self._bound: dict[str, bytes] = {}
         # Each page as last filled, by its name, the connection check's answer (the server a
         # visitor's address is an exit of; on the status page only) and the testimonials picked
-        # (on the home page only), with what it was filled from: the user count, the servers
-        # online, and the status snapshot's ETag.
-        self._pages: dict[tuple[str, str, tuple[int, ...]], tuple[tuple[int, int, str], Variant]] = {}
+        # (on the home page only), with what it was filled from (``figures``).
+        self._pages: dict[tuple[str, str, tuple[int, ...]], tuple[Figures, Variant]] = {}
         # The testimonials each of those pages shows, by its ETag: a visitor who holds one keeps it.
         self._picked: dict[str, tuple[int, ...]] = {}
 
@@ -164,23 +176,40 @@ class Site:
         snapshot: Snapshot,
         operator: Operator | None = None,
         social_links: tuple[SocialLink, ...] = (),
+        testimonials: TestimonialSet = NONE,
     ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, snapshot, operator, social_links)
+        return cls(SITE_DIR, public_url, snapshot, operator, social_links, testimonials)
 
-    def counts(self, language: str, users: int, servers: int) -> tuple[dict[str, str], dict[str, bytes]]:
+    def counts(self, language: str, key: Figures) -> tuple[dict[str, str], dict[str, bytes]]:
         """What every page says of the snapshot: the numbers for the script (meta tags), the
-        servers online, and each text that counts users as markup (``PageFormats``): a number
-        in the language's plural form, or the words for a new service."""
+        servers online, the fleet's uptime and countries (on the home page), and each text that
+        counts users as markup (``PageFormats``): a number in the language's plural form, or the
+        words for a new service."""
+        users, servers, uptime, countries = key[:4]
         formats = self.formats[language]
         numbers = {
             "USER_COUNT": str(users),
             "SERVERS_ONLINE": str(servers),
             "SERVERS": formats.count(servers),
+            "UPTIME_PERMILLE": "" if uptime is None else str(uptime),
+            "COUNTRIES_COUNT": str(countries),
+            "COUNTRIES": formats.count(countries),
         }
-        return numbers, formats.counted(users)
+        return numbers, {**formats.counted(users), "UPTIME": formats.uptime(uptime)}
+
+    def figures(self, status_etag: str = "") -> Figures:
+        """What a page is filled from, of the snapshot as it is now."""
+        snapshot = self.snapshot
+        return (
+            snapshot.users,
+            snapshot.servers_online,
+            snapshot.uptime_permille,
+            snapshot.countries,
+            status_etag,
+        )
 
     def _page(self, name: str) -> bytes:
         """A page as the server sends it before the snapshot goes in: its origin and operator (the
@@ -200,7 +229,7 @@ class Site:
     ) -> bytes:
         """The answer to a form post: the screen prerendered for it, with the visitor's values (and
         the markup ``pieces`` put together from the build's, such as the one-tap setup list)."""
-        numbers, counted = self.counts(language, self.snapshot.users, self.snapshot.servers_online)
+        numbers, counted = self.counts(language, self.figures())
         name = f"/forms/{language}/{screen}.html"
         raw = {**counted, **(pieces or {})}
         if name in self._with_testimonials:
@@ -223,11 +252,7 @@ class Site:
                 found = self._static[name] = _variant(body)
             return found
         status = self.snapshot.server_status
-        key = (
-            self.snapshot.users,
-            self.snapshot.servers_online,
-            status.etag if name in self._with_status else "",
-        )
+        key = self.figures(status.etag if name in self._with_status else "")
         exit_of = self.snapshot.exits.server_of(visitor) if name in self.with_check else None
         answer = exit_of.location.id if exit_of is not None else ""
         language = language_of(name.removeprefix("/pages"))
@@ -242,9 +267,9 @@ class Site:
         cached = self._pages.get((name, answer, picked))
         if cached is not None and cached[0] == key:
             return cached[1]
-        numbers, counted = self.counts(language, key[0], key[1])
+        numbers, counted = self.counts(language, key)
         raw = dict(counted)
-        if key[2]:
+        if key[4]:
             snapshot = json.loads(status.body)
             raw["STATUS"] = self.status_page.block(language, snapshot, self.formats[language])
             # A data block for the script: nothing in it may close the element.
@@ -252,7 +277,7 @@ class Site:
         if name in self.with_check:
             raw["CHECK"] = self.connection_answers.block(language, exit_of)
             raw["CHECK_JSON"] = self.connection_answers.data(exit_of)
-        if picked:
+        if name in self._with_testimonials:
             raw["TESTIMONIALS"] = self.testimonials.block(language, picked)
         body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)

@@ -1,28 +1,98 @@
-"""The home page's testimonials: the page the server sends shows a few of them, picked at random
-for each page (spec: three of eight), so a visitor sees a fresh choice with or without the script.
+"""The home page's testimonials (``testimonials_file.py``: the operator's, the demo's examples, or
+none): the page the server sends shows a few of the language's, picked at random for each page
+(three, or all when fewer), under their heading; with none for the language, neither.
 
-The markup is the script's own (``ui/src/routes/home-sections.tsx``: TestimonialCard), prerendered
-by the build for each testimonial in each language (``site/forms/testimonials.json``), with how
-many a page shows.
-"""
+The markup is the script's own (``ui/src/routes/home-sections.tsx``: TestimonialsBlock), prerendered
+by the build in pieces with markers (``site/forms/testimonials.json``); what the operator wrote is
+text, escaped as it goes in. Where the script draws the home page itself (after a link) it asks
+``GET /api/testimonials`` for a pick of its own and draws the same markup from it."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+from typing import Any
 
-from vpnsite_adapters.http.slots import BuildPieces
+from flask import Blueprint, Response, jsonify, request
+
+from vpnsite_adapters.http.footer_contact import inert
+from vpnsite_adapters.http.languages import LANGUAGES
+from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
 
 # Not a secret: which testimonials a page shows only has to vary.
 _random = random.Random()
 
 
 class Testimonials(BuildPieces):
+    __test__ = False  # not a test class, for pytest
+
+    def __init__(self, parts: dict[str, Any], shown: TestimonialSet) -> None:
+        super().__init__(parts)
+        self.shown = shown
+
+    @classmethod
+    def read(cls, path: Path, shown: TestimonialSet) -> Testimonials:
+        return cls(json.loads(path.read_text(encoding="utf-8")), shown)
+
     def pick(self, language: str) -> tuple[int, ...]:
-        """Which of the language's testimonials a page shows (their places in the build's list),
-        in the order shown."""
-        parts = self.of(language)
-        return tuple(_random.sample(range(len(parts["markup"])), parts["shown"]))
+        """Which of the language's testimonials a page shows (their places in the list), in the
+        order shown; none when the language has none."""
+        count = len(self.shown.of(language))
+        return tuple(_random.sample(range(count), min(count, self.of(language)["shown"])))
 
     def block(self, language: str, picked: tuple[int, ...]) -> bytes:
-        markup: list[str] = self.of(language)["markup"]
-        return "".join(markup[index] for index in picked).encode()
+        """The heading and the cards picked (with the examples' note in the demo); nothing for
+        none. Nothing in it is read as a marker by a later filling (``inert``)."""
+        if not picked:
+            return b""
+        parts = self.of(language)
+        items = self.shown.of(language)
+        cards = "".join(self._card(parts, items[index]) for index in picked)
+        block = parts["block_examples" if self.shown.examples else "block"]
+        return fill_raw(str(block).encode(), {"CARDS": cards.encode()})
+
+    @staticmethod
+    def _card(parts: dict[str, Any], item: Testimonial) -> str:
+        values = {
+            "NAME": item.name,
+            "ABOUT": item.about,
+            "TEXT": item.text,
+            "INITIALS": item.initials,
+            "STARS_LABEL": f"{item.stars}/5",
+        }
+        card = fill_raw(str(parts["card"]).encode(), {"STARS": str(parts["star"]).encode() * item.stars})
+        return inert(fill(card, values).decode())
+
+    def data(self, language: str, picked: tuple[int, ...]) -> dict[str, Any]:
+        """The same pick for the script: what it draws the block from."""
+        items = self.shown.of(language)
+        return {
+            "examples": self.shown.examples,
+            "testimonials": [card_data(items[index]) for index in picked],
+        }
+
+
+def card_data(item: Testimonial) -> dict[str, Any]:
+    return {
+        "name": item.name,
+        "about": item.about,
+        "text": item.text,
+        "stars": item.stars,
+        "initials": item.initials,
+    }
+
+
+def testimonials_api(testimonials: Testimonials) -> Blueprint:
+    blueprint = Blueprint("testimonials", __name__)
+
+    @blueprint.get("/api/testimonials")
+    def pick() -> Response:
+        language = request.args.get("language", "en")
+        language = language if language in LANGUAGES else "en"
+        response = jsonify(testimonials.data(language, testimonials.pick(language)))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return blueprint

@@ -19,6 +19,7 @@ from attrs import define, field
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Rank, ServerView, VpnServer, silent_since, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
+from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 
 log = logging.getLogger("vpnsite.status")
 
@@ -91,6 +92,12 @@ class StatusSnapshot:
     servers_online: int = 0
     sessions: int = 0
     refreshed_at: float | None = None
+    # The home page's figures: the fleet's uptime over the last 30 days in tenths of a per cent,
+    # rounded down (None: not yet a day of heartbeats to measure from), and the countries its
+    # servers are in.
+    uptime: UptimeStore | None = None
+    uptime_permille: int | None = None
+    countries: int = 0
     # The fleet as of the last refresh, for the per-server profile links and the connection check.
     views: list[ServerView] = field(factory=list)
     exits: ExitIndex = field(factory=ExitIndex)
@@ -104,6 +111,9 @@ class StatusSnapshot:
                 self.licences.forget_ended_users(now)
                 users = self.licences.count_users(now)
                 servers = self.fleet.list_servers()
+                if self.uptime is not None:
+                    in_service = self.uptime.in_service()
+                    up = self.uptime.up_times_since(window_start(now))
             database_ms = round((time.perf_counter() - started) * 1000)
         except Exception:
             log.warning("status refresh failed; serving the last snapshot", exc_info=True)
@@ -135,6 +145,10 @@ class StatusSnapshot:
         ]
         vpn = [server_entry(view) for view in views]
         self.users = users
+        if self.uptime is not None:
+            share = fleet_uptime(in_service, up, now)
+            self.uptime_permille = None if share is None else permille_down(share)
+        self.countries = len({server.location.country for server in servers})
         self.views = views
         self.exits = ExitIndex.of(views)
         self.servers = len(vpn)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,6 +12,7 @@ from attrs import frozen
 
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import KeyedHash
+from vpnsite.uptime import InService, UpTime, window_start
 from vpnsite_adapters.sql.database import from_db, to_db
 
 
@@ -139,10 +140,21 @@ class SqlFleetStore:
         )
 
     def record_heartbeat(
-        self, server_id: str, beat: Heartbeat, exits: Sequence[str], now: datetime, end_sessions: bool
+        self,
+        server_id: str,
+        beat: Heartbeat,
+        exits: Sequence[str],
+        now: datetime,
+        end_sessions: bool,
+        up: Sequence[UpTime] = (),
     ) -> None:
         servers, sessions = self.models.VpnServer, self.models.VpnSession
         with self.db.atomic():
+            self.add_up_time(up)
+            if len(up) > 1:
+                # A new UTC day: the days that have left the window are not needed any more.
+                uptime = self.models.ServerUptime
+                uptime.delete().where(uptime.day < _day(window_start(now) - timedelta(days=1))).execute()
             if end_sessions:
                 sessions.delete().where((sessions.server_id == server_id) & ~sessions.ending).execute()
             changes: dict[Any, Any] = {
@@ -152,5 +164,34 @@ class SqlFleetStore:
                 servers.sessions: beat.sessions,
                 servers.service_up: beat.service_up,
                 servers.exit_addresses: " ".join(exits),
+                servers.heard_since: peewee.fn.COALESCE(servers.heard_since, to_db(now)),
             }
             servers.update(changes).where(servers.id == server_id).execute()
+
+    def add_up_time(self, pieces: Sequence[UpTime]) -> None:
+        uptime = self.models.ServerUptime
+        for piece in pieces:
+            uptime.insert(
+                server_id=piece.server_id, day=_day(piece.day), up_seconds=piece.seconds
+            ).on_conflict(
+                conflict_target=[uptime.server_id, uptime.day],
+                update={uptime.up_seconds: uptime.up_seconds + peewee.EXCLUDED.up_seconds},
+            ).execute()
+
+    def up_times_since(self, first_day: date) -> list[UpTime]:
+        uptime = self.models.ServerUptime
+        rows = uptime.select().where(uptime.day >= _day(first_day))
+        return [UpTime(row.server_id, from_db(row.day).date(), float(row.up_seconds)) for row in rows]
+
+    def in_service(self) -> list[InService]:
+        servers = self.models.VpnServer
+        rows = servers.select(servers.id, servers.heard_since)
+        return [
+            InService(str(row.id), None if row.heard_since is None else from_db(row.heard_since))
+            for row in rows
+        ]
+
+
+def _day(day: date) -> int:
+    """A UTC day as stored: its midnight."""
+    return to_db(datetime.combine(day, time(), tzinfo=UTC))

@@ -272,6 +272,27 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        12,
+        "the fleet's uptime: when each server went into service, and its up time per day",
+        (
+            # Since its first heartbeat; a server heard before this counts from its last beat.
+            "ALTER TABLE vpn_server ADD COLUMN heard_since BIGINT",
+            "UPDATE vpn_server SET heard_since = last_seen",
+            # Seconds a server was up on a UTC day (its midnight, as every time is stored): a few
+            # rows a server, the last 30 days' kept.
+            """CREATE TABLE server_uptime (
+                server_id TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                up_seconds DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (server_id, day)
+            )""",
+            "CREATE INDEX server_uptime_day ON server_uptime (day)",
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -82,6 +82,15 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         service_up = peewee.BooleanField(default=False)
         exit_addresses = peewee.TextField(default="")
         configured_exit_addresses = peewee.TextField(default="")
+        heard_since = peewee.BigIntegerField(null=True)
+
+    class ServerUptime(Base):
+        server_id = peewee.TextField()
+        day = peewee.BigIntegerField()
+        up_seconds = peewee.DoubleField()
+
+        class Meta:
+            primary_key = peewee.CompositeKey("server_id", "day")
 
     class VpnSession(Base):
         licence_id = peewee.TextField()
@@ -132,4 +141,5 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         RateEvent=RateEvent,
         Ticket=Ticket,
         VpnServer=VpnServer,
+        ServerUptime=ServerUptime,
     )

@@ -19,7 +19,7 @@ export function overServerPage(render: () => void): void {
 /** Over the page the server sent, the element keeps the server's markup: hydrating leaves an
  * element given inner HTML as it is, and the same (empty) inner HTML changes nothing on later
  * renders. Anywhere else, `children` draws it (prerendering included). */
-export function ServerMarkup({ as: Tag, class: className, children }: { as: "section" | "ul"; class: string; children: () => ComponentChildren }) {
+export function ServerMarkup({ as: Tag, class: className, children }: { as: "section" | "ul" | "div"; class: string; children: () => ComponentChildren }) {
   const [kept] = useState(takingOver);
   return kept ? <Tag class={className} dangerouslySetInnerHTML={{ __html: "" }} /> : <Tag class={className}>{children()}</Tag>;
 }

@@ -1094,6 +1094,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/testimonials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A few of the operator's testimonials in a language, picked at random */
+        get: {
+            parameters: {
+                query?: {
+                    language?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pick (never cached) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Testimonials"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/node/heartbeat": {
         parameters: {
             query?: never;
@@ -2111,6 +2149,18 @@ export interface components {
             flag: string;
             /** @description The city */
             location: string;
+        };
+        Testimonials: {
+            /** @description Invented examples (the demo's), shown labelled so */
+            examples: boolean;
+            testimonials: {
+                name: string;
+                /** @description Role and place, as shown under the name */
+                about: string;
+                text: string;
+                stars: number;
+                initials: string;
+            }[];
         };
     };
     responses: never;

@@ -24,8 +24,6 @@ export function shortCount(value: number, language: Language): string {
 }
 
 /** The spec's marketing figures the home page shows: uptime, and countries the VPN is used from. */
-export const UPTIME = 0.999;
-export const COUNTRIES_OF_ACCESS = 50;
 
 /** A share (0.25 → "25%", "25 %" in French or Russian) with exactly ``digits`` decimals. */
 export function formatPercent(share: number, language: Language, digits: number): string {

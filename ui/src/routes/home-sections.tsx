@@ -3,11 +3,12 @@
 // dictionary: the page the server sends has them, so the first script does not carry them
 // (components/server-markup.tsx).
 import "../lib/first-load";
-import { useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
 import { Flag } from "../components/flag";
 import { globeIcon, Icon, shieldIcon } from "../components/icons";
 import { boltIcon, eyeOffIcon, keyIcon, lockIcon, starIcon, wifiIcon } from "../components/screen-icons";
-import { pickTestimonials, type Testimonial } from "../content/testimonials";
+import type { Testimonial, Testimonials as Picked } from "../content/testimonials";
 import { useI18n } from "../lib/i18n";
 import { slot } from "../lib/served";
 
@@ -70,35 +71,60 @@ function Locations() {
   );
 }
 
-/** One testimonial: the server picks three of these per page it sends (http/testimonials.py). */
-export function TestimonialCard({ item }: { item: Testimonial }) {
-  const { t } = useI18n();
+/** One of the star icons a testimonial's rating is drawn with. */
+export const Star = () => <Icon path={starIcon} size={16} />;
+
+/** One testimonial, as the operator wrote it (text: escaped wherever it is drawn); its stars are
+ * given drawn, so the server can repeat one (http/testimonials.py). */
+export function TestimonialCard({ item, stars }: { item: Testimonial; stars: ComponentChildren }) {
   return (
     <li class="card testimonial">
-      <div class="stars" role="img" aria-label="5/5">
-        {Array.from({ length: item.rating }, (_, i) => (
-          <Icon key={i} path={starIcon} size={16} />
-        ))}
-      </div>
-      <blockquote>{t(`testimonials.t${item.id}.text`)}</blockquote>
+      <div class="stars" role="img" aria-label={item.stars}>{stars}</div>
+      <blockquote>{item.text}</blockquote>
       <div class="person">
-        <span class="avatar" aria-hidden="true">{item.avatar}</span>
+        <span class="avatar" aria-hidden="true">{item.initials}</span>
         <div>
           <strong>{item.name}</strong>
-          <span class="small muted">
-            {t(`testimonials.t${item.id}.company`)} · {t(`testimonials.t${item.id}.location`)}
-          </span>
+          <span class="small muted">{item.about}</span>
         </div>
       </div>
     </li>
   );
 }
 
-/** Three of the eight at random; prerendered, the server's marker for its own three. */
+/** The heading, the cards and, for the demo's invented ones, a note that says so. */
+export function TestimonialsBlock({ examples, cards }: { examples: boolean; cards: ComponentChildren }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <h3 class="section-subtitle">{t("sections.testimonialsTitle")}</h3>
+      {examples && <p class="examples-note small muted">{t("sections.examplesNote")}</p>}
+      <ul class="grid grid-3">{cards}</ul>
+    </>
+  );
+}
+
+/** The block as drawn from a pick (none: nothing at all, heading included). */
+export function PickedTestimonials({ picked }: { picked: Picked }) {
+  if (!picked.testimonials.length) return null;
+  const cards = picked.testimonials.map((item, n) => (
+    <TestimonialCard key={n} item={{ ...item, stars: `${item.stars}/5` }} stars={Array.from({ length: item.stars }, (_, i) => <Star key={i} />)} />
+  ));
+  return <TestimonialsBlock examples={picked.examples} cards={cards} />;
+}
+
+/** Prerendered, the server's marker for its own pick; drawn by the script (after a link), a pick
+ * of the server's asked for. */
 function Testimonials() {
-  const [shown] = useState(pickTestimonials);
+  const { language } = useI18n();
+  const [picked, setPicked] = useState<Picked | null>(null);
+  useEffect(() => {
+    fetch(`/api/testimonials?language=${language}`, { cache: "no-store" })
+      .then((response) => (response.ok ? (response.json() as Promise<Picked>) : null))
+      .then(setPicked, () => setPicked(null));
+  }, [language]);
   if (typeof document === "undefined") return <>{slot("RAW_TESTIMONIALS")}</>;
-  return <>{shown.map((item) => <TestimonialCard key={item.id} item={item} />)}</>;
+  return picked && <PickedTestimonials picked={picked} />;
 }
 
 function Security() {

@@ -4,12 +4,12 @@ import { lazy } from "preact/compat";
 import { Link } from "wouter";
 import { ServerMarkup } from "../components/server-markup";
 import { SignupForm } from "../features/signup/signup-form";
-import { COUNTRIES_OF_ACCESS, formatCount, formatPercent, UPTIME } from "../lib/format";
+import { formatCount, formatPercent } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
-import { countedUsers, servedNumber, servedUserCount, slot } from "../lib/served";
+import { countedUsers, FewUsers, servedNumber, servedUserCount, slot } from "../lib/served";
 import type { HomePartName } from "./home-sections";
 
 const sectionsCode = () => import("./home-sections");
@@ -29,6 +29,11 @@ export function Home({ screen }: { screen: DrawScreen }) {
   const users = data?.user_count ?? served;
   // The servers online as of the snapshot the server filled the page from (not polled).
   const [servers] = useState(() => servedNumber("servers"));
+  // The fleet's uptime over the last 30 days (tenths of a per cent, null: not measured yet) and
+  // its countries, from the same snapshot; markers while prerendering.
+  const [uptime] = useState(() => servedNumber("uptime"));
+  const [countries] = useState(() => servedNumber("countries"));
+  const figure = (name: string, drawn: () => ComponentChildren) => (typeof document === "undefined" ? slot(name) : drawn());
   const part = (name: HomePartName) => screen(sectionsCode, () => <HomePart name={name} />);
 
   return (
@@ -51,11 +56,10 @@ export function Home({ screen }: { screen: DrawScreen }) {
         <dl class="stats">
           <div><dt>{t("home.activeUsers")}</dt><dd data-testid="home-user-count">{countedUsers("USERS", users, language, dictionary)}</dd></div>
           <div><dt>{t("home.servers")}</dt><dd data-testid="home-servers">{servers === null ? slot("SERVERS_ONLINE") : formatCount(servers, language)}</dd></div>
-          <div><dt>{t("home.uptime")}</dt><dd>{formatPercent(UPTIME, language, 1)}</dd></div>
-          <div><dt>{t("home.countries")}</dt><dd>{t("home.countriesCount", { n: formatCount(COUNTRIES_OF_ACCESS, language) })}</dd></div>
+          <div><dt>{t("home.uptime")}</dt><dd>{uptime === null ? figure("RAW_UPTIME", () => <FewUsers text={t("home.uptimeNone")} />) : formatPercent(uptime / 1000, language, 1)}</dd></div>
+          <div><dt>{t("home.countries")}</dt><dd>{figure("COUNTRIES", () => formatCount(countries ?? 0, language))}</dd></div>
         </dl>
-        <h3 class="section-subtitle">{t("home.testimonialsTitle")}</h3>
-        <ServerMarkup as="ul" class="grid grid-3">{part("testimonials")}</ServerMarkup>
+        <ServerMarkup as="div" class="testimonials">{part("testimonials")}</ServerMarkup>
       </section>
 
       <ServerMarkup as="section" class="section alt">{part("security")}</ServerMarkup>

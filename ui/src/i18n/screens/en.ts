@@ -16,9 +16,11 @@ export default {
   notFound: {
     title: "Page not found",
     text: "The page you are looking for does not exist or has moved.",
-    home: "Back to Home",
+    home: "Back to home",
   },
   sections: {
+    testimonialsTitle: "What our users say",
+    examplesNote: "Example testimonials, written for this demo: a real deployment shows what its own users say.",
     featuresTitle: "Everything a VPN should do",
     featuresLead: "Modern encryption and no logs, on servers in eight countries.",
     features: {
@@ -37,16 +39,6 @@ export default {
       keys: { title: "Your own keys", text: "Every licence gets a personal configuration archive: strangers' packets are dropped before any handshake." },
       privacy: { title: "Privacy by design", text: "Codes are stored only as keyed hashes; your e-mail is erased 30 days after your last licence ends, or at once when you ask." },
     },
-  },
-  testimonials: {
-    t1: { company: "Freelance designer", location: "Kraków, Poland", text: "I work from cafés all day. Setting it up took two minutes and I stopped worrying about public Wi-Fi." },
-    t2: { company: "Software engineer", location: "London, UK", text: "OpenVPN with tls-crypt-v2 and no secrets in the profile: exactly the setup I would have built myself." },
-    t3: { company: "Journalist", location: "Riga, Latvia", text: "No logs, and a company that says so in plain words. The Riga server is fast enough for video calls." },
-    t4: { company: "Student", location: "São Paulo, Brazil", text: "Free, no card, and it works on my phone and my laptop at the same time, on different servers." },
-    t5: { company: "Travel blogger", location: "Lyon, France", text: "Hotels, airports, trains: I connect everywhere. And the site speaks French." },
-    t6: { company: "Small business owner", location: "Valencia, Spain", text: "I checked my licence in seconds with the code from the e-mail. Support answered the same day." },
-    t7: { company: "Data analyst", location: "Frankfurt, Germany", text: "The status page shows the real load and ping of every server, so I always pick a quiet one." },
-    t8: { company: "Remote product manager", location: "New York, USA", text: "Stable over TCP on an office network that blocks everything else. Renewal keeps the same code." },
   },
   locations: {
     nl: { name: "Netherlands", city: "Amsterdam", tagline: "Amsterdam: Europe's best-connected hub" },

@@ -19,6 +19,8 @@ const es: ScreenDictionary = {
     home: "Volver al inicio",
   },
   sections: {
+    testimonialsTitle: "Lo que dicen nuestros usuarios",
+    examplesNote: "Testimonios de ejemplo, escritos para esta demostración: un sitio real muestra lo que dicen sus propios usuarios.",
     featuresTitle: "Todo lo que debe hacer una VPN",
     featuresLead: "Cifrado moderno y ningún registro, en servidores de ocho países.",
     features: {
@@ -37,16 +39,6 @@ const es: ScreenDictionary = {
       keys: { title: "Tus propias claves", text: "Cada licencia recibe un archivo de configuración personal: los paquetes ajenos se descartan antes de cualquier negociación." },
       privacy: { title: "Privacidad desde el diseño", text: "Los códigos solo se guardan como hashes con clave; tu correo se borra 30 días después de que termine tu última licencia, o de inmediato si lo pides." },
     },
-  },
-  testimonials: {
-    t1: { company: "Diseñadora autónoma", location: "Cracovia, Polonia", text: "Trabajo todo el día desde cafeterías. Lo configuré en dos minutos y dejé de preocuparme por el Wi-Fi público." },
-    t2: { company: "Ingeniero de software", location: "Londres, Reino Unido", text: "OpenVPN con tls-crypt-v2 y sin secretos en el perfil: justo lo que habría montado yo." },
-    t3: { company: "Periodista", location: "Riga, Letonia", text: "Sin registros, y una empresa que lo dice claramente. El servidor de Riga va bien para videollamadas." },
-    t4: { company: "Estudiante", location: "São Paulo, Brasil", text: "Gratis, sin tarjeta, y funciona a la vez en el móvil y en el portátil, en servidores distintos." },
-    t5: { company: "Bloguera de viajes", location: "Lyon, Francia", text: "Hoteles, aeropuertos, trenes: me conecto en todas partes. Y la web habla francés." },
-    t6: { company: "Dueño de un pequeño negocio", location: "Valencia, España", text: "Comprobé mi licencia en segundos con el código del correo. Soporte me respondió el mismo día." },
-    t7: { company: "Analista de datos", location: "Fráncfort, Alemania", text: "La página de estado muestra la carga y el ping reales de cada servidor, así que siempre elijo uno tranquilo." },
-    t8: { company: "Product manager en remoto", location: "Nueva York, EE. UU.", text: "Estable por TCP en una red de oficina que lo bloquea todo. Al renovar, el código sigue siendo el mismo." },
   },
   locations: {
     nl: { name: "Países Bajos", city: "Ámsterdam", tagline: "Ámsterdam: el nodo mejor conectado de Europa" },

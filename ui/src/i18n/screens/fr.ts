@@ -19,6 +19,8 @@ const fr: ScreenDictionary = {
     home: "Retour à l’accueil",
   },
   sections: {
+    testimonialsTitle: "Ce qu’en disent nos utilisateurs",
+    examplesNote: "Témoignages d’exemple, rédigés pour cette démonstration : un site réel affiche ce qu’en disent ses propres utilisateurs.",
     featuresTitle: "Tout ce qu’un VPN doit faire",
     featuresLead: "Un chiffrement moderne et aucun journal, sur des serveurs dans huit pays.",
     features: {
@@ -37,16 +39,6 @@ const fr: ScreenDictionary = {
       keys: { title: "Vos propres clés", text: "Chaque licence reçoit une archive de configuration personnelle : les paquets d’inconnus sont rejetés avant toute négociation." },
       privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes à clé ; votre e-mail est effacé 30 jours après la fin de votre dernière licence, ou immédiatement sur simple demande." },
     },
-  },
-  testimonials: {
-    t1: { company: "Designer indépendante", location: "Cracovie, Pologne", text: "Je travaille toute la journée dans des cafés. Deux minutes pour l’installer, et je ne crains plus le Wi-Fi public." },
-    t2: { company: "Ingénieur logiciel", location: "Londres, Royaume-Uni", text: "OpenVPN avec tls-crypt-v2 et aucun secret dans le profil : exactement ce que j’aurais monté moi-même." },
-    t3: { company: "Journaliste", location: "Riga, Lettonie", text: "Aucun journal, et une société qui le dit clairement. Le serveur de Riga suffit pour les appels vidéo." },
-    t4: { company: "Étudiant", location: "São Paulo, Brésil", text: "Gratuit, sans carte bancaire, et ça marche en même temps sur mon téléphone et mon ordinateur portable, sur des serveurs différents." },
-    t5: { company: "Blogueuse voyage", location: "Lyon, France", text: "Hôtels, aéroports, trains : je me connecte partout. Et le site parle français." },
-    t6: { company: "Gérant d’une petite entreprise", location: "Valence, Espagne", text: "J’ai vérifié ma licence en quelques secondes avec le code de l’e-mail. L’assistance a répondu le jour même." },
-    t7: { company: "Analyste de données", location: "Francfort, Allemagne", text: "La page d’état montre la charge et le ping réels de chaque serveur : je choisis toujours le plus calme." },
-    t8: { company: "Chef de produit en télétravail", location: "New York, États-Unis", text: "Stable en TCP sur un réseau d’entreprise qui bloque tout le reste. Au renouvellement, le code ne change pas." },
   },
   locations: {
     nl: { name: "Pays-Bas", city: "Amsterdam", tagline: "Amsterdam : le nœud le mieux connecté d’Europe" },
@@ -107,7 +99,7 @@ const fr: ScreenDictionary = {
     checking: "Vérification…",
     notFound: "Code d’activation ou e-mail introuvable.",
     codeFormat: "Le code d’activation comporte 20 chiffres.",
-    codeTypo: "Ce code contient une faute de frappe : l’un des 20 chiffres est erroné. Vérifiez-le.",
+    codeTypo: "Ce code d’activation contient une faute de frappe. Vérifiez les 20 chiffres.",
     newUser: "Nouveau ? Obtenez une licence gratuite",
     needSupport: "Besoin d’aide ?",
     dashboardTitle: "Votre licence",

@@ -19,6 +19,8 @@ const pt: ScreenDictionary = {
     home: "Voltar ao início",
   },
   sections: {
+    testimonialsTitle: "O que dizem nossos usuários",
+    examplesNote: "Depoimentos de exemplo, escritos para esta demonstração: um site real mostra o que dizem seus próprios usuários.",
     featuresTitle: "Tudo o que uma VPN deve fazer",
     featuresLead: "Criptografia moderna e nenhum registro, em servidores de oito países.",
     features: {
@@ -37,16 +39,6 @@ const pt: ScreenDictionary = {
       keys: { title: "Suas próprias chaves", text: "Cada licença recebe um pacote de configuração pessoal: o tráfego de estranhos é descartado antes de qualquer negociação." },
       privacy: { title: "Privacidade desde a concepção", text: "Os códigos são guardados apenas como hashes com chave; seu e-mail é apagado 30 dias após o fim da sua última licença, ou na hora, se você pedir." },
     },
-  },
-  testimonials: {
-    t1: { company: "Designer autônoma", location: "Cracóvia, Polônia", text: "Trabalho o dia todo em cafés. Configurei em dois minutos e parei de me preocupar com Wi-Fi público." },
-    t2: { company: "Engenheiro de software", location: "Londres, Reino Unido", text: "OpenVPN com tls-crypt-v2 e nenhum segredo no perfil: exatamente o que eu mesmo montaria." },
-    t3: { company: "Jornalista", location: "Riga, Letônia", text: "Sem registros, e uma empresa que diz isso com todas as letras. O servidor de Riga aguenta chamadas de vídeo." },
-    t4: { company: "Estudante", location: "São Paulo, Brasil", text: "Grátis, sem cartão, e funciona ao mesmo tempo no celular e no notebook, em servidores diferentes." },
-    t5: { company: "Blogueira de viagens", location: "Lyon, França", text: "Hotéis, aeroportos, trens: conecto em qualquer lugar. E o site fala francês." },
-    t6: { company: "Dono de pequena empresa", location: "Valência, Espanha", text: "Verifiquei minha licença em segundos com o código do e-mail. O suporte respondeu no mesmo dia." },
-    t7: { company: "Analista de dados", location: "Frankfurt, Alemanha", text: "A página de status mostra a carga e o ping reais de cada servidor, então sempre escolho um tranquilo." },
-    t8: { company: "Gerente de produto remoto", location: "Nova York, EUA", text: "Estável via TCP numa rede corporativa que bloqueia todo o resto. Na renovação, o código continua o mesmo." },
   },
   locations: {
     nl: { name: "Países Baixos", city: "Amsterdã", tagline: "Amsterdã: o ponto mais bem conectado da Europa" },
