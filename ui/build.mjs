@@ -125,6 +125,8 @@ async function buildSite(out) {
       `<meta name="vpnsite-users" content="__SLOT_USER_COUNT__"><meta name="vpnsite-servers" content="__SLOT_SERVERS_ONLINE__">` +
       // On the home page, the fleet's uptime (tenths of a per cent; empty: not measured yet) and countries.
       (route === "/" ? `<meta name="vpnsite-uptime" content="__SLOT_UPTIME_PERMILLE__"><meta name="vpnsite-countries" content="__SLOT_COUNTRIES_COUNT__">` : "") +
+      // And how many devices a licence connects at once, in words picked for its fleet (lib/served.tsx: servedText).
+      `<meta name="vpnsite-devices" content="__SLOT_DEVICES__"><meta name="vpnsite-device_rule" content="__SLOT_DEVICE_RULE__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
       // And the connection check's answer for the visitor the server sends it to.
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +

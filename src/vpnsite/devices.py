@@ -14,6 +14,12 @@ from vpnsite.ports import Clock
 from vpnsite.vpn_access import MAX_SESSIONS, UNCONFIRMED_FOR, Session, SessionStore
 
 
+def devices_at_once(servers: int, limit: int = MAX_SESSIONS) -> int:
+    """How many devices a licence can connect at once: one per server, at most ``limit``; as many
+    as the fleet has servers when it has fewer (0: the fleet is not known yet, the limit stands)."""
+    return servers if 0 < servers < limit else limit
+
+
 @frozen
 class DeviceList:
     licence: Licence

@@ -226,6 +226,13 @@ class ServerView:
     rank: Rank
 
 
+def recommended(views: Sequence[ServerView]) -> ServerView | None:
+    """The server a new device is pointed to: the least loaded of those online (the first listed
+    among equals); None when none is online."""
+    online = [view for view in views if view.online]
+    return min(online, key=lambda view: view.server.load_percent or 0, default=None)
+
+
 def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
     online = [server for server in servers if is_online(server, now)]
     all_sessions = sum(server.sessions for server in online)

@@ -102,7 +102,7 @@ def test_the_activation_screen_keeps_its_result_but_not_the_code(visitor: Any, s
     switch_language(visitor, "English")
     visitor.wait_for_url(re.compile(r"\d/activation$"))
     visitor.reload(wait_until="networkidle")
-    expect(visitor.get_by_role("heading", name="VPN Activated")).to_be_visible()
+    expect(visitor.get_by_role("heading", name="VPN activated")).to_be_visible()
     expect(visitor.locator(".details .notice")).to_contain_text(CODE_IN_EMAIL["en"])
     expect(visitor.locator(".details")).to_contain_text("90 days")
     expect(visitor.locator("#activation-code")).to_have_count(0)
@@ -118,9 +118,9 @@ def test_the_licence_check_fills_the_code_only_from_the_page_that_showed_it(visi
     # Within the page: the licence form takes e-mail and code from the activation it just showed.
     if width < 600:
         visitor.locator("summary.menu-button").click()
-        visitor.locator("#mobile-nav").get_by_role("link", name="Login").click()
+        visitor.locator("#mobile-nav").get_by_role("link", name="My licence").click()
     else:
-        visitor.get_by_role("link", name="Login").first.click()
+        visitor.get_by_role("link", name="My licence").first.click()
     expect(visitor.locator("#licence-code")).to_have_value(code)
     expect(visitor.locator("#licence-email")).to_have_value(email)
     visitor.locator("form.card button[type=submit]").click()
@@ -172,13 +172,13 @@ def test_the_sent_mark_guards_the_form_ends_with_it_and_names_nobody(page: Any, 
         form,
     )
     page.reload(wait_until="networkidle")
-    expect(page.get_by_role("button", name="Try Again")).to_be_visible()
+    expect(page.get_by_role("button", name="Try again")).to_be_visible()
     assert len(sent) == calls
 
     # Tried again with the service back: one licence, and the mark is gone.
     before = server.licences()
     page.unroute("**/api/create-user")
-    page.get_by_role("button", name="Try Again").click()
+    page.get_by_role("button", name="Try again").click()
     code = page.locator("#activation-code")
     expect(code).to_be_visible(timeout=15000)
     assert server.licences() == before + 1

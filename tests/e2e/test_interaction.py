@@ -186,7 +186,7 @@ def test_the_dashboard_comes_whole_with_its_devices(phone: Any) -> None:
     expect(dashboard).to_have_count(0)
     held[0].continue_()
     expect(dashboard).to_be_focused()
-    assert phone.locator(".devices-count").inner_text() == "0 of 10 servers in use"
+    assert phone.locator(".devices-count").inner_text() == "0 of 8 devices connected"
 
 
 def test_a_failed_checks_alert_is_in_view_announced_and_tied_to_the_fields(phone: Any) -> None:

@@ -76,7 +76,7 @@ def sign_up(page: Any, email: str) -> str:
     page.goto("/", wait_until="networkidle")
     page.fill("#signup-email", email)
     page.click("#signup button[type=submit]")
-    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible(timeout=15000)
+    expect(page.get_by_role("heading", name="VPN activated")).to_be_visible(timeout=15000)
     return str(page.locator("#activation-code").inner_text())
 
 
@@ -165,17 +165,17 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
     code = sign_up(page, email)
     check_licence(page, email, code)
     devices = page.locator(".devices")
-    expect(devices.locator(".devices-count")).to_have_text("0 of 10 servers in use")
+    expect(devices.locator(".devices-count")).to_have_text("0 of 2 devices connected")
     expect(devices).to_contain_text("No device is connected right now.")
 
     node_login(fleet, "nl-ams-1", email, code)
     devices.get_by_role("button", name="Refresh").click()
-    expect(devices.locator(".devices-count")).to_have_text("1 of 10 servers in use")
+    expect(devices.locator(".devices-count")).to_have_text("1 of 2 devices connected")
     expect(devices.locator(".device-row")).to_have_count(1)
     expect(devices.locator(".device-row")).to_contain_text("Amsterdam")
     expect(devices.locator(".device-row")).to_contain_text("UDP · connected since")
     devices.get_by_role("button", name="Disconnect the device connected to Amsterdam").click()
-    expect(devices.locator(".devices-count")).to_have_text("0 of 10 servers in use")
+    expect(devices.locator(".devices-count")).to_have_text("0 of 2 devices connected")
     expect(devices.locator(".device-row")).to_have_count(0)
     listed = requests.post(
         fleet.base + "/api/devices", json={"email": email, "activation_code": code}, timeout=10
@@ -185,9 +185,9 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
     node_login(fleet, "nl-ams-1", email, code)
     node_login(fleet, "us-nyc-1", email, code)
     devices.get_by_role("button", name="Refresh").click()
-    expect(devices.locator(".devices-count")).to_have_text("2 of 10 servers in use")
+    expect(devices.locator(".devices-count")).to_have_text("2 of 2 devices connected")
     devices.get_by_role("button", name="Disconnect all").click()
-    expect(devices.locator(".devices-count")).to_have_text("0 of 10 servers in use")
+    expect(devices.locator(".devices-count")).to_have_text("0 of 2 devices connected")
 
     page.get_by_role("link", name="Am I protected? Check your connection").click()
     expect(page.locator("#connection-check")).to_contain_text("Not protected: your address is visible")
@@ -231,7 +231,7 @@ def test_without_javascript_the_answers_list_the_servers_too(browser: Any, fleet
     page.goto("/")
     page.fill("#signup-email", email)
     page.click("#signup button[type=submit]")
-    expect(page.get_by_role("heading", name="VPN Activated")).to_be_visible()
+    expect(page.get_by_role("heading", name="VPN activated")).to_be_visible()
     code = page.locator("#activation-code").inner_text().strip()
 
     def check() -> None:
@@ -291,7 +291,7 @@ def test_without_javascript_the_dashboard_lists_and_frees_devices(browser: Any, 
     page.fill("#licence-code", code)
     page.locator("form.card button[type=submit]").click()
     devices = page.locator(".devices")
-    expect(devices.locator(".devices-count")).to_have_text("Используется 2 из 10 серверов")
+    expect(devices.locator(".devices-count")).to_have_text("Подключено устройств: 2 из 2")
     expect(devices.locator(".device-row")).to_have_count(2)
     expect(devices.locator(".device-row").first).to_contain_text("Амстердам")
     expect(devices.locator(".device-row").first).to_contain_text("UDP · подключено с")
@@ -299,7 +299,7 @@ def test_without_javascript_the_dashboard_lists_and_frees_devices(browser: Any, 
 
     devices.get_by_role("button", name="Отключить устройство на сервере Амстердам").click()
     expect(page.locator(".big-number")).to_have_text("90")
-    expect(devices.locator(".devices-count")).to_have_text("Используется 1 из 10 серверов")
+    expect(devices.locator(".devices-count")).to_have_text("Подключено устройств: 1 из 2")
     expect(devices.locator(".device-row")).to_have_count(1)
     expect(devices.locator(".device-row")).to_contain_text("Нью-Йорк")
     listed = requests.post(
@@ -308,8 +308,8 @@ def test_without_javascript_the_dashboard_lists_and_frees_devices(browser: Any, 
     assert [device["server"]["id"] for device in listed["devices"]] == ["us-nyc-1"], "freed on the hub too"
 
     devices.get_by_role("button", name="Отключить все").click()
-    expect(devices.locator(".devices-count")).to_have_text("Используется 0 из 10 серверов")
+    expect(devices.locator(".devices-count")).to_have_text("Подключено устройств: 0 из 2")
     expect(devices).to_contain_text("Сейчас ни одно устройство не подключено.")
     devices.get_by_role("button", name="Обновить").click()
-    expect(devices.locator(".devices-count")).to_have_text("Используется 0 из 10 серверов")
+    expect(devices.locator(".devices-count")).to_have_text("Подключено устройств: 0 из 2")
     context.close()

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 TEXTS = {
     "en": {
         "prefix": "",
-        "activated": "VPN Activated",
+        "activated": "VPN activated",
         "dashboard": "Your licence",
         "typo": "This activation code contains a typo. Please check the 20 digits.",
         "sent": "Ticket submitted",

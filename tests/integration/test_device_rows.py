@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
 from vpnsite.fleet import Location, VpnServer
+from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers, answer_json
 from vpnsite_adapters.http.device_rows import DeviceRows, since_text
 from vpnsite_adapters.http.site import SITE_DIR
@@ -42,11 +43,14 @@ def test_the_device_list_is_the_scripts_list() -> None:
     for listing in (LISTING, EMPTY):
         for language in LANGUAGES:
             since = {item["session"]: since_text(SINCE, language) for item in listing["devices"]}
-            cases.append(("renderDevices", listing, since, CREDENTIALS, language))
-    for (_, listing, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
-        section = rows.section(language, listing, CREDENTIALS["email"], CREDENTIALS["code"]).decode()
+            rule = rows.limit_texts(language, 8)["DEVICE_RULE"]
+            cases.append(("renderDevices", listing, since, CREDENTIALS, language, rule))
+    for (_, listing, _, _, language, rule), expected in zip(
+        cases, rendered_by_the_script(cases), strict=True
+    ):
+        section = rows.section(language, listing, CREDENTIALS["email"], CREDENTIALS["code"], rule).decode()
         assert section == expected, (language, len(listing["devices"]))
-    ru = rows.section("ru", LISTING, "me@example.org", "1" * 20).decode()
+    ru = rows.section("ru", LISTING, "me@example.org", "1" * 20, "").decode()
     assert ru.count('class="device-row"') == 3 and "3 из 10" in ru
     assert ru.count('name="disconnect" value="s-2"') == 1
     assert ru.count('name="disconnect" value="all"') == 1 and ru.count('value="me@example.org"') == 5
@@ -74,7 +78,7 @@ def test_the_page_without_the_script_says_since_when_in_each_language_and_names_
         "pt": "UDP · conectado desde 1 de março de 2027, 14:05 UTC",
     }
     for language, detail in details.items():
-        section = rows.section(language, listing, "me@example.org", "1" * 20).decode()
+        section = rows.section(language, listing, "me@example.org", "1" * 20, "").decode()
         assert detail in section, (language, section)
 
 
@@ -97,3 +101,43 @@ def test_the_connection_answer_is_the_scripts_answer() -> None:
             assert answers.block(language, server).decode() == next(expected), (language, server)
     assert "Protégé — via Amsterdam" in answers.block("fr", servers[1]).decode()
     assert "Не защищено" in answers.block("ru", None).decode()
+
+
+def test_how_many_devices_at_once_is_said_for_the_fleet_in_each_language() -> None:
+    """One device per server, at most MAX_SESSIONS: a fleet smaller than the limit gives its own
+    count, never a limit it cannot reach; an unknown fleet (0) states the limit (issue 30, 8)."""
+    rows = DeviceRows.load(SITE_DIR / "forms" / "devices.json")
+    eight = {language: rows.limit_texts(language, 8) for language in LANGUAGES}
+    assert eight["en"] == {
+        "DEVICES": "Up to 8 devices at once",
+        "DEVICE_RULE": "Up to 8 devices at once — one on each of our 8 servers.",
+    }
+    assert eight["ru"] == {
+        "DEVICES": "до 8 устройств одновременно",
+        "DEVICE_RULE": "До 8 устройств одновременно — по одному на каждом из наших 8 серверов.",
+    }
+    assert (
+        eight["es"]["DEVICE_RULE"]
+        == "Hasta 8 dispositivos a la vez: uno en cada uno de nuestros 8 servidores."
+    )
+    assert (
+        eight["fr"]["DEVICE_RULE"] == "Jusqu’à 8 appareils à la fois\u00a0: un sur chacun de nos 8 serveurs."
+    )
+    assert (
+        eight["pt"]["DEVICE_RULE"]
+        == "Até 8 dispositivos ao mesmo tempo: um em cada um dos nossos 8 servidores."
+    )
+    for language in LANGUAGES:
+        assert "10" not in "".join(eight[language].values()), language
+        for fleet in (0, MAX_SESSIONS, 25):
+            texts = rows.limit_texts(language, fleet)
+            assert str(MAX_SESSIONS) in texts["DEVICES"] and str(MAX_SESSIONS) in texts["DEVICE_RULE"]
+            assert str(fleet) not in texts["DEVICE_RULE"].replace(str(MAX_SESSIONS), "")
+    assert (
+        rows.limit_texts("en", 12)["DEVICE_RULE"] == "Up to 10 devices at once, each on a different server."
+    )
+    assert rows.limit_texts("ru", 2)["DEVICES"] == "до 2 устройств одновременно"
+    assert rows.limit_texts("en", 1) == {
+        "DEVICES": "1 device at a time",
+        "DEVICE_RULE": "One device at a time, on our one server.",
+    }

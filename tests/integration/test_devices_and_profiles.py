@@ -357,16 +357,16 @@ def test_the_licence_form_lists_and_ends_devices_without_javascript(vpn_hub: Any
         return re.findall(r'name="disconnect" value="([^"]*)"', page)
 
     status, page = post()
-    assert status == 200 and "2 of 10 servers in use" in page
+    assert status == 200 and "2 of 10 devices connected" in page
     assert sorted(disconnect_buttons(page)) == sorted([udp["session"], tcp["session"], "all"])
     assert "127.0.0.1" not in page and bobs["session"] not in page
 
     status, page = post(disconnect=udp["session"])
-    assert status == 200 and "1 of 10 servers in use" in page and udp["session"] not in page
+    assert status == 200 and "1 of 10 devices connected" in page and udp["session"] not in page
     status, page = post(disconnect=udp["session"])
-    assert status == 200 and "1 of 10 servers in use" in page, "a device already gone is no error"
+    assert status == 200 and "1 of 10 devices connected" in page, "a device already gone is no error"
     status, page = post(disconnect=bobs["session"])
-    assert status == 200 and "1 of 10 servers in use" in page, "nobody ends another's session"
+    assert status == 200 and "1 of 10 devices connected" in page, "nobody ends another's session"
     assert (
         call(client, "/api/devices", {"email": "bob@example.org", "activation_code": bob["user_code"]})[1][
             "in_use"
@@ -376,13 +376,39 @@ def test_the_licence_form_lists_and_ends_devices_without_javascript(vpn_hub: Any
     status, page = post(disconnect="x" * 65)
     assert status == 422 and 'class="alert"' in page
     status, page = post(disconnect="all")
-    assert status == 200 and "0 of 10 servers in use" in page and "No device is connected right now." in page
+    assert (
+        status == 200 and "0 of 10 devices connected" in page and "No device is connected right now." in page
+    )
     wrong = client.post(
         "/license",
         data={**owner, "activation_code": "1" * 20, "disconnect": "all"},
         headers={"Origin": ORIGIN},
     )
     assert wrong.status_code in (404, 422) and b'<li class="device-row">' not in wrong.data
+
+
+def test_a_fleet_smaller_than_the_limit_is_the_limit_with_and_without_javascript(vpn_hub: Any) -> None:
+    """One device per server: with two servers, a licence connects two devices at once, and every
+    page says so in the same words, the API's limit with them (issue 30, item 8)."""
+    client = create_app(vpn_hub.services).test_client()
+    anna, *_ = _anna_on_two_servers_and_bob_on_one(client)
+    vpn_hub.services.snapshot.refresh()
+    assert vpn_hub.services.snapshot.servers == 10
+    # The fleet as the last refresh counted it, had it two servers.
+    vpn_hub.services.snapshot.servers = 2
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    status, listing = call(client, "/api/devices", owner)
+    assert status == 200 and (listing["in_use"], listing["limit"]) == (2, 2)
+    rule = "Up to 2 devices at once — one on each of our 2 servers."
+    page = client.post("/license", data=owner, headers={"Origin": ORIGIN}).get_data(as_text=True)
+    assert "2 of 2 devices connected" in page
+    assert f'<p class="muted small">{rule} Disconnecting frees the place at once' in page
+    home = client.get("/").get_data(as_text=True)
+    assert "No credit card · Up to 2 devices at once · OpenVPN UDP and TCP" in home
+    assert f'<meta name="vpnsite-device_rule" content="{rule}">' in home
+    faq = client.get("/ru/support").get_data(as_text=True)
+    assert "До 2 устройств одновременно — по одному на каждом из наших 2 серверов. Кроме того" in faq
+    assert "10 устройств" not in faq and "10 devices" not in home
 
 
 def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) -> None:

@@ -170,14 +170,16 @@ export function renderStatusBlock(data: ServerStatus, language: Language): strin
  * with (http/profile_rows.py): markup with slots, the flags, the places and the load colours. */
 export function profileParts(language: Language) {
   const city = slot("CITY");
-  const row = { id: slot("ID"), flag: slot("RAW_FLAG"), name: slot("NAME"), city, load: slot("LOAD"), level: slot("LEVEL"), links: slot("RAW_LINKS"), open: slot("RAW_OPEN") };
+  const row = { id: slot("ID"), recommended: false, flag: slot("RAW_FLAG"), name: slot("NAME"), city, load: slot("LOAD"), level: slot("LEVEL"), links: slot("RAW_LINKS"), open: slot("RAW_OPEN") };
   return {
     markup: {
       section: inLanguage(language, <ProfileSection rows={slot("RAW_ROWS")} />),
       row: inLanguage(language, <ProfileRow view={row} />),
+      row_recommended: inLanguage(language, <ProfileRow view={{ ...row, recommended: true }} />),
       link: inLanguage(language, <ProfileLink url={slot("URL")} protocol={slot("PROTOCOL")} city={city} />),
       wireguard: inLanguage(language, <WireguardLink url={slot("URL")} city={city} />),
-      open: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} />),
+      open: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} primary={false} />),
+      open_recommended: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} primary />),
       flags: flagPieces(language),
     },
     locations: DICTIONARIES[language].locations,
@@ -201,7 +203,7 @@ export function deviceParts(language: Language) {
   const credentials = { email: slot("EMAIL"), code: slot("CODE") };
   return {
     markup: {
-      section: inLanguage(language, <DevicesSection count={slot("COUNT")} listing={slot("RAW_LISTING")} credentials={credentials} busy={false} />),
+      section: inLanguage(language, <DevicesSection count={slot("COUNT")} rule={slot("RULE")} listing={slot("RAW_LISTING")} credentials={credentials} busy={false} />),
       listing: inLanguage(language, <DeviceListing rows={slot("RAW_ROWS")} credentials={credentials} busy={false} />),
       none: inLanguage(language, <NoDevices />),
       row: inLanguage(language, <DeviceRow view={{ session: slot("SESSION"), flag: slot("RAW_FLAG"), city: slot("CITY"), detail: slot("DETAIL") }} credentials={credentials} busy={false} />),
@@ -210,6 +212,11 @@ export function deviceParts(language: Language) {
     },
     locations: dictionary.locations,
     in_use: dictionary.devices.inUse,
+    // How many devices a licence connects at once (http/device_rows.py: limit_texts): as many as
+    // the fleet has servers when it has fewer than the limit ("rule_fleet"), else the limit.
+    at_once: dictionary.devices.atOnce,
+    rule_fleet: dictionary.devices.ruleFleet,
+    rule_limit: dictionary.devices.ruleLimit,
     since: t("devices.since", { time: "{time}" }),
     disconnect_all: DISCONNECT_ALL,
   };
@@ -217,7 +224,7 @@ export function deviceParts(language: Language) {
 
 /** A device list as the script draws it, each device's "since" given as the server wrote it:
  * what the server's must equal. */
-export function renderDevices(list: DeviceList, since: Record<string, string>, credentials: { email: string; code: string }, language: Language): string {
+export function renderDevices(list: DeviceList, since: Record<string, string>, credentials: { email: string; code: string }, language: Language, rule = ""): string {
   const dictionary = DICTIONARIES[language];
   const { t } = makeTranslator(language, dictionary);
   const listing = list.devices.length
@@ -226,7 +233,7 @@ export function renderDevices(list: DeviceList, since: Record<string, string>, c
       ))} />
     : <NoDevices />;
   const count = inUseText(list.in_use, list.limit, dictionary.devices.inUse, language);
-  return inLanguage(language, <DevicesSection count={count} listing={listing} credentials={credentials} busy={false} />);
+  return inLanguage(language, <DevicesSection count={count} rule={rule} listing={listing} credentials={credentials} busy={false} />);
 }
 
 /** The connection check's answers, per language, for the status page the server fills for each

@@ -14,9 +14,13 @@ test("the sign-up alert reads strings, lists and objects", () => {
   assert.equal(signupAlert(null, "An error occurred. Please try again."), "An error occurred. Please try again.");
 });
 
-test("the support form joins validation messages with '. ' and falls back", () => {
+test("the support form joins validation messages as sentences and falls back", () => {
   assert.equal(supportError({ detail: "Plain." }, texts), "Plain.");
-  assert.equal(supportError({ detail: [{ msg: "One" }, { msg: "Two" }] }, texts), "One. Two");
+  // The API's field messages are sentences with their own stop (tests/unit/test_support_errors.py):
+  // joined, each keeps its one stop, never "..".
+  const ended = supportError({ detail: [{ msg: "Enter a valid e-mail address." }, { msg: "The message is required." }, { msg: "Is it 20 digits?" }] }, texts);
+  assert.equal(ended, "Enter a valid e-mail address. The message is required. Is it 20 digits?");
+  assert.doesNotMatch(ended, /\.\./);
   assert.equal(supportError({ detail: [] }, texts), "Validation error");
   assert.equal(supportError({ detail: { msg: "M" } }, texts), "M");
   assert.equal(supportError({ detail: {} }, texts), "Please check your input and try again.");

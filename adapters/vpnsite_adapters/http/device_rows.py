@@ -7,12 +7,18 @@ pieces with slots (``site/forms/devices.json``); this module only chooses the pi
 them. ``tests/integration/test_device_rows.py`` holds its output equal to what the script renders
 for the same list. The script writes "since" in the visitor's time zone, which the server does not
 know: the server writes it in UTC; both name the zone they write in ("14:05 UTC", "15:05 UTC+1").
+
+How many devices a licence connects at once is said in the same words everywhere (the home page,
+the FAQ, the device list): the server picks them for its fleet (``limit_texts``) and writes them
+into every page it sends, and the script reads them from there (ui/src/lib/served.tsx).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from vpnsite.devices import devices_at_once
+from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_adapters.formatting import format_moment, format_number, plural
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
@@ -27,8 +33,21 @@ class DeviceRows(BuildPieces):
         """The value of the form field that ends every device rather than one."""
         return str(self.parts["en"]["disconnect_all"])
 
-    def section(self, language: str, listing: dict[str, Any], email: str, code: str) -> bytes:
-        """The whole section for a listing as the devices API answers it (``http/devices_api.py``)."""
+    def limit_texts(self, language: str, servers: int) -> dict[str, str]:
+        """How many devices a licence connects at once, for a fleet of ``servers``: the short text
+        (``DEVICES``: "Up to 8 devices at once") and the sentence that says why (``DEVICE_RULE``:
+        "… one on each of our 8 servers" while the fleet has fewer servers than the limit)."""
+        parts = self.of(language)
+        devices = devices_at_once(servers)
+        rule = parts["rule_fleet"] if devices < MAX_SESSIONS else parts["rule_limit"]
+        return {
+            "DEVICES": plural(devices, parts["at_once"], language),
+            "DEVICE_RULE": plural(devices, rule, language),
+        }
+
+    def section(self, language: str, listing: dict[str, Any], email: str, code: str, rule: str) -> bytes:
+        """The whole section for a listing as the devices API answers it (``http/devices_api.py``),
+        with the ``rule`` of ``limit_texts``."""
         parts = self.of(language)
         markup = parts["markup"]
         credentials = {"EMAIL": email, "CODE": code}
@@ -40,7 +59,7 @@ class DeviceRows(BuildPieces):
         count = plural(listing["limit"], parts["in_use"], language).replace(
             "{used}", format_number(listing["in_use"], language)
         )
-        section = fill(markup["section"].encode(), {"COUNT": count, **credentials})
+        section = fill(markup["section"].encode(), {"COUNT": count, "RULE": rule, **credentials})
         return fill_raw(section, {"LISTING": shown})
 
     @staticmethod

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from vpnsite.devices import DeviceList
+from vpnsite.devices import DeviceList, devices_at_once
 from vpnsite_adapters.http.api import caller_ip, json_body, personal, services
 from vpnsite_adapters.http.connection_answer import answer_json, server_json
 from vpnsite_adapters.http.schemas import CheckLicense, DisconnectDevices, FieldError, InvalidBody
@@ -28,7 +28,8 @@ def devices_json(listing: DeviceList) -> dict[str, Any]:
                 "since": int(session.started_at.timestamp()),
             }
         )
-    return {"success": True, "in_use": listing.servers_in_use, "limit": listing.limit, "devices": devices}
+    limit = devices_at_once(services().snapshot.servers, listing.limit)
+    return {"success": True, "in_use": listing.servers_in_use, "limit": limit, "devices": devices}
 
 
 @devices_api.post("/api/devices")

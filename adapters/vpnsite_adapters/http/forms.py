@@ -10,6 +10,7 @@ the visitor's values filled in (``Site.answer``). A post must come from the site
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from datetime import UTC, date
@@ -50,6 +51,14 @@ from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, l
 SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
 
 
+def phone_of(user_agent: str) -> str:
+    """Which phone a browser says it runs on ("ios", "android", or ""), as the script reads it
+    (ui/src/components/downloads.tsx: phoneOf): its own app is listed first there."""
+    if re.search(r"iPhone|iPad|iPod", user_agent):
+        return "ios"
+    return "android" if "Android" in user_agent else ""
+
+
 class Refused(Exception):
     """A post the use case (or the body's schema) turned down: its status and what the visitor reads."""
 
@@ -79,7 +88,8 @@ def same_origin(public_url: str) -> bool:
 
 def refusal(error: Exception, language: str, join: str) -> Refused:
     """What a failure is for the visitor: the texts of the JSON API's errors, joined as the screen
-    joins a list of field errors."""
+    joins a list of field errors (each a sentence with its own stop: the support form joins them
+    with a space, ui/src/lib/errors.ts)."""
     if isinstance(error, InvalidBody):
         return Refused(422, join.join(field_message(item, language) for item in error.errors))
     if isinstance(error, RequestEntityTooLarge):
@@ -112,6 +122,7 @@ def forms_blueprint(site: Site) -> Blueprint:
         pieces: Mapping[str, bytes] | None = None,
     ) -> Response:
         language = language_of(request.path)
+        values = {"PHONE": phone_of(request.user_agent.string), **values}
         response = html_response(site.answer(language, screen, values, pieces), status)
         # Personal, so never stored; and the answer's own forms must be able to post again, which
         # a browser refuses to vouch for (Origin: null) under "no-referrer": "same-origin" names
@@ -235,7 +246,11 @@ def forms_blueprint(site: Site) -> Blueprint:
             pieces={
                 "ONE_TAP": site.profile_rows.section(language, view["profiles"]),
                 "DEVICES": site.device_rows.section(
-                    language, devices_json(listing), view["email"], checked.code
+                    language,
+                    devices_json(listing),
+                    view["email"],
+                    checked.code,
+                    site.device_rows.limit_texts(language, services().snapshot.servers)["DEVICE_RULE"],
                 ),
             },
         )
@@ -275,7 +290,7 @@ def forms_blueprint(site: Site) -> Blueprint:
         forms.add_url_rule(path, f"check{path}", lambda: posted(check, check_refused, "\n"), methods=["POST"])
     for path in _local("/support"):
         forms.add_url_rule(
-            path, f"ticket{path}", lambda: posted(ticket, ticket_refused, ". "), methods=["POST"]
+            path, f"ticket{path}", lambda: posted(ticket, ticket_refused, " "), methods=["POST"]
         )
     return forms
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vpnsite.codes import CODE_LENGTH
+from vpnsite.vpn_access import MAX_SESSIONS
 
 _ERROR = {
     "type": "object",
@@ -165,11 +166,15 @@ _PROFILE_SCHEMAS: dict[str, Any] = {
     },
     "ProfileServer": {
         "type": "object",
-        "required": [*_SERVER_NAME["required"], "status", "load", "openvpn", "wireguard"],
+        "required": [*_SERVER_NAME["required"], "status", "load", "recommended", "openvpn", "wireguard"],
         "properties": {
             **_SERVER_NAME["properties"],
             "status": {"enum": ["online", "offline"]},
             "load": {"type": "string", "pattern": "^[0-9]{1,3}%$"},
+            "recommended": {
+                "type": "boolean",
+                "description": "The server to use first: the least loaded online; listed first",
+            },
             "openvpn": {"type": "array", "items": {"$ref": "#/components/schemas/OpenVpnProfile"}},
             "wireguard": {
                 "type": ["object", "null"],
@@ -196,7 +201,12 @@ _PROFILE_SCHEMAS: dict[str, Any] = {
         "properties": {
             "success": {"const": True},
             "in_use": {"type": "integer", "minimum": 0, "description": "Servers in use (one device each)"},
-            "limit": {"type": "integer", "minimum": 1, "description": "Servers a licence may use at once"},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Devices a licence may connect at once: one per server, "
+                f"at most {MAX_SESSIONS}, and no more than the fleet has servers",
+            },
             "devices": {
                 "type": "array",
                 "items": {

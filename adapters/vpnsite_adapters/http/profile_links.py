@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vpnsite.archives import WIREGUARD, profile_kinds
-from vpnsite.fleet import ServerView
+from vpnsite.fleet import ServerView, recommended
 from vpnsite_adapters.jobs.status_snapshot import server_entry
 from vpnsite_adapters.links import openvpn_import_url, profile_qr_url, profile_url
 
@@ -25,7 +25,9 @@ def wireguard_file(server_id: str) -> str:
 
 def profile_list(origin: str, token: str, views: Sequence[ServerView]) -> list[dict[str, Any]]:
     """Per server that offers a profile: what the status page shows of it, a link per OpenVPN
-    protocol (with OpenVPN Connect's import URL and QR codes), and the WireGuard link."""
+    protocol (with OpenVPN Connect's import URL and QR codes), and the WireGuard link. The server
+    recommended to a new device (``fleet.recommended``) comes first and says so."""
+    best = recommended(views)
     listed = []
     for view in views:
         server_id = view.server.location.id
@@ -50,5 +52,12 @@ def profile_list(origin: str, token: str, views: Sequence[ServerView]) -> list[d
         wireguard = (
             {"url": profile_url(origin, token, wireguard_file(server_id))} if WIREGUARD in kinds else None
         )
-        listed.append({**{key: entry[key] for key in _SHOWN}, "openvpn": openvpn, "wireguard": wireguard})
-    return listed
+        listed.append(
+            {
+                **{key: entry[key] for key in _SHOWN},
+                "recommended": view is best,
+                "openvpn": openvpn,
+                "wireguard": wireguard,
+            }
+        )
+    return sorted(listed, key=lambda server: not server["recommended"])

@@ -28,6 +28,8 @@ class ProfileRows(BuildPieces):
     @staticmethod
     def _row(parts: dict[str, Any], server: dict[str, Any]) -> bytes:
         markup = parts["markup"]
+        # The recommended server's row says so, and its import button is the primary one.
+        picked = "_recommended" if server.get("recommended") else ""
         flag = str(server["flag"])
         name, city = BuildPieces.place(parts, flag, str(server["name"]), str(server["location"]))
         openvpn = server["openvpn"]
@@ -42,12 +44,12 @@ class ProfileRows(BuildPieces):
         opened = b""
         if first:
             values = {"IMPORT_URL": first["import_url"], "QR_URL": first["qr_svg"], "CITY": city}
-            opened = fill(markup["open"].encode(), values)
+            opened = fill(markup["open" + picked].encode(), values)
         load = load_percent(parts["percent"], parts["decimal"], server["load"])
         percent = min(100, max(0, int(load_value(server["load"]))))
         # Text first, pieces after: a value (a link, a name) is never read as a marker.
         row = fill(
-            markup["row"].encode(),
+            markup["row" + picked].encode(),
             {
                 "ID": str(server["id"]),
                 "NAME": name,

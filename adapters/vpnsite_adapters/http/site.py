@@ -22,9 +22,11 @@ from flask import Blueprint, Flask, Response, abort, request
 from werkzeug.routing import PathConverter
 
 from vpnsite.connection_check import ExitIndex
+from vpnsite.fleet import Location
 from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
+from vpnsite_adapters.http.fleet_locations import FleetLocations
 from vpnsite_adapters.http.footer_contact import FooterContact
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
@@ -59,8 +61,9 @@ _TYPES = {
 
 
 # The user count, the servers online, the uptime in tenths of a per cent (None: not measured yet),
-# the countries with servers, and the status snapshot's ETag (on the status page).
-Figures = tuple[int, int, int | None, int, str]
+# the countries with servers, the status snapshot's ETag (on the status page) and the fleet's
+# locations (on the home page).
+Figures = tuple[int, int, int | None, int, str, tuple[Location, ...]]
 
 
 @frozen
@@ -83,10 +86,10 @@ class Snapshot(Protocol):
     def users(self) -> int: ...
 
     @property
-    def servers_online(self) -> int: ...
+    def servers(self) -> int: ...
 
     @property
-    def server_status(self) -> Encoded: ...
+    def servers_online(self) -> int: ...
 
     @property
     def uptime_permille(self) -> int | None: ...
@@ -95,7 +98,13 @@ class Snapshot(Protocol):
     def countries(self) -> int: ...
 
     @property
+    def server_status(self) -> Encoded: ...
+
+    @property
     def exits(self) -> ExitIndex: ...
+
+    @property
+    def locations(self) -> tuple[Location, ...]: ...
 
 
 class Encoded(Protocol):
@@ -155,6 +164,8 @@ class Site:
         self.connection_answers = ConnectionAnswers.load(root / "forms" / "check.json")
         self.testimonials = Testimonials.read(root / "forms" / "testimonials.json", testimonials)
         self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
+        self.fleet_locations = FleetLocations.load(root / "forms" / "locations.json")
+        self._with_locations = {name for name, body in self.files.items() if b"__SLOT_RAW_LOCATIONS__" in body}
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
         self._with_testimonials = {
@@ -198,6 +209,8 @@ class Site:
             "COUNTRIES_COUNT": str(countries),
             "COUNTRIES": formats.count(countries),
         }
+        # How many devices a licence connects at once, in words for the fleet (http/device_rows.py).
+        numbers.update(self.device_rows.limit_texts(language, self.snapshot.servers))
         return numbers, {**formats.counted(users), "UPTIME": formats.uptime(uptime)}
 
     def figures(self, status_etag: str = "") -> Figures:
@@ -209,6 +222,7 @@ class Site:
             snapshot.uptime_permille,
             snapshot.countries,
             status_etag,
+            snapshot.locations,
         )
 
     def _page(self, name: str) -> bytes:
@@ -234,6 +248,8 @@ class Site:
         raw = {**counted, **(pieces or {})}
         if name in self._with_testimonials:
             raw["TESTIMONIALS"] = self.testimonials.block(language, self.testimonials.pick(language))
+        if name in self._with_locations:
+            raw["LOCATIONS"] = self.fleet_locations.block(language, self.snapshot.locations)
         # The markup first: the visitor's values go in last, so nothing in them is read as a marker.
         body = fill_raw(self._page(name), raw)
         return fill(body, {**numbers, **values})
@@ -279,6 +295,8 @@ class Site:
             raw["CHECK_JSON"] = self.connection_answers.data(exit_of)
         if name in self._with_testimonials:
             raw["TESTIMONIALS"] = self.testimonials.block(language, picked)
+        if name in self._with_locations:
+            raw["LOCATIONS"] = self.fleet_locations.block(language, key[5])
         body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)
         if cached is not None:

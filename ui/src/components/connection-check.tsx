@@ -6,7 +6,8 @@
 // The answers are exported for the build, which prerenders them with slots for the server
 // (http/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
 import { useEffect, useState } from "preact/hooks";
-import { checkConnection, type ConnectionCheck as Answer } from "../lib/api";
+import type { ConnectionCheck as Answer } from "../lib/api";
+import { checkConnection } from "../lib/screen-api";
 import { useI18n, useScreenI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { placeOf } from "../lib/places";

@@ -7,12 +7,14 @@
 // tied to this file by tests/integration/test_device_rows.py). With the script, a submit is a call.
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, disconnectDevices, listDevices, type Device, type DeviceList } from "../lib/api";
+import { ApiError, type Device, type DeviceList } from "../lib/api";
+import { disconnectDevices, listDevices } from "../lib/screen-api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, formatMoment, plural, type PluralForms } from "../lib/format";
 import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
 import { localPath, type Language } from "../lib/language";
 import { placeOf } from "../lib/places";
+import { servedText } from "../lib/served";
 import { Flag } from "./flag";
 
 export type Credentials = { email: string; code: string };
@@ -78,8 +80,10 @@ export function NoDevices() {
   return <p class="muted small">{t("devices.none")}</p>;
 }
 
-export function DevicesSection({ count, listing, error, credentials, busy, onRefresh }: {
-  count: string; listing: ComponentChildren; error?: string | null; credentials: Credentials; busy: boolean; onRefresh?: () => void;
+/** The section; ``rule`` says how many devices may connect at once (the server's words for its
+ * fleet: lib/served.tsx, servedText). */
+export function DevicesSection({ count, rule, listing, error, credentials, busy, onRefresh }: {
+  count: string; rule: string; listing: ComponentChildren; error?: string | null; credentials: Credentials; busy: boolean; onRefresh?: () => void;
 }) {
   const { t } = useI18n();
   return (
@@ -93,12 +97,12 @@ export function DevicesSection({ count, listing, error, credentials, busy, onRef
       <p class="devices-count" role="status">{count}</p>
       {error && <p class="alert" role="alert">{error}</p>}
       {listing}
-      <p class="muted small">{t("devices.note")}</p>
+      <p class="muted small">{rule} {t("devices.note")}</p>
     </section>
   );
 }
 
-/** "3 of 10 servers in use", in the language's plural form of the limit. */
+/** "3 of 8 devices connected", in the language's plural form of the limit. */
 export function inUseText(inUse: number, limit: number, forms: PluralForms, language: Language): string {
   return plural(limit, forms, language).replace("{used}", formatCount(inUse, language));
 }
@@ -158,6 +162,6 @@ export function Devices({ credentials, listed }: { credentials: Credentials; lis
   }
   return (
     <DevicesSection count={list ? inUseText(list.in_use, list.limit, dictionary.devices.inUse, language) : t("devices.loading")}
-      listing={listing} error={error} credentials={credentials} busy={busy} onRefresh={refresh} />
+      rule={servedText("device_rule")} listing={listing} error={error} credentials={credentials} busy={busy} onRefresh={refresh} />
   );
 }

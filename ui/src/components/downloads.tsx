@@ -1,4 +1,6 @@
+import type { ComponentChildren } from "preact";
 import { useI18n } from "../lib/i18n";
+import { slot, useServed } from "../lib/served";
 import { Icon } from "./icons";
 import { androidIcon, appleIcon, downloadIcon, windowsIcon } from "./screen-icons";
 
@@ -10,11 +12,20 @@ export const APP_DOWNLOADS = [
   { platform: "iOS", icon: appleIcon, href: "https://apps.apple.com/app/openvpn-connect/id590379981" },
 ];
 
+/** Which phone a browser says it runs on ("ios", "android", or "" for anything else); the server
+ * reads the same from the form post it answers (http/forms.py: phone_of). */
+export function phoneOf(userAgent: string): string {
+  return /iPhone|iPad|iPod/.test(userAgent) ? "ios" : /Android/.test(userAgent) ? "android" : "";
+}
+
+/** The apps. At the phone width the phones' apps come first, the visitor's own phone's first of
+ * all (styles.css: data-phone); on a computer, the order of the spec. */
 export function DownloadTiles() {
+  const served = useServed() !== null;
   return (
-    <ul class="download-tiles">
+    <ul class="download-tiles" data-phone={served ? slot("PHONE") : phoneOf(navigator.userAgent)}>
       {APP_DOWNLOADS.map((app) => (
-        <li key={app.platform}>
+        <li key={app.platform} class={`app-${app.platform.toLowerCase()}`}>
           <a class="tile" href={app.href} rel="noopener noreferrer" target="_blank">
             <Icon path={app.icon} size={28} />
             <span>{app.platform}</span>
@@ -25,14 +36,26 @@ export function DownloadTiles() {
   );
 }
 
-export function ArchiveLink({ href }: { href: string }) {
+function ArchiveLink({ href, phone }: { href: string; phone?: boolean }) {
   const { t } = useI18n();
   return (
-    <div class="archive">
-      <a class="button button-large" href={href} rel="noreferrer" download>
+    <div class={phone ? "archive phone-only" : "archive desktop-only"}>
+      <a class={phone ? "button button-secondary" : "button button-large"} href={href} rel="noreferrer" download>
         <Icon path={downloadIcon} size={20} /> {t("activation.archive")}
       </a>
       <p class="muted small">{t("activation.archiveNote")}</p>
     </div>
+  );
+}
+
+/** The archive of every profile around the setup list: on a computer before it, as the main
+ * button; on a phone, where a ZIP file is of little use, after it and secondary. */
+export function WithArchive({ href, children }: { href: string | null; children: ComponentChildren }) {
+  return (
+    <>
+      {href && <ArchiveLink href={href} />}
+      {children}
+      {href && <ArchiveLink href={href} phone />}
+    </>
   );
 }

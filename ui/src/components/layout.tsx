@@ -80,7 +80,7 @@ function LanguageMenu() {
   return (
     <details class="language-menu" ref={ref} onToggle={() => setOnDashboard(document.getElementById(LICENCE_FORM) !== null)}>
       <summary class="language-button">
-        <Icon path={globeIcon} size={18} /> <span class="visually-hidden">{t("nav.language")}: </span>
+        <Icon path={globeIcon} size={18} /> <span class="visually-hidden">{t("nav.language")} </span>
         <abbr title={LANGUAGE_NAMES[language]}>{language.toUpperCase()}</abbr> <Icon path={chevronIcon} size={16} />
       </summary>
       <ul class="language-list">
@@ -170,6 +170,17 @@ function Header() {
   );
 }
 
+function FooterLinks({ links }: { links: [string, string][] }) {
+  const { language, t } = useI18n();
+  return (
+    <ul class="footer-links">
+      {links.map(([route, key]) => (
+        <li key={route}><Link href={localPath(route, language)}>{t(key)}</Link></li>
+      ))}
+    </ul>
+  );
+}
+
 function Footer() {
   const { language, t, dictionary } = useI18n();
   const { data, loaded } = usePolling(fetchUserCount, FOOTER_POLL_MS);
@@ -193,21 +204,11 @@ function Footer() {
         </div>
         <div>
           <h2 class="footer-title">{t("footer.quick")}</h2>
-          <ul class="footer-links">
-            <li><Link href={localPath("/", language)}>{t("nav.home")}</Link></li>
-            <li><Link href={localPath("/server-status", language)}>{t("nav.status")}</Link></li>
-            <li><Link href={localPath("/support", language)}>{t("nav.support")}</Link></li>
-            <li><Link href={localPath("/about", language)}>{t("nav.about")}</Link></li>
-            <li><Link href={localPath("/license", language)}>{t("nav.login")}</Link></li>
-          </ul>
+          <FooterLinks links={[...NAV, ["/license", "nav.login"]]} />
         </div>
         <div>
           <h2 class="footer-title">{t("footer.legal")}</h2>
-          <ul class="footer-links">
-            <li><Link href={localPath("/terms", language)}>{t("footer.terms")}</Link></li>
-            <li><Link href={localPath("/privacy", language)}>{t("footer.privacy")}</Link></li>
-            <li><Link href={localPath("/cookie", language)}>{t("footer.cookie")}</Link></li>
-          </ul>
+          <FooterLinks links={[["/terms", "footer.terms"], ["/privacy", "footer.privacy"], ["/cookie", "footer.cookie"]]} />
         </div>
         {/* The operator's contacts: the server writes them into every page it sends
             (components/footer-contact.tsx), and the script, which takes every page over from the
@@ -226,7 +227,7 @@ function Footer() {
   );
 }
 
-/** Whether any of the page's forms or its footer shows in the viewport (re-read on each route, and
+/** Whether any of the page's forms, testimonials, closing call or its footer shows in the viewport (re-read on each route, and
  * as the page changes: a screen that loads after the address changed brings its forms later). */
 function useFormsOrFooterInView(path: string): boolean {
   const [inView, setInView] = useState(false);
@@ -240,7 +241,7 @@ function useFormsOrFooterInView(path: string): boolean {
       setInView(showing.size > 0);
     });
     // Observing an element twice is harmless: each change just observes whatever is there now.
-    const watch = () => document.querySelectorAll("main form, .site-footer").forEach((element) => observer.observe(element));
+    const watch = () => document.querySelectorAll("main form, .testimonials, .closing, .site-footer").forEach((element) => observer.observe(element));
     watch();
     const main = document.getElementById("main");
     const changes = new MutationObserver(watch);
@@ -253,7 +254,15 @@ function useFormsOrFooterInView(path: string): boolean {
   return inView;
 }
 
-// The bar would cover a form's buttons and the footer's last lines: it stays away while they show.
+/** A link to the home page's form, followed there: the form comes into view with the focus. */
+export function goToSignup(event: MouseEvent) {
+  event.preventDefault();
+  document.getElementById("signup")?.scrollIntoView({ behavior: "smooth", block: "center" });
+  document.getElementById("signup-email")?.focus({ preventScroll: true });
+}
+
+// The bar would cover a form's buttons, the testimonials' words, the closing call and the footer's
+// last lines: it stays away while they show.
 function FloatingButton() {
   const { language, t } = useI18n();
   const [path] = useLocation();
@@ -262,10 +271,7 @@ function FloatingButton() {
   if (y <= SCROLL_THRESHOLD || covering) return null;
   const onHome = stripLanguage(path) === "/";
   const goToForm = (event: MouseEvent) => {
-    if (!onHome) return;
-    event.preventDefault();
-    document.getElementById("signup")?.scrollIntoView({ behavior: "smooth", block: "center" });
-    document.getElementById("signup-email")?.focus({ preventScroll: true });
+    if (onHome) goToSignup(event);
   };
   return (
     <a class="floating-cta button" href={`${localPath("/", language)}#signup`} onClick={goToForm}>

@@ -1,7 +1,8 @@
 // One-tap setup (issue 16): a personal link per server and protocol beside the archive. Which
 // path a visitor sees is decided by CSS (.phone-only / .desktop-only at the phone width), not by
 // the script, so the first paint is already the right one and nothing moves when it hydrates; a
-// hidden lazy QR image is never fetched.
+// hidden lazy QR image is never fetched. One server is recommended (the least loaded online, listed
+// first by the API): on a phone its import button is the one primary button, the others secondary.
 //
 // The pieces are exported for the build, which prerenders them with slots for the screens the
 // server answers form posts with (http/profile_rows.py puts them together, tied to this file by
@@ -18,7 +19,7 @@ import { Flag } from "./flag";
 /** Drawn at this size (CSS pixels): segno's SVG scales without blur, and the box is reserved. */
 const QR_SIZE = 112;
 
-export type ProfileRowView = { id: string; flag: ComponentChildren; name: string; city: string; load: string; level: string; links: ComponentChildren; open: ComponentChildren };
+export type ProfileRowView = { id: string; recommended: boolean; flag: ComponentChildren; name: string; city: string; load: string; level: string; links: ComponentChildren; open: ComponentChildren };
 
 export function ProfileLink({ url, protocol, city }: { url: string; protocol: string; city: string }) {
   const { t } = useI18n();
@@ -38,12 +39,13 @@ export function WireguardLink({ url, city }: { url: string; city: string }) {
   );
 }
 
-/** The phone's import button and the desktop's QR code, both of the same profile. */
-export function OpenProfile({ importUrl, qrUrl, city }: { importUrl: string; qrUrl: string; city: string }) {
+/** The phone's import button and the desktop's QR code, both of the same profile; the button is
+ * the primary one for the recommended server only. */
+export function OpenProfile({ importUrl, qrUrl, city, primary }: { importUrl: string; qrUrl: string; city: string; primary: boolean }) {
   const { t } = useI18n();
   return (
     <>
-      <a class="button phone-only import-button" href={importUrl}>
+      <a class={primary ? "button phone-only import-button" : "button button-secondary phone-only import-button"} href={importUrl}>
         {t("setup.import")}
       </a>
       <img class="qr desktop-only" src={qrUrl} width={QR_SIZE} height={QR_SIZE} loading="lazy" decoding="async" alt={t("setup.qrAlt", { city })} />
@@ -54,11 +56,12 @@ export function OpenProfile({ importUrl, qrUrl, city }: { importUrl: string; qrU
 export function ProfileRow({ view }: { view: ProfileRowView }) {
   const { t } = useI18n();
   return (
-    <li class="profile-row" data-server={view.id}>
+    <li class={view.recommended ? "profile-row recommended" : "profile-row"} data-server={view.id}>
       {view.flag}
       <span class="server-name">
         <strong>{view.city}</strong>
         <span class="muted small">{view.name}</span>
+        {view.recommended && <span class="badge badge-green">{t("setup.recommended")}</span>}
       </span>
       <span class="metric">
         <span class="muted small">{t("status.load")}</span>
@@ -85,13 +88,14 @@ function LiveProfileRow({ server }: { server: ProfileServer }) {
   );
   const view: ProfileRowView = {
     id: server.id,
+    recommended: server.recommended,
     flag: <Flag country={server.flag} label={name} />,
     name,
     city,
     load: loadPercent(server.load, language),
     level: loadLevel(server.load),
     links,
-    open: first && <OpenProfile importUrl={first.import_url} qrUrl={first.qr_svg} city={city} />,
+    open: first && <OpenProfile importUrl={first.import_url} qrUrl={first.qr_svg} city={city} primary={server.recommended} />,
   };
   return <ProfileRow view={view} />;
 }

@@ -23,8 +23,10 @@ export const FAQ_ITEMS: { id: string; colour: string; icon: string }[] = [
   { id: "languages", colour: "teal", icon: globeIcon },
 ];
 
-export function faqIn(texts: Record<string, FaqText>): FaqItem[] {
-  return FAQ_ITEMS.map((item) => ({ ...item, ...texts[item.id] }));
+/** The items in a language; ``{{rule}}`` in an answer is how many devices connect at once, in the
+ * words the server picked for its fleet (lib/served.tsx: servedText). */
+export function faqIn(texts: Record<string, FaqText>, rule: string): FaqItem[] {
+  return FAQ_ITEMS.map((item) => ({ ...item, ...texts[item.id], answer: texts[item.id].answer.replace("{{rule}}", rule) }));
 }
 
 export function filterFaq(items: FaqItem[], query: string): FaqItem[] {

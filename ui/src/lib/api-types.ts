@@ -2100,6 +2100,8 @@ export interface components {
             /** @enum {unknown} */
             status: "online" | "offline";
             load: string;
+            /** @description The server to use first: the least loaded online; listed first */
+            recommended: boolean;
             openvpn: components["schemas"]["OpenVpnProfile"][];
             /** @description WireGuard (experimental, desktops): the .conf; null where not offered */
             wireguard: {
@@ -2119,7 +2121,7 @@ export interface components {
             success: true;
             /** @description Servers in use (one device each) */
             in_use: number;
-            /** @description Servers a licence may use at once */
+            /** @description Devices a licence may connect at once: one per server, at most 10, and no more than the fleet has servers */
             limit: number;
             devices: {
                 /** @description For /api/devices/disconnect */

@@ -9,7 +9,7 @@ type Schemas = components["schemas"];
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PostPath = { [P in keyof paths]: paths[P]["post"] extends never | undefined ? never : P }[keyof paths];
 type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ? never : P }[keyof paths];
-type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
+export type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
 type PostResult<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["responses"][200]>;
 type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
 
@@ -36,7 +36,7 @@ export class ApiError extends Error {
   }
 }
 
-async function post<P extends PostPath>(path: P, body: PostBody<P>, language: Language): Promise<PostResult<P>> {
+export async function post<P extends PostPath>(path: P, body: PostBody<P>, language: Language): Promise<PostResult<P>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -54,47 +54,6 @@ async function post<P extends PostPath>(path: P, body: PostBody<P>, language: La
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>
   post("/api/submit-email", { email, cookies: { hz_id: hzId } }, language);
-
-export const createUser = (form: FormData, hzId: string, language: Language) =>
-  post(
-    "/api/create-user",
-    {
-      email: form.user_email,
-      user_days: form.user_days,
-      subscription: form.subscription,
-      user_comment: form.user_comment,
-      request_id: form.request_id,
-      sig: form.sig,
-      cookies: { hz_id: hzId },
-    },
-    language,
-  );
-
-export const checkLicense = (email: string, activationCode: string, language: Language) =>
-  post("/api/check-license", { email, activation_code: activationCode }, language);
-
-export const renewLicence = (body: PostBody<"/api/renew">, language: Language) => post("/api/renew", body, language);
-
-export const sendTicket = (email: string, activationCode: string, message: string, language: Language) =>
-  post("/api/support", { email, activation_code: activationCode, message }, language);
-
-export const listDevices = (email: string, activationCode: string, language: Language) =>
-  post("/api/devices", { email, activation_code: activationCode }, language);
-
-/** Ends one session of the licence, or all of them (session null). */
-export const disconnectDevices = (email: string, activationCode: string, session: string | null, language: Language) =>
-  post("/api/devices/disconnect", session === null ? { email, activation_code: activationCode, all: true } : { email, activation_code: activationCode, session }, language);
-
-export async function checkConnection(): Promise<ConnectionCheck> {
-  let response: Response;
-  try {
-    response = await fetch("/api/connection-check", { cache: "no-store" });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  if (!response.ok) throw new ApiError(response.status, null);
-  return (await response.json()) as ConnectionCheck;
-}
 
 /** A GET that remembers the last ETag: an unchanged answer comes back as 304 and costs nothing. */
 export function conditionalGetter<P extends GetPath>(path: P): () => Promise<GetResult<P> | null> {

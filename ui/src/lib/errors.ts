@@ -23,10 +23,12 @@ export type ErrorDisplay = {
 export const ERROR_DISPLAYS = {
   /** Sign-up alert: list on separate lines; object → its message or its serialised form. */
   signup: (fallback: string): ErrorDisplay => ({ fallback, list: { join: "\n" }, object: { fields: ["message"] } }),
-  /** Support form: list joined with ". " (or 'Validation error'); object → msg or message (or 'check your input'). */
+  /** Support form: list joined with a space, as the sentences they are, each with its own full
+   * stop (http/messages.py: FIELD_ERRORS), or 'Validation error'; object → msg or message (or
+   * 'check your input'). */
   support: (texts: { generic: string; validation: string; input: string }): ErrorDisplay => ({
     fallback: texts.generic,
-    list: { join: ". ", empty: texts.validation },
+    list: { join: " ", empty: texts.validation },
     object: { fields: ["msg", "message"], otherwise: texts.input },
   }),
   /** Licence check and renewal: list on separate lines; anything else → the fallback. */

@@ -56,6 +56,12 @@ export function servedNumber(name: "users" | "servers" | "uptime" | "countries")
 
 export const servedUserCount = (): number | null => servedNumber("users");
 
+/** A text the server wrote into every page it sends, picked for its fleet (`<meta
+ * name="vpnsite-devices">`: "Up to 8 devices at once"; `vpnsite-device_rule`: the sentence that
+ * says why); its marker (DEVICES, DEVICE_RULE) while prerendering. */
+export const servedText = (name: "devices" | "device_rule"): string =>
+  typeof document === "undefined" ? slot(name.toUpperCase()) : document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
+
 /** Both forms of a text with a large count, each whole ("1 234 567 пользователей", "1,2 млн
  * пользователей"): the stylesheet shows the short one on phones, so the page the server sends and
  * the page the script draws are the same at every width. */

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { lazy } from "preact/compat";
 import { Link } from "wouter";
+import { goToSignup } from "../components/layout";
 import { ServerMarkup } from "../components/server-markup";
 import { SignupForm } from "../features/signup/signup-form";
 import { formatCount, formatPercent } from "../lib/format";
@@ -9,7 +10,7 @@ import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
-import { countedUsers, FewUsers, servedNumber, servedUserCount, slot } from "../lib/served";
+import { countedUsers, FewUsers, servedNumber, servedText, servedUserCount, slot } from "../lib/served";
 import type { HomePartName } from "./home-sections";
 
 const sectionsCode = () => import("./home-sections");
@@ -44,7 +45,7 @@ export function Home({ screen }: { screen: DrawScreen }) {
           <h1>{t("home.title")}</h1>
           <p class="lead">{t("home.lead")}</p>
           <SignupForm />
-          <p class="trust muted small">{t("home.trust")}</p>
+          <p class="trust muted small">{t("home.trust", { devices: servedText("devices") })}</p>
         </div>
       </section>
 
@@ -67,11 +68,7 @@ export function Home({ screen }: { screen: DrawScreen }) {
       <section class="container section closing">
         <h2>{t("home.closingTitle")}</h2>
         <p class="lead">{t("home.closingText")}</p>
-        <Link href={`${localPath("/", language)}#signup`} class="button button-large" onClick={(event: MouseEvent) => {
-          event.preventDefault();
-          document.getElementById("signup")?.scrollIntoView({ behavior: "smooth", block: "center" });
-          document.getElementById("signup-email")?.focus({ preventScroll: true });
-        }}>
+        <Link href={`${localPath("/", language)}#signup`} class="button button-large" onClick={goToSignup}>
           {t("home.closingButton")}
         </Link>
       </section>

@@ -6,7 +6,7 @@ const en: PageText = {
     code: { question: "What is the activation code?", answer: "A 20-digit number you receive when you sign up. It is the password of your VPN account; its last digit is a check digit, so a typo is spotted at once." },
     connect: { question: "How do I connect?", answer: "Install an OpenVPN-compatible app, import a profile from your archive and sign in: the username is your e-mail and the password is your activation code." },
     archive: { question: "What is in the configuration archive?", answer: "A personal ZIP with one OpenVPN profile per server and protocol (UDP and TCP) and the setup steps. Keep it to yourself: the link to it is yours alone. A link works for 7 days; check your licence to get a fresh one at any time." },
-    devices: { question: "How many devices can I use?", answer: "Up to 10 devices per licence, as long as each one uses a different server. You can also get more licences with the same e-mail." },
+    devices: { question: "How many devices can I use?", answer: "{{rule}} You can also get more licences with the same e-mail." },
     protocols: { question: "Which protocols are supported?", answer: "OpenVPN over UDP and TCP on every device. WireGuard is available in experimental mode on desktops, not on mobile." },
     renewal: { question: "What happens after 90 days?", answer: "You can renew your licence for another 90 days from seven days before it ends, keeping the same activation code: on the login page or from the reminder e-mail." },
     lost: { question: "I lost my activation code. What now?", answer: "Codes are stored only in a form nobody can read back, so we cannot resend one. Look for the licence e-mail we sent you, or sign up again with the same e-mail: licences per e-mail are unlimited." },

@@ -2,14 +2,15 @@ import "../../lib/first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
-import { ApiError, checkLicense, listDevices, renewLicence, type DeviceList, type Licence } from "../../lib/api";
+import { ApiError, type DeviceList, type Licence } from "../../lib/api";
+import { checkLicense, listDevices, renewLicence } from "../../lib/screen-api";
 import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { isWhole, lastActivation } from "../../lib/last-activation";
 import { LICENCE_FORM, localPath } from "../../lib/language";
-import { ArchiveLink, DownloadTiles } from "../../components/downloads";
+import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { refreshIcon } from "../../components/screen-icons";
 import { slot, useServed } from "../../lib/served";
@@ -30,20 +31,20 @@ function ServedDashboard({ active }: { active: boolean }) {
   const { language, t } = useI18n();
   const shown = { email: slot("EMAIL"), code: slot("CODE"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
-    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} setup={active && <DashboardExtras setup={slot("RAW_ONE_TAP")} devices={slot("RAW_DEVICES")} />}
+    <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} devices={active && slot("RAW_DEVICES")} setup={active && <DashboardExtras setup={slot("RAW_ONE_TAP")} />}
       renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
       another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
     />
   );
 }
 
-/** What an active licence's dashboard adds: the setup list, the devices and the connection check. */
-function DashboardExtras({ setup, devices }: { setup: ComponentChildren; devices: ComponentChildren }) {
+/** What an active licence's dashboard adds below the apps: the setup list and the connection
+ * check (its devices come first, under the licence: DashboardView). */
+function DashboardExtras({ setup }: { setup: ComponentChildren }) {
   const { language, t } = useI18n();
   return (
     <>
       {setup}
-      {devices}
       <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
     </>
   );
@@ -52,7 +53,7 @@ function DashboardExtras({ setup, devices }: { setup: ComponentChildren; devices
 /** ``code``: the licence's code whole, as the licence form takes it (for LICENCE_FORM). */
 type DashboardShown = { email: string; code: string; codeGroups: string[]; started: string; ends: string; remaining: string };
 
-function DashboardView({ active, shown, configUrl, renewal, another, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; setup?: ComponentChildren }) {
+function DashboardView({ active, shown, configUrl, renewal, another, devices, setup }: { active: boolean; shown: DashboardShown; configUrl: string | null; renewal: ComponentChildren; another: ComponentChildren; devices?: ComponentChildren; setup?: ComponentChildren }) {
   const { language, t, list } = useI18n();
   // The script's dashboard moves the focus to its heading when it shows; the server's answer
   // (after a form post, or another language chosen from a dashboard) opens with it there.
@@ -76,10 +77,10 @@ function DashboardView({ active, shown, configUrl, renewal, another, setup }: { 
         </dl>
         {renewal}
       </div>
+      {devices}
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
-      {configUrl && <ArchiveLink href={configUrl} />}
-      {setup}
+      <WithArchive href={configUrl}>{setup}</WithArchive>
       <div class="card">
         <h2>{t("licence.stepsTitle")}</h2>
         <ol class="steps">
@@ -135,7 +136,8 @@ function Dashboard({ licence, devices, credentials, onAnother }: { licence: Lice
   );
   return (
     <DashboardView active={current.active} shown={shown} configUrl={current.configUrl ?? null} renewal={renewal}
-      setup={current.active && <DashboardExtras setup={<OneTapSetup profiles={current.profiles} />} devices={<Devices credentials={credentials} listed={devices} />} />}
+      devices={current.active && <Devices credentials={credentials} listed={devices} />}
+      setup={current.active && <DashboardExtras setup={<OneTapSetup profiles={current.profiles} />} />}
       another={<button type="button" class="button button-secondary" onClick={onAnother}>{t("licence.checkAnother")}</button>}
     />
   );

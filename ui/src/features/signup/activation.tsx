@@ -2,14 +2,15 @@ import "../../lib/first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
-import { ApiError, createUser, type Activation, type FormData } from "../../lib/api";
+import { ApiError, type Activation, type FormData } from "../../lib/api";
+import { createUser } from "../../lib/screen-api";
 import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { isWhole, lastActivation, rememberActivation, type KeptActivation } from "../../lib/last-activation";
 import { localPath } from "../../lib/language";
-import { ArchiveLink, DownloadTiles } from "../../components/downloads";
+import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { checkIcon, refreshIcon } from "../../components/screen-icons";
 import { codeGroups } from "../../lib/check-digit";
@@ -92,8 +93,7 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
       </div>
       <h2>{t("activation.downloadsTitle")}</h2>
       <DownloadTiles />
-      {shown.archiveUrl && <ArchiveLink href={shown.archiveUrl} />}
-      {shown.setup}
+      <WithArchive href={shown.archiveUrl}>{shown.setup}</WithArchive>
       <SetupGuide />
       <p class="center help-link">
         <Link href={localPath("/support", language)}>{t("activation.help")}</Link>

@@ -2,13 +2,14 @@ import "../../lib/first-load";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
-import { ApiError, sendTicket } from "../../lib/api";
+import { ApiError } from "../../lib/api";
+import { sendTicket } from "../../lib/screen-api";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
 import { Icon, chevronIcon, sendIcon } from "../../components/icons";
 import { checkIcon, searchIcon } from "../../components/screen-icons";
 import { localPath } from "../../lib/language";
-import { slot, useServed } from "../../lib/served";
+import { servedText, slot, useServed } from "../../lib/served";
 
 function Faq({ faq }: { faq: FaqItem[] }) {
   const { t } = useI18n();
@@ -73,10 +74,14 @@ function ContactForm() {
   const [error, setError] = useState<string | null>(refused ? slot("ERROR") : null);
   const [ticket, setTicket] = useState<string | null>(served === "support-sent" ? slot("TICKET") : null);
   const sentHeading = useRef<HTMLHeadingElement>(null);
+  const another = useRef(false);
 
   // The confirmation takes the form's place, and the focus with it, in view (on a phone it comes
-  // before the FAQ: styles.css). The server's answer opens with the focus there (autofocus).
+  // before the FAQ: styles.css). The server's answer opens with the focus there (autofocus). Back
+  // from it ("Submit another ticket"), the focus goes to the form's first field, not to the page.
   useEffect(() => {
+    if (!ticket && another.current) document.getElementById("support-email")?.focus();
+    another.current = false;
     if (!ticket || served === "support-sent") return;
     sentHeading.current?.focus({ preventScroll: true });
     sentHeading.current?.parentElement?.scrollIntoView({ block: "nearest" });
@@ -107,9 +112,11 @@ function ContactForm() {
         <h2 ref={sentHeading} tabIndex={-1} autoFocus={served === "support-sent"}>{t("support.sentTitle")}</h2>
         <p>{t("support.sentText", { ticket })}</p>
         {served === "support-sent" ? (
-          <a class="button" href={`${localPath("/support", language)}#contact`}>{t("support.another")}</a>
+          // The answer's own address is /support: a query makes the link load the empty form
+          // (a fragment alone would stay on this answer), and #contact starts the Tab order there.
+          <a class="button" href={`${localPath("/support", language)}?new#contact`}>{t("support.another")}</a>
         ) : (
-          <button type="button" class="button" onClick={() => setTicket(null)}>{t("support.another")}</button>
+          <button type="button" class="button" onClick={() => { another.current = true; setTicket(null); }}>{t("support.another")}</button>
         )}
       </div>
     );
@@ -142,7 +149,7 @@ export function SupportScreen({ text }: { text: PageText }) {
       <h1>{t("support.title")}</h1>
       <p class="lead">{t("support.lead")}</p>
       <div class="support-grid">
-        <Faq faq={faqIn(text.faq)} />
+        <Faq faq={faqIn(text.faq, servedText("device_rule"))} />
         <ContactForm />
       </div>
     </section>
