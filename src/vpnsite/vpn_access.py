@@ -58,7 +58,9 @@ def counts(session: Session, now: datetime) -> bool:
     return not session.ending and (session.confirmed or session.started_at > now - UNCONFIRMED_FOR)
 
 
-def refusal(licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime) -> Refusal | None:
+def login_refusal(
+    licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime
+) -> Refusal | None:
     """Why a login of a licence to ``server_id`` is refused, or None when it is admitted.
     ``sessions`` are the licence's sessions that count; one on the same server is replaced, so it
     takes no place."""
@@ -75,7 +77,7 @@ def may_restore(licence: Licence, sessions: Sequence[Session], server_id: str, n
     would, unless the licence has a session there already (a newer login won the server).
     ``sessions`` are the licence's sessions that count."""
     vacant = all(session.server_id != server_id for session in sessions)
-    return vacant and refusal(licence, sessions, server_id, now) is None
+    return vacant and login_refusal(licence, sessions, server_id, now) is None
 
 
 def sealed_id(keys: KeySet, server_id: str, licence_id: str, nonce: str) -> str:
@@ -109,7 +111,7 @@ class Settlement:
     restore: list[Session]
 
 
-def settle(
+def settlement_of(
     server_id: str,
     held: Mapping[str, str],
     recorded: Sequence[Session],
@@ -252,7 +254,7 @@ class NodeAccess:
         nonce = self.random.token_bytes(SESSION_ID_BYTES).hex()
         session_id = sealed_id(self.keys.current, server, licence.id, nonce)
         with self._counting(licence.id, now) as held:
-            why = refusal(licence, held, server, now)
+            why = login_refusal(licence, held, server, now)
             if why is None:
                 self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
         return Admission(licence.id, why, None if why else session_id)
@@ -287,7 +289,7 @@ class NodeAccess:
         now = self.clock.now()
         ring = self.keys.read()
         licences = self.sessions.licences_by_id(sorted(set(held.values())))
-        settlement = settle(
+        settlement = settlement_of(
             server_id,
             held,
             self.sessions.sessions_on(server_id),

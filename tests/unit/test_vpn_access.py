@@ -21,8 +21,8 @@ from vpnsite.vpn_access import (
     Admission,
     Session,
     counts,
-    refusal,
-    settle,
+    login_refusal,
+    settlement_of,
 )
 
 NOW = datetime(2026, 7, 1, tzinfo=UTC)
@@ -40,7 +40,7 @@ def licence(ends_in: timedelta, licence_id: str = "l") -> Licence:
 )
 def test_the_device_limit(used: list[str], server: str, ends_in: timedelta) -> None:
     sessions = [Session("l", name, NOW, f"s-{name}", confirmed=True) for name in used]
-    why = refusal(licence(ends_in), sessions, server, NOW)
+    why = login_refusal(licence(ends_in), sessions, server, NOW)
     elsewhere = len(set(used) - {server})
     if ends_in <= timedelta(0):
         assert why == "ended"
@@ -81,7 +81,7 @@ def test_settling_a_servers_report(
         Session(lic, "srv", NOW - timedelta(minutes=5), sid, True, ending=ending)
         for lic, (sid, ending) in recorded_ids.items()
     ]
-    result = settle(
+    result = settlement_of(
         "srv",
         held,
         recorded,

@@ -16,8 +16,9 @@ from typing import Any, Protocol
 
 from attrs import define, field
 
+from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
-from vpnsite.fleet import Rank, ServerView, VpnServer, silent_since, view_fleet
+from vpnsite.fleet import Rank, ServerView, silent_since, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 
@@ -66,10 +67,6 @@ class UserCount(Protocol):
     def count_users(self, now: datetime) -> int: ...
 
     def forget_ended_users(self, now: datetime) -> None: ...
-
-
-class ServerList(Protocol):
-    def list_servers(self) -> list[VpnServer]: ...
 
 
 @define
