@@ -17,6 +17,7 @@ from attrs import frozen
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.request_ids import HEADER, choose_request_id
+from vpnsite_adapters.http.weighted_header import weighted
 from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
 
 StartResponse = Callable[..., Any]
@@ -179,18 +180,7 @@ class _Prepared:
 def accepts_gzip(accept_encoding: str | None) -> bool:
     """Whether an ``Accept-Encoding`` takes gzip: named (or ``*``) with a weight above zero, and
     not refused by name (RFC 9110, 12.5.3)."""
-    weights: dict[str, float] = {}
-    for item in (accept_encoding or "").split(","):
-        name, _, parameters = item.partition(";")
-        weight = 1.0
-        for parameter in parameters.split(";"):
-            key, _, value = parameter.strip().partition("=")
-            if key.lower() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
-        weights[name.strip().lower()] = weight
+    weights = dict(weighted(accept_encoding))
     named = weights.get("gzip", weights.get("x-gzip"))
     return (named if named is not None else weights.get("*", 0.0)) > 0
 
