@@ -171,6 +171,7 @@ async function buildSite(out) {
   writeFileSync(join(out, "forms", "testimonials.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.testimonialParts(l)]))));
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   writeFileSync(join(out, "forms", "footer.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.footerParts(l)]))));
+  writeFileSync(join(out, "forms", "locations.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.locationParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;
     const links = ssr.LANGUAGES.map((l) => `<xhtml:link rel="alternate" hreflang="${ssr.HTML_LANG[l]}" href="${ORIGIN}${ssr.localPath(route, l)}"/>`).join("");

@@ -9,7 +9,7 @@ import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, stat
 import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
-import { PickedTestimonials, Star, TestimonialCard, TestimonialsBlock } from "./routes/home-sections";
+import { FleetLocations, LocationCard, LocationsBlock, NoLocations, PickedTestimonials, Star, TestimonialCard, TestimonialsBlock } from "./routes/home-sections";
 import type { Testimonials } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
 import { TEXTS } from "./content/all";
@@ -274,4 +274,28 @@ export function testimonialParts(language: Language) {
 /** The block as the script draws a pick: what the server's must equal. */
 export function renderTestimonials(picked: Testimonials, language: Language): string {
   return inLanguage(language, <PickedTestimonials picked={picked} />);
+}
+
+/** The home page's locations section in pieces, per language, for the server to fill from the
+ * fleet (http/fleet_locations.py): the heading (a slot) and the cards (a raw slot); a card, its
+ * flag a raw slot; what is said while no server is listed; the flags, the places, and the
+ * heading's plural forms. */
+export function locationParts(language: Language) {
+  const dictionary = DICTIONARIES[language];
+  return {
+    markup: {
+      block: inLanguage(language, <LocationsBlock title={slot("TITLE")} cards={slot("RAW_CARDS")} />),
+      card: inLanguage(language, <LocationCard flag={slot("RAW_FLAG")} name={slot("NAME")} cities={slot("CITIES")} />),
+      none: inLanguage(language, <NoLocations />),
+      flags: flagPieces(language),
+    },
+    locations: dictionary.locations,
+    title: dictionary.sections.locationsTitle,
+  };
+}
+
+/** The section as the script draws it for the servers of a status snapshot: what the server's
+ * must equal. */
+export function renderLocations(servers: ServerStatus["vpn_servers"], language: Language): string {
+  return inLanguage(language, <FleetLocations servers={servers} />);
 }

@@ -165,7 +165,9 @@ class Site:
         self.testimonials = Testimonials.read(root / "forms" / "testimonials.json", testimonials)
         self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
         self.fleet_locations = FleetLocations.load(root / "forms" / "locations.json")
-        self._with_locations = {name for name, body in self.files.items() if b"__SLOT_RAW_LOCATIONS__" in body}
+        self._with_locations = {
+            name for name, body in self.files.items() if b"__SLOT_RAW_LOCATIONS__" in body
+        }
         self._with_status = {name for name, body in self.files.items() if b"__SLOT_RAW_STATUS" in body}
         self.with_check = {name for name, body in self.files.items() if b"__SLOT_RAW_CHECK__" in body}
         self._with_testimonials = {

@@ -18,7 +18,7 @@ from attrs import define, field
 
 from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
-from vpnsite.fleet import Rank, ServerView, silent_since, view_fleet
+from vpnsite.fleet import Location, Rank, ServerView, silent_since, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 
@@ -91,10 +91,12 @@ class StatusSnapshot:
     refreshed_at: float | None = None
     # The home page's figures: the fleet's uptime over the last 30 days in tenths of a per cent,
     # rounded down (None: not yet a day of heartbeats to measure from), and the countries its
-    # servers are in.
+    # servers are in: those of ``locations``, every listed server's, online or not, in the order
+    # listed (the home page's locations section, http/fleet_locations.py).
     uptime: UptimeStore | None = None
     uptime_permille: int | None = None
     countries: int = 0
+    locations: tuple[Location, ...] = ()
     # The fleet as of the last refresh, for the per-server profile links and the connection check.
     views: list[ServerView] = field(factory=list)
     exits: ExitIndex = field(factory=ExitIndex)
@@ -145,7 +147,8 @@ class StatusSnapshot:
         if self.uptime is not None:
             share = fleet_uptime(in_service, up, now)
             self.uptime_permille = None if share is None else permille_down(share)
-        self.countries = len({server.location.country for server in servers})
+        self.locations = tuple(server.location for server in servers)
+        self.countries = len({location.country for location in self.locations})
         self.views = views
         self.exits = ExitIndex.of(views)
         self.servers = len(vpn)

@@ -1,5 +1,5 @@
-// The home page's later sections: what the service does, where its servers are, what its users
-// say and how it keeps them safe. A chunk of its own, with its texts in the screens' part of the
+// The home page's later sections: what the service does, where its servers are (the fleet's, as
+// the server knows it: http/fleet_locations.py), what its users say and how it keeps them safe. A chunk of its own, with its texts in the screens' part of the
 // dictionary: the page the server sends has them, so the first script does not carry them
 // (components/server-markup.tsx).
 import "../lib/first-load";
@@ -9,7 +9,10 @@ import { Flag } from "../components/flag";
 import { globeIcon, Icon, shieldIcon } from "../components/icons";
 import { boltIcon, eyeOffIcon, keyIcon, lockIcon, starIcon, wifiIcon } from "../components/screen-icons";
 import type { Testimonial, Testimonials as Picked } from "../content/testimonials";
-import { useI18n } from "../lib/i18n";
+import { conditionalGetter, type VpnServer } from "../lib/api";
+import { plural } from "../lib/format";
+import { type Dictionary, useI18n, useScreenI18n } from "../lib/i18n";
+import { placeOf } from "../lib/places";
 import { slot } from "../lib/served";
 
 const FEATURES: [string, string][] = [
@@ -20,7 +23,6 @@ const FEATURES: [string, string][] = [
   ["nologs", eyeOffIcon],
   ["speed", boltIcon],
 ];
-const COUNTRIES = ["nl", "lv", "pl", "ch", "ro", "de", "it", "us"] as const;
 const SECURITY: [string, string][] = [
   ["protocols", shieldIcon],
   ["keys", keyIcon],
@@ -52,23 +54,78 @@ function Features() {
   );
 }
 
-function Locations() {
+/** A country of the fleet: its code, and its name and cities in the page's language. */
+export type FleetCountry = { code: string; name: string; cities: string };
+
+/** The countries of the listed servers (online or not, as the status page lists them), in the
+ * order each one's first server is listed, each city once (http/fleet_locations.py: countries). */
+export function fleetCountries(servers: readonly VpnServer[], locations: Dictionary["locations"]): FleetCountry[] {
+  const found = new Map<string, { name: string; cities: string[] }>();
+  for (const server of servers) {
+    const { name, city } = placeOf(locations, server.flag, server.name, server.location);
+    let country = found.get(server.flag);
+    if (!country) found.set(server.flag, (country = { name, cities: [] }));
+    if (!country.cities.includes(city)) country.cities.push(city);
+  }
+  return [...found].map(([code, { name, cities }]) => ({ code, name, cities: cities.join(", ") }));
+}
+
+/** One country: its flag (given drawn, so the server can put its own in), name and cities. */
+export function LocationCard({ flag, name, cities }: { flag: ComponentChildren; name: string; cities: string }) {
+  return (
+    <li class="reveal card location">
+      {flag}
+      <h3>{name}</h3>
+      <p class="small muted">{cities}</p>
+    </li>
+  );
+}
+
+/** The heading that counts the countries, and their cards. */
+export function LocationsBlock({ title, cards }: { title: string; cards: ComponentChildren }) {
   const { t } = useI18n();
   return (
     <div class="container">
-      <h2 class="section-title">{t("sections.locationsTitle")}</h2>
+      <h2 class="section-title">{title}</h2>
       <p class="section-lead">{t("sections.locationsLead")}</p>
-      <ul class="grid grid-4">
-        {COUNTRIES.map((country) => (
-          <li key={country} class="reveal card location">
-            <Flag country={country} label={t(`locations.${country}.name`)} />
-            <h3>{t(`locations.${country}.name`)}</h3>
-            <p class="small muted">{t(`locations.${country}.tagline`)}</p>
-          </li>
-        ))}
-      </ul>
+      <ul class="grid grid-4 location-list">{cards}</ul>
     </div>
   );
+}
+
+/** What the section says while no server is listed: so, plainly. */
+export function NoLocations() {
+  const { t } = useI18n();
+  return (
+    <div class="container">
+      <h2 class="section-title">{t("sections.locationsNoneTitle")}</h2>
+      <p class="section-lead">{t("sections.locationsNone")}</p>
+    </div>
+  );
+}
+
+/** The section as drawn from the servers the status snapshot lists. */
+export function FleetLocations({ servers }: { servers: readonly VpnServer[] }) {
+  const { language, dictionary } = useScreenI18n();
+  const countries = fleetCountries(servers, dictionary.locations);
+  if (!countries.length) return <NoLocations />;
+  const cards = countries.map((country) => (
+    <LocationCard key={country.code} flag={<Flag country={country.code} label={country.name} />} name={country.name} cities={country.cities} />
+  ));
+  return <LocationsBlock title={plural(countries.length, dictionary.sections.locationsTitle, language)} cards={cards} />;
+}
+
+const fetchStatus = conditionalGetter("/api/server-status");
+
+/** Prerendered, the server's marker for the fleet's locations; drawn by the script (after a link),
+ * from the status snapshot the server answers with. */
+function Locations() {
+  const [servers, setServers] = useState<readonly VpnServer[] | null>(null);
+  useEffect(() => {
+    fetchStatus().then((status) => setServers(status?.vpn_servers ?? null), () => setServers(null));
+  }, []);
+  if (typeof document === "undefined") return <>{slot("RAW_LOCATIONS")}</>;
+  return servers && <FleetLocations servers={servers} />;
 }
 
 /** One of the star icons a testimonial's rating is drawn with. */
