@@ -95,7 +95,8 @@ class UptimeStore(Protocol):
         ...
 
     def up_times_since(self, first_day: date) -> list[UpTime]:
-        """Every server's up time per day from ``first_day`` on."""
+        """Every server's up time from ``first_day`` on, per day or summed over days (a sum is
+        dated by its first day)."""
         ...
 
     def in_service(self) -> list[InService]:
