@@ -56,6 +56,6 @@ def test_a_marker_shaped_session_id_from_a_vpn_server_is_shown_as_sent(marker: s
         "limit": 10,
         "devices": [{"session": marker, "server": server, "protocol": "udp", "since": 1_790_000_000}],
     }
-    section = rows.section("en", listing, "me@example.org", "1" * 20).decode()
+    section = rows.section("en", listing, "me@example.org", "1" * 20, "").decode()
     assert f'name="disconnect" value="{marker}"' in unescape(section)
     assert section.count('class="device-row"') == 1 and "__SLOT_" not in section
