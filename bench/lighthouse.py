@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -140,7 +141,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     for tool in (LIGHTHOUSE, CHROME):
-        if not Path(tool).exists():
+        if shutil.which(tool) is None:
             print(f"lighthouse.py: {tool} not found", file=sys.stderr)
             return 2
     missed: list[str] = []

@@ -132,6 +132,7 @@ test("Russian and Portuguese: one ellipsis character, their own example address,
   assert.match(ru.footer.company, /^Оператор сервиса vpnsite — компания \{\{name\}\}/);
   assert.equal(ru.check.failed, "Не удалось проверить соединение. Попробуйте ещё раз.");
   assert.equal(pt.check.failed, "Não foi possível verificar sua conexão. Tente novamente.");
+  assert.equal(en.check.failed, "We could not check your connection. Please try again.");
   assert.ok(!russian.some((text) => /Живые данные|Мы в сети|строгие сети|строгих сетях/.test(text)));
   assert.ok(!portuguese.some((text) => /perde três|aplicativo cai|redes restritas\b|código QR/.test(text)));
 });

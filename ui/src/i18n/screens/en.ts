@@ -201,7 +201,7 @@ export default {
     protectedVia: "Protected — via {{city}}",
     protected: "Protected",
     exposed: "Not protected: your address is visible",
-    failed: "The check did not answer. Please try again.",
+    failed: "We could not check your connection. Please try again.",
     again: "Check again",
   },
   about: {
