@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Mapping
 from html import escape
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from attrs import frozen
 from flask import Blueprint, Flask, Response, abort, request
@@ -60,10 +60,16 @@ _TYPES = {
 }
 
 
-# The user count, the servers online, the uptime in tenths of a per cent (None: not measured yet),
-# the countries with servers, the status snapshot's ETag (on the status page) and the fleet's
-# locations (on the home page).
-Figures = tuple[int, int, int | None, int, str, tuple[Location, ...]]
+class Figures(NamedTuple):
+    """What a page is filled from, of the snapshot: a page whose figures are unchanged is sent
+    again as it was."""
+
+    users: int
+    servers_online: int
+    uptime_permille: int | None  # in tenths of a per cent; None: not measured yet
+    countries: int
+    status_etag: str  # on the status page only
+    locations: tuple[Location, ...]  # every listed server's, online or not
 
 
 @frozen
@@ -84,9 +90,6 @@ class Snapshot(Protocol):
 
     @property
     def users(self) -> int: ...
-
-    @property
-    def servers(self) -> int: ...
 
     @property
     def servers_online(self) -> int: ...
@@ -201,24 +204,24 @@ class Site:
         servers online, the fleet's uptime and countries (on the home page), and each text that
         counts users as markup (``PageFormats``): a number in the language's plural form, or the
         words for a new service."""
-        users, servers, uptime, countries = key[:4]
         formats = self.formats[language]
+        uptime = key.uptime_permille
         numbers = {
-            "USER_COUNT": str(users),
-            "SERVERS_ONLINE": str(servers),
-            "SERVERS": formats.count(servers),
+            "USER_COUNT": str(key.users),
+            "SERVERS_ONLINE": str(key.servers_online),
+            "SERVERS": formats.count(key.servers_online),
             "UPTIME_PERMILLE": "" if uptime is None else str(uptime),
-            "COUNTRIES_COUNT": str(countries),
-            "COUNTRIES": formats.count(countries),
+            "COUNTRIES_COUNT": str(key.countries),
+            "COUNTRIES": formats.count(key.countries),
         }
-        # How many devices a licence connects at once, in words for the fleet (http/device_rows.py).
-        numbers.update(self.device_rows.limit_texts(language, self.snapshot.servers))
-        return numbers, {**formats.counted(users), "UPTIME": formats.uptime(uptime)}
+        # How many devices a licence connects at once, in words for the fleet (http/device_rows.py):
+        # one server a location, so a page is filled again when the fleet changes.
+        numbers.update(self.device_rows.limit_texts(language, len(key.locations)))
+        return numbers, {**formats.counted(key.users), "UPTIME": formats.uptime(uptime)}
 
     def figures(self, status_etag: str = "") -> Figures:
-        """What a page is filled from, of the snapshot as it is now."""
         snapshot = self.snapshot
-        return (
+        return Figures(
             snapshot.users,
             snapshot.servers_online,
             snapshot.uptime_permille,
@@ -273,7 +276,7 @@ class Site:
         key = self.figures(status.etag if name in self._with_status else "")
         exit_of = self.snapshot.exits.server_of(visitor) if name in self.with_check else None
         answer = exit_of.location.id if exit_of is not None else ""
-        language = language_of(name.removeprefix("/pages"))
+        language = language_of_file(name)
         picked: tuple[int, ...] = ()
         if name in self._with_testimonials:
             for tag in held:
@@ -287,7 +290,7 @@ class Site:
             return cached[1]
         numbers, counted = self.counts(language, key)
         raw = dict(counted)
-        if key[4]:
+        if key.status_etag:
             snapshot = json.loads(status.body)
             raw["STATUS"] = self.status_page.block(language, snapshot, self.formats[language])
             # A data block for the script: nothing in it may close the element.
@@ -298,7 +301,7 @@ class Site:
         if name in self._with_testimonials:
             raw["TESTIMONIALS"] = self.testimonials.block(language, picked)
         if name in self._with_locations:
-            raw["LOCATIONS"] = self.fleet_locations.block(language, key[5])
+            raw["LOCATIONS"] = self.fleet_locations.block(language, key.locations)
         body = fill_raw(fill(self._page(name), numbers), raw)
         found = _variant(body)
         if cached is not None:

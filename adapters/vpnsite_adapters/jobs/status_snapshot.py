@@ -83,23 +83,31 @@ class StatusSnapshot:
     # public page shows what runs, not what an installation could have.
     billing: Callable[[], dict[str, Any] | None] = lambda: None
     demo: bool = False
-    # What the operator's metrics read: the fleet as of the last refresh, and when that was
-    # (``time.monotonic()``; None before the first refresh succeeds).
-    servers: int = 0
+    # What the operator's metrics read: the fleet as of the last refresh (its size: ``servers``),
+    # and when that was (``time.monotonic()``; None before the first refresh succeeds).
     servers_online: int = 0
     sessions: int = 0
     refreshed_at: float | None = None
     # The home page's figures: the fleet's uptime over the last 30 days in tenths of a per cent,
-    # rounded down (None: not yet a day of heartbeats to measure from), and the countries its
-    # servers are in: those of ``locations``, every listed server's, online or not, in the order
-    # listed (the home page's locations section, http/fleet_locations.py).
+    # rounded down (None: not yet a day of heartbeats to measure from), and where its servers
+    # are: every listed server's location, online or not, in the order listed (the home page's
+    # locations section, http/fleet_locations.py; ``countries``).
     uptime: UptimeStore | None = None
     uptime_permille: int | None = None
-    countries: int = 0
     locations: tuple[Location, ...] = ()
     # The fleet as of the last refresh, for the per-server profile links and the connection check.
     views: list[ServerView] = field(factory=list)
     exits: ExitIndex = field(factory=ExitIndex)
+
+    @property
+    def servers(self) -> int:
+        """The listed servers, online or not."""
+        return len(self.locations)
+
+    @property
+    def countries(self) -> int:
+        """The countries the listed servers are in."""
+        return len({location.country for location in self.locations})
 
     def refresh(self) -> None:
         """Read the database once and replace both answers; on failure keep the last ones."""
@@ -148,10 +156,8 @@ class StatusSnapshot:
             share = fleet_uptime(in_service, up, now)
             self.uptime_permille = None if share is None else permille_down(share)
         self.locations = tuple(server.location for server in servers)
-        self.countries = len({location.country for location in self.locations})
         self.views = views
         self.exits = ExitIndex.of(views)
-        self.servers = len(vpn)
         self.servers_online = sum(1 for view in views if view.online)
         self.sessions = sum(view.server.sessions for view in views if view.online)
         self.user_count = Encoded.of({"success": True, "user_count": users})
