@@ -20,7 +20,6 @@ from attrs import frozen
 
 from vpnsite.fleet import Location
 from vpnsite_adapters.formatting import plural
-from vpnsite_adapters.http.footer_contact import inert
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 # Between the cities of one country.
@@ -53,7 +52,7 @@ class FleetLocations(BuildPieces):
 
     def block(self, language: str, locations: Sequence[Location]) -> bytes:
         """The section's content for the fleet's ``locations`` (``StatusSnapshot.locations``).
-        Nothing the operator named is read as a marker by a later filling (``inert``)."""
+        Nothing the operator named is read as a marker by a later filling (``slots.escape``)."""
         parts = self.of(language)
         markup = parts["markup"]
         countries = self.countries(language, locations)
@@ -67,4 +66,4 @@ class FleetLocations(BuildPieces):
         card = fill_raw(
             str(parts["markup"]["card"]).encode(), {"FLAG": self.flag(parts, country.code).encode()}
         )
-        return inert(fill(card, {"NAME": country.name, "CITIES": country.cities}).decode())
+        return fill(card, {"NAME": country.name, "CITIES": country.cities}).decode()

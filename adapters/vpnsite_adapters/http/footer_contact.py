@@ -12,19 +12,13 @@ from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.social_links import SocialLink
 
 
-def inert(markup: str) -> str:
-    """Markup that no marker can be read in: what the operator wrote goes into pages the server
-    fills afterwards, and ``&#95;`` reads as ``_`` everywhere HTML is parsed."""
-    return markup.replace("__", "_&#95;")
-
-
 class FooterContact(BuildPieces):
     def block(self, language: str, links: tuple[SocialLink, ...]) -> bytes:
         parts = self.of(language)
         if not links:
             return str(parts["contact"]).encode()
         anchors = "".join(
-            inert(fill(parts["links"][link.kind].encode(), {"URL": link.url, "LABEL": link.label}).decode())
+            fill(parts["links"][link.kind].encode(), {"URL": link.url, "LABEL": link.label}).decode()
             for link in links
         )
         return fill_raw(str(parts["following"]).encode(), {"LINKS": anchors.encode()})

@@ -22,9 +22,11 @@ _RAW = re.compile(rb"__SLOT_RAW_" + _NAME)
 def escape(text: str) -> str:
     """Text made safe for an element's content or a double-quoted attribute, escaped as the build's
     renderer escapes it (so a filled page reads as the script would draw it); and, unlike it, with
-    no marker's beginning left in it, so that a later filling of the markup it went into never
-    reads a visitor's text as a marker (an e-mail such as ``__SLOT_X__@example.org``)."""
-    return text.translate(_ESCAPES).replace("_SLOT_", "&#95;SLOT_")
+    no two underscores side by side, the way every marker begins (``__SLOT_X__``, the operator's
+    ``__OPERATOR_NAME__``), so that a later filling of the markup it went into never reads a
+    visitor's or the operator's text as a marker (an e-mail such as ``__SLOT_X__@example.org``).
+    ``&#95;`` reads as ``_`` everywhere HTML is parsed."""
+    return text.translate(_ESCAPES).replace("__", "_&#95;")
 
 
 def fill(body: bytes, values: Mapping[str, str]) -> bytes:

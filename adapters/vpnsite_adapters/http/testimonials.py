@@ -16,7 +16,6 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from vpnsite_adapters.http.footer_contact import inert
 from vpnsite_adapters.http.languages import LANGUAGES
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
@@ -44,7 +43,7 @@ class Testimonials(BuildPieces):
 
     def block(self, language: str, picked: tuple[int, ...]) -> bytes:
         """The heading and the cards picked (with the examples' note in the demo); nothing for
-        none. Nothing in it is read as a marker by a later filling (``inert``)."""
+        none. Nothing in it is read as a marker by a later filling (``slots.escape``)."""
         if not picked:
             return b""
         parts = self.of(language)
@@ -63,7 +62,7 @@ class Testimonials(BuildPieces):
             "STARS_LABEL": f"{item.stars}/5",
         }
         card = fill_raw(str(parts["card"]).encode(), {"STARS": str(parts["star"]).encode() * item.stars})
-        return inert(fill(card, values).decode())
+        return fill(card, values).decode()
 
     def data(self, language: str, picked: tuple[int, ...]) -> dict[str, Any]:
         """The same pick for the script: what it draws the block from."""
