@@ -28,9 +28,6 @@ MONTHS = {
     "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
     "pt": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
 }
-# The language tag of a page or an e-mail in the language (ui/src/lib/language.ts: HTML_LANG).
-HTML_LANG = {"en": "en", "ru": "ru", "es": "es", "fr": "fr", "pt": "pt-BR"}
-
 _DATE = {
     "en": "{day} {month} {year}",
     "ru": "{day} {month} {year} г.",

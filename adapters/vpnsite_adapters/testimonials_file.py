@@ -3,7 +3,7 @@
 shows none, heading included; the demo shows the specification's eight, labelled as examples
 (``example_testimonials.json``, in the same format).
 
-The file is JSON: for each language (``en``, ``ru``, ``es``, ``fr``, ``pt``) that has any, a list
+The file is JSON: for each of the website's languages (``languages.json``) that has any, a list
 of testimonials, each ``{"name": …, "role": …, "place": …, "text": …, "stars": 1-5}`` (``role`` and
 ``place`` may be left out). A language the file leaves out shows none."""
 
@@ -16,10 +16,9 @@ from typing import Any
 
 from attrs import frozen
 
+from vpnsite_adapters.languages import LANGUAGES
+
 EXAMPLES_FILE = Path(__file__).with_name("example_testimonials.json")
-# The website's languages (http/languages.py, which the settings may not import: held equal by
-# tests/integration/test_social_proof.py).
-LANGUAGES = ("en", "ru", "es", "fr", "pt")
 MAX_PER_LANGUAGE = 50
 MAX_FILE_BYTES = 1_000_000
 _LIMITS = {"name": 60, "role": 60, "place": 60, "text": 600}

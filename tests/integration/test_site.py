@@ -173,7 +173,7 @@ def test_sitemap_and_robots(site: Any) -> None:
 
 
 def test_the_api_and_the_website_speak_the_same_languages() -> None:
-    from vpnsite_adapters.http.languages import LANGUAGES as API_LANGUAGES
+    from vpnsite_adapters.languages import LANGUAGES as API_LANGUAGES
     from vpnsite_adapters.mail.templates import LICENCE
 
     assert set(API_LANGUAGES) == set(LANGUAGES) == set(LICENCE)

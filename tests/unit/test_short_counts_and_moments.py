@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from vpnsite.codes import CODE_GROUP_LENGTH, CODE_LENGTH, code_groups
 from vpnsite_adapters.formatting import (
-    HTML_LANG,
     format_moment,
     format_number,
     format_short,
@@ -25,6 +24,7 @@ from vpnsite_adapters.formatting import (
 )
 from vpnsite_adapters.http.device_rows import since_text
 from vpnsite_adapters.http.page_formats import CountedText, LanguageFormats
+from vpnsite_adapters.languages import HTML_LANG
 
 ROOT = Path(__file__).parents[2]
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))

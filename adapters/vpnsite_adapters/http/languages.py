@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from vpnsite_adapters.http.weighted_header import weighted
-
-LANGUAGES = ("en", "ru", "es", "fr", "pt")
-DEFAULT_LANGUAGE = "en"
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
 def pick_language(header: str | None) -> str:

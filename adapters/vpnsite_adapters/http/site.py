@@ -33,6 +33,7 @@ from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
+from vpnsite_adapters.languages import PREFIXED
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 from vpnsite_adapters.social_links import SocialLink
 from vpnsite_adapters.testimonials_file import NONE, TestimonialSet
@@ -42,7 +43,7 @@ log = logging.getLogger("vpnsite.site")
 SITE_DIR = Path(__file__).parent / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
 FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
-LANGUAGE_PREFIXES = ("ru", "es", "fr", "pt")
+LANGUAGE_PREFIXES = PREFIXED
 HTML_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; "

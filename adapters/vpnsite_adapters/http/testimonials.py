@@ -16,8 +16,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from vpnsite_adapters.http.languages import LANGUAGES
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.languages import LANGUAGES
 from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
 
 # Not a secret: which testimonials a page shows only has to vary.

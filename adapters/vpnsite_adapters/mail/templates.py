@@ -12,7 +12,8 @@ from attrs import frozen
 
 from vpnsite.codes import code_groups
 from vpnsite.mail import Message
-from vpnsite_adapters.formatting import HTML_LANG, format_date, plural
+from vpnsite_adapters.formatting import format_date, plural
+from vpnsite_adapters.languages import HTML_LANG
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 
 

@@ -1,0 +1,54 @@
+"""The website's languages, as ``languages.json`` lists them: the one list the server and the UI's
+build both read (``ui/src/lib/language.ts``, ``ui/build.mjs``). Outside ``http/`` so that the
+settings, the mail and the VPN archives may read it too. Adding a language: docs/architecture.md,
+"Recipe: add a language"."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+LIST_FILE = Path(__file__).with_name("languages.json")
+
+
+@frozen
+class Language:
+    code: str  # the path's prefix (/ru) and the API's ``language``
+    name: str  # in the language itself, as the language menu shows it
+    html: str  # HTML's lang and hreflang, and the e-mails' lang: the Portuguese is Brazilian
+    accept: str  # the Accept-Language the website's script sends
+    locale: str  # the browser's Intl formatting locale: British English
+    og: str  # og:locale
+    plural: str  # the plural rule (formatting.py: plural_category)
+    compact: str  # a count of millions abbreviated ("short": 1.2m) or written out ("long")
+
+
+@frozen
+class LanguageList:
+    default: str  # the one without a path prefix, and what an unknown language falls back to
+    languages: tuple[Language, ...]  # in the language menu's order
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(language.code for language in self.languages)
+
+
+def read_languages(path: Path = LIST_FILE) -> LanguageList:
+    data: Any = json.loads(path.read_text(encoding="utf-8"))
+    listed = LanguageList(data["default"], tuple(Language(**entry) for entry in data["languages"]))
+    if listed.default not in listed.codes:
+        raise ValueError(f"{path}: the default language {listed.default!r} is not in the list")
+    return listed
+
+
+LISTED = read_languages()
+LANGUAGES: tuple[str, ...] = LISTED.codes
+DEFAULT_LANGUAGE = LISTED.default
+# The languages a path names in its first segment (/ru/support); the default one has no prefix.
+PREFIXED: tuple[str, ...] = tuple(code for code in LANGUAGES if code != DEFAULT_LANGUAGE)
+HTML_LANG: Mapping[str, str] = {language.code: language.html for language in LISTED.languages}
+PLURAL_RULE: Mapping[str, str] = {language.code: language.plural for language in LISTED.languages}
