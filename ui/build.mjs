@@ -9,6 +9,8 @@ import { build } from "esbuild";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+// The languages, as the server lists them: one bundle each.
+import LIST from "../adapters/vpnsite_adapters/languages.json" with { type: "json" };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -40,7 +42,7 @@ async function buildSite(out) {
 
   const client = await build({
     ...common,
-    entryPoints: Object.fromEntries(["en", "ru", "es", "fr", "pt"].map((l) => [l, join(here, "src/entries", `${l}.tsx`)])),
+    entryPoints: Object.fromEntries(LIST.languages.map(({ code }) => [code, join(here, "src/entries", `${code}.tsx`)])),
     outdir: join(out, "assets"),
     // In the browser, rosetta's dlv is the module it also ships, not its CommonJS build, which
     // would bring esbuild's CommonJS helpers into the first script.

@@ -22,8 +22,6 @@ class Language:
     html: str  # HTML's lang and hreflang, and the e-mails' lang: the Portuguese is Brazilian
     accept: str  # the Accept-Language the website's script sends
     locale: str  # the browser's Intl formatting locale: British English
-    og: str  # og:locale
-    plural: str  # the plural rule (formatting.py: plural_category)
     compact: str  # a count of millions abbreviated ("short": 1.2m) or written out ("long")
 
 
@@ -51,4 +49,3 @@ DEFAULT_LANGUAGE = LISTED.default
 # The languages a path names in its first segment (/ru/support); the default one has no prefix.
 PREFIXED: tuple[str, ...] = tuple(code for code in LANGUAGES if code != DEFAULT_LANGUAGE)
 HTML_LANG: Mapping[str, str] = {language.code: language.html for language in LISTED.languages}
-PLURAL_RULE: Mapping[str, str] = {language.code: language.plural for language in LISTED.languages}

@@ -1,4 +1,4 @@
-"""User counts above a million, moments and the language tags the server writes, held to what the
+"""User counts above a million and moments the server writes, held to what the
 website writes by ``tests/locale_vectors.json`` (``ui/tests/format.test.ts`` reads it too) and to
 the website's own sources; and the activation code's groups, the same on both sides."""
 
@@ -24,7 +24,6 @@ from vpnsite_adapters.formatting import (
 )
 from vpnsite_adapters.http.device_rows import since_text
 from vpnsite_adapters.http.page_formats import CountedText, LanguageFormats
-from vpnsite_adapters.languages import HTML_LANG
 
 ROOT = Path(__file__).parents[2]
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))
@@ -143,13 +142,6 @@ def test_french_writes_the_first_of_the_month_1er() -> None:
     march = next(v["seconds"] for v in VECTORS["moments"] if v["language"] == "fr")
     assert since_text(march, "fr") == "1er mars 2027, 14:05 UTC"
     assert since_text(march + 10 * 86_400, "fr").startswith("11 mars 2027")
-
-
-def test_pages_and_e_mails_tag_their_language_as_the_website_does() -> None:
-    source = (ROOT / "ui/src/lib/language.ts").read_text("utf-8")
-    line = next(line for line in source.splitlines() if line.startswith("export const HTML_LANG"))
-    assert dict(re.findall(r'(\w+): "([\w-]+)"', line)) == HTML_LANG
-    assert HTML_LANG["pt"] == "pt-BR"
 
 
 def test_the_code_is_grouped_as_the_website_groups_it() -> None:

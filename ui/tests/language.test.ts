@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { languageFromPath, localPath, stripLanguage, switchLanguage } from "../src/lib/language";
+import { TEXTS } from "../src/content/all";
+import { DICTIONARIES } from "../src/i18n/all";
+import { LANGUAGES, languageFromPath, localPath, stripLanguage, switchLanguage } from "../src/lib/language";
 
 test("the language comes from the first path segment", () => {
   assert.equal(languageFromPath("/"), "en");
@@ -27,4 +29,10 @@ test("routes and prefixes compose both ways", () => {
   assert.equal(stripLanguage("/fr"), "/");
   assert.equal(stripLanguage("/fr/about"), "/about");
   assert.equal(stripLanguage("/about"), "/about");
+});
+
+test("the site has texts in every listed language, and in no other", () => {
+  const listed = [...LANGUAGES].sort();
+  assert.deepEqual(Object.keys(DICTIONARIES).sort(), listed);
+  assert.deepEqual(Object.keys(TEXTS).sort(), listed);
 });

@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../lib/i18n";
-import { HTML_LANG, LANGUAGES, LICENCE_FORM, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
+import { HTML_LANG, LANGUAGE_NAMES, LANGUAGES, LICENCE_FORM, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
 import { countedUsers, servedUserCount, useServed } from "../lib/served";
@@ -11,7 +11,6 @@ import { FOOTER_CONTACT_MARKER, operator } from "../lib/operator";
 import { revealOnScroll } from "./reveal";
 import { Icon, chevronIcon, globeIcon, menuIcon, shieldIcon } from "./icons";
 
-const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Español", ru: "Русский", fr: "Français", pt: "Português (Brasil)" };
 const NAV: [string, string][] = [
   ["/", "nav.home"],
   ["/server-status", "nav.status"],

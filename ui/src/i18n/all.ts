@@ -1,7 +1,6 @@
 // Every language's whole dictionary, for what runs at build time (prerender.tsx, the unit tests),
-// not in the browser.
+// not in the browser. Its keys are the site's languages (lib/language.ts: Language).
 import type { Dictionary } from "../lib/i18n";
-import type { Language } from "../lib/language";
 import en from "./en";
 import es from "./es";
 import fr from "./fr";
@@ -13,10 +12,10 @@ import frScreens from "./screens/fr";
 import ptScreens from "./screens/pt";
 import ruScreens from "./screens/ru";
 
-export const DICTIONARIES: Record<Language, Dictionary> = {
+export const DICTIONARIES = {
   en: { ...en, ...enScreens },
   ru: { ...ru, ...ruScreens },
   es: { ...es, ...esScreens },
   fr: { ...fr, ...frScreens },
   pt: { ...pt, ...ptScreens },
-};
+} satisfies Record<string, Dictionary>;

@@ -1,4 +1,4 @@
-import { LOCALE, type Language } from "./language";
+import { COMPACT_DISPLAY, LOCALE, type Language } from "./language";
 
 export const FREE_TIER_USERS = 1_000_000;
 /** Below this many users the site says it is new instead of showing a small count. The build
@@ -12,15 +12,12 @@ export function formatCount(value: number, language: Language): string {
   return new Intl.NumberFormat(LOCALE[language]).format(value);
 }
 
-/** How each language shortens a count of millions: British English and Russian abbreviate
- * ("1.2m", "1,2 млн"); Spanish, French and Portuguese write the word, as their press does
- * ("1,2 millones", "1,2 million", "1,2 milhão"). */
-const SHORT_DISPLAY: Record<Language, "short" | "long"> = { en: "short", ru: "short", es: "long", fr: "long", pt: "long" };
-
 /** A count's short form ("1.2m", "1,2 млн", "1,2 millones"): what phones show above a million.
+ * British English and Russian abbreviate; Spanish, French and Portuguese write the word, as their
+ * press does (the list's `compact`).
  * The server writes the same (formatting.py: format_short; tests/locale_vectors.json). */
 export function shortCount(value: number, language: Language): string {
-  return new Intl.NumberFormat(LOCALE[language], { notation: "compact", compactDisplay: SHORT_DISPLAY[language], maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(LOCALE[language], { notation: "compact", compactDisplay: COMPACT_DISPLAY[language], maximumFractionDigits: 1 }).format(value);
 }
 
 /** The spec's marketing figures the home page shows: uptime, and countries the VPN is used from. */

@@ -1,30 +1,43 @@
-// The interface language lives in the first path segment: /ru, /es, /fr, /pt; anything else is English.
+// The interface language lives in the first path segment: /ru, /es, /fr, /pt; anything else is the
+// default, English. The languages and how each is tagged are the list the server reads too
+// (adapters/vpnsite_adapters/languages.json); their texts are the dictionaries (i18n/all.ts).
 
-export const LANGUAGES = ["en", "es", "ru", "fr", "pt"] as const;
-export type Language = (typeof LANGUAGES)[number];
+import LIST from "../../../adapters/vpnsite_adapters/languages.json";
 
-const PREFIXED: readonly Language[] = ["ru", "es", "fr", "pt"];
+/** A language the site has texts in: the dictionaries' (ui/tests/languages.test.ts holds them to the list). */
+export type Language = keyof typeof import("../i18n/all").DICTIONARIES;
+type Listed = (typeof LIST.languages)[number];
+
+/** In the language menu's order. */
+export const LANGUAGES: readonly Language[] = LIST.languages.map((listed) => listed.code as Language);
+export const DEFAULT_LANGUAGE = LIST.default as Language;
+
+const PREFIXED: readonly Language[] = LANGUAGES.filter((language) => language !== DEFAULT_LANGUAGE);
+
+function byLanguage<K extends keyof Listed>(field: K): Record<Language, Listed[K]> {
+  return Object.fromEntries(LIST.languages.map((listed) => [listed.code, listed[field]])) as Record<Language, Listed[K]>;
+}
 
 export function languageFromPath(path: string): Language {
   const first = path.split("/")[1] ?? "";
-  return (PREFIXED as readonly string[]).includes(first) ? (first as Language) : "en";
+  return (PREFIXED as readonly string[]).includes(first) ? (first as Language) : DEFAULT_LANGUAGE;
 }
 
 /** The path without its language prefix: "/ru/license" → "/license", "/ru" → "/". */
 export function stripLanguage(path: string): string {
   const language = languageFromPath(path);
-  if (language === "en") return path || "/";
+  if (language === DEFAULT_LANGUAGE) return path || "/";
   const rest = path.slice(language.length + 1);
   return rest === "" ? "/" : rest;
 }
 
 export function prefix(language: Language): string {
-  return language === "en" ? "" : `/${language}`;
+  return language === DEFAULT_LANGUAGE ? "" : `/${language}`;
 }
 
 /** A route in a language: ("/license", "ru") → "/ru/license"; ("/", "ru") → "/ru". */
 export function localPath(route: string, language: Language): string {
-  if (language === "en") return route;
+  if (language === DEFAULT_LANGUAGE) return route;
   return route === "/" ? prefix(language) : prefix(language) + route;
 }
 
@@ -38,25 +51,20 @@ export function switchLanguage(path: string, to: Language): string {
   return localPath(stripLanguage(path), to);
 }
 
+/** The language's name in itself, as the language menu shows it. */
+export const LANGUAGE_NAMES = /* @__PURE__ */ byLanguage("name");
+
 /** Accept-Language for the API, per spec section 7. */
-export const ACCEPT_LANGUAGE: Record<Language, string> = {
-  en: "en-US",
-  ru: "ru-RU",
-  es: "es-ES",
-  fr: "fr-FR",
-  pt: "pt-BR",
-};
+export const ACCEPT_LANGUAGE = /* @__PURE__ */ byLanguage("accept");
 
 /** The language as HTML (`lang`, `hreflang`) names it: the Portuguese is Brazilian. */
-export const HTML_LANG: Record<Language, string> = { en: "en", ru: "ru", es: "es", fr: "fr", pt: "pt-BR" };
-
-export const OG_LOCALE: Record<Language, string> = { en: "en_GB", ru: "ru_RU", es: "es_ES", fr: "fr_FR", pt: "pt_BR" };
+export const HTML_LANG = /* @__PURE__ */ byLanguage("html");
 
 /** Formatting locales: British English, like the company and its spelling ("licence"). */
-export const LOCALE: Record<Language, string> = {
-  en: "en-GB",
-  ru: "ru-RU",
-  es: "es-ES",
-  fr: "fr-FR",
-  pt: "pt-BR",
-};
+export const LOCALE = /* @__PURE__ */ byLanguage("locale");
+
+/** og:locale: the formatting locale, as Open Graph writes it (en_GB, pt_BR). */
+export const OG_LOCALE = /* @__PURE__ */ Object.fromEntries(LANGUAGES.map((language) => [language, LOCALE[language].replace("-", "_")])) as Record<Language, string>;
+
+/** How a count of millions is shortened: abbreviated ("1.2m", "1,2 млн") or in words ("1,2 millones"). */
+export const COMPACT_DISPLAY = /* @__PURE__ */ byLanguage("compact") as Record<Language, "short" | "long">;
