@@ -6,7 +6,7 @@
 //   node build.mjs --tests        the unit tests, compiled to dist-tests/
 
 import { build } from "esbuild";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 // The languages, as the server lists them: one bundle each.
@@ -182,7 +182,41 @@ async function buildSite(out) {
   writeFileSync(join(out, "sitemap.xml"), `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${sitemap.join("")}</urlset>`);
   writeFileSync(join(out, "robots.txt"), `User-agent: *\nDisallow: /api/\nDisallow: /activation\nSitemap: ${ORIGIN}/sitemap.xml\n`);
   writeFileSync(join(out, "favicon.svg"), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#2f5bea"/><path d="M12 4 6 6.3v4.4c0 3.7 2.5 7.1 6 8.1 3.5-1 6-4.4 6-8.1V6.3z" fill="#fff"/></svg>`);
+  writeFileSync(join(out, "slots.json"), JSON.stringify(slotManifest(out)));
   console.log(`built ${pages} pages and ${Object.keys(scripts).length} language bundles into ${out}`);
+}
+
+const SLOT = /__SLOT_([A-Z0-9]+(?:_[A-Z0-9]+)*)__/g;
+const slotsIn = (text) => [...new Set([...text.matchAll(SLOT)].map((found) => found[1]))].sort();
+
+/** The slots every prerendered piece leaves for the server (`RAW_` ones take markup): each page by
+ * its file, and each string of a piece file (forms/*.json) by its language and its path in it.
+ * The server holds them against the slots it fills when it starts (http/slot_manifest.py). */
+function slotManifest(out) {
+  const files = (folder) => readdirSync(join(out, folder), { recursive: true }).map((name) => join(folder, name));
+  const pages = {};
+  for (const file of [...files("pages"), ...files("forms")].filter((name) => name.endsWith(".html"))) {
+    const found = slotsIn(readFileSync(join(out, file), "utf8"));
+    pages[`/${file}`] = found;
+  }
+  const pieces = {};
+  const walk = (value, path, into) => {
+    if (typeof value === "string") {
+      const found = slotsIn(value);
+      if (found.length) into[path.join("/")] = found;
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) walk(item, [...path, key], into);
+    }
+  };
+  for (const name of readdirSync(join(out, "forms")).filter((name) => name.endsWith(".json"))) {
+    const languages = JSON.parse(readFileSync(join(out, "forms", name), "utf8"));
+    pieces[name] = Object.fromEntries(Object.entries(languages).map(([language, parts]) => {
+      const into = {};
+      walk(parts, [], into);
+      return [language, into];
+    }));
+  }
+  return { pages, pieces };
 }
 
 if (args.includes("--tests")) {

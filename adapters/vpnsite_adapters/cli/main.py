@@ -22,6 +22,7 @@ from vpnsite_adapters.cli import (
     tickets,
     vpn,
 )
+from vpnsite_adapters.http.slot_manifest import SlotMismatch
 from vpnsite_adapters.keyring_file import KeyRingFileError
 from vpnsite_adapters.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, load_settings
@@ -79,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreUnavailable:
         print("vpnsite: the database cannot be reached", file=sys.stderr)
         return 2
-    except KeyRingFileError as error:
+    except (KeyRingFileError, SlotMismatch) as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
 

@@ -11,9 +11,10 @@ script renders for the same answer.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from vpnsite.fleet import VpnServer
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill
 
 
@@ -29,6 +30,8 @@ def answer_json(server: VpnServer | None) -> dict[str, Any]:
 
 
 class ConnectionAnswers(BuildPieces):
+    SLOTS: ClassVar[Declared] = {"markup/protected_via": frozenset({"CITY"})}
+
     def block(self, language: str, server: VpnServer | None) -> bytes:
         parts = self.of(language)
         if server is None:

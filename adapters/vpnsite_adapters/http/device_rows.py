@@ -15,11 +15,12 @@ into every page it sends, and the script reads them from there (ui/src/lib/serve
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from vpnsite.devices import devices_at_once
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_adapters.formatting import format_moment, format_number, plural
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 
@@ -29,6 +30,13 @@ def since_text(since: int, language: str) -> str:
 
 
 class DeviceRows(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "markup/section": frozenset({"CODE", "COUNT", "EMAIL", "RAW_LISTING", "RULE"}),
+        "markup/listing": frozenset({"CODE", "EMAIL", "RAW_ROWS"}),
+        "markup/row": frozenset({"CITY", "CODE", "DETAIL", "EMAIL", "RAW_FLAG", "SESSION"}),
+        "markup/flags/*": frozenset({"NAME"}),
+    }
+
     def disconnect_all(self) -> str:
         """The value of the form field that ends every device rather than one."""
         return str(self.parts["en"]["disconnect_all"])

@@ -14,12 +14,13 @@ home page itself it groups the servers of ``GET /api/server-status`` the same wa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from attrs import frozen
 
 from vpnsite.fleet import Location
 from vpnsite_adapters.formatting import plural
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 # Between the cities of one country.
@@ -37,6 +38,12 @@ class FleetCountry:
 
 
 class FleetLocations(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "markup/block": frozenset({"RAW_CARDS", "TITLE"}),
+        "markup/card": frozenset({"CITIES", "NAME", "RAW_FLAG"}),
+        "markup/flags/*": frozenset({"NAME"}),
+    }
+
     def countries(self, language: str, locations: Sequence[Location]) -> list[FleetCountry]:
         """The fleet's countries, in the order each one's first server is listed."""
         parts = self.of(language)

@@ -8,11 +8,20 @@ components render for the same links."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.social_links import SocialLink
 
 
 class FooterContact(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "following": frozenset({"RAW_LINKS"}),
+        "links/link": frozenset({"LABEL", "URL"}),
+        "links/*": frozenset({"URL"}),
+    }
+
     def block(self, language: str, links: tuple[SocialLink, ...]) -> bytes:
         parts = self.of(language)
         if not links:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from attrs import frozen
 
@@ -30,6 +30,7 @@ from vpnsite_adapters.formatting import (
     millions_form,
     plural,
 )
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import escape, fill
 
 
@@ -110,6 +111,8 @@ class LanguageFormats:
 
 
 class PageFormats:
+    SLOTS: ClassVar[Declared] = {"count_forms": frozenset({"FULL", "SHORT"})}
+
     def __init__(self, tables: dict[str, Any]) -> None:
         self.languages = {
             language: LanguageFormats(

@@ -10,13 +10,25 @@ renders for the same profiles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from vpnsite_adapters.http.page_formats import load_percent, load_value
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 
 
 class ProfileRows(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "markup/section": frozenset({"RAW_ROWS"}),
+        "markup/row*": frozenset(
+            {"CITY", "ID", "LEVEL", "LOAD", "NAME", "RAW_FLAG", "RAW_LINKS", "RAW_OPEN"}
+        ),
+        "markup/link": frozenset({"CITY", "PROTOCOL", "URL"}),
+        "markup/wireguard": frozenset({"CITY", "URL"}),
+        "markup/open*": frozenset({"CITY", "IMPORT_URL", "QR_URL"}),
+        "markup/flags/*": frozenset({"NAME"}),
+    }
+
     def section(self, language: str, profiles: Sequence[dict[str, Any]]) -> bytes:
         """The whole section, or nothing for a licence without profiles (as the script does)."""
         if not profiles:

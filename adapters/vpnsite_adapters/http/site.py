@@ -28,12 +28,14 @@ from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
 from vpnsite_adapters.http.fleet_locations import FleetLocations
 from vpnsite_adapters.http.footer_contact import FooterContact
+from vpnsite_adapters.http.form_screens import SCREEN_SLOTS
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
+from vpnsite_adapters.http.slot_manifest import SlotMismatch, page_problems, piece_problems, read
 from vpnsite_adapters.http.slots import fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
-from vpnsite_adapters.languages import PREFIXED
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE, PREFIXED
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 from vpnsite_adapters.social_links import SocialLink
 from vpnsite_adapters.testimonials_file import NONE, TestimonialSet
@@ -43,6 +45,15 @@ log = logging.getLogger("vpnsite.site")
 SITE_DIR = Path(__file__).parent / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
 FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
+# The blocks a page is filled with because it has their marker (``variant``, ``answer``).
+_BLOCKS = (
+    "RAW_STATUS",
+    "RAW_STATUS_JSON",
+    "RAW_CHECK",
+    "RAW_CHECK_JSON",
+    "RAW_TESTIMONIALS",
+    "RAW_LOCATIONS",
+)
 LANGUAGE_PREFIXES = PREFIXED
 HTML_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -169,6 +180,7 @@ class Site:
         self.testimonials = Testimonials.read(root / "forms" / "testimonials.json", testimonials)
         self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
         self.fleet_locations = FleetLocations.load(root / "forms" / "locations.json")
+        self._check_slots(root)
         self._with_locations = {
             name for name, body in self.files.items() if b"__SLOT_RAW_LOCATIONS__" in body
         }
@@ -185,6 +197,29 @@ class Site:
         self._pages: dict[tuple[str, str, tuple[int, ...]], tuple[Figures, Variant]] = {}
         # The testimonials each of those pages shows, by its ETag: a visitor who holds one keeps it.
         self._picked: dict[str, tuple[int, ...]] = {}
+
+    def _check_slots(self, root: Path) -> None:
+        """Stops the start unless the build's manifest names exactly the slots this server fills: a
+        page's (what ``counts`` fills, and the blocks a page gets by having their marker), each
+        form screen's and each piece's."""
+        manifest = read(root)
+        numbers, counted = self.counts(DEFAULT_LANGUAGE, self.figures())
+        page = frozenset({*numbers, *(f"RAW_{name}" for name in counted), *_BLOCKS})
+        problems = list(page_problems(manifest["pages"], page, SCREEN_SLOTS))
+        pieces = {
+            "formats.json": self.formats.SLOTS,
+            "status.json": self.status_page.SLOTS,
+            "profiles.json": self.profile_rows.SLOTS,
+            "devices.json": self.device_rows.SLOTS,
+            "check.json": self.connection_answers.SLOTS,
+            "testimonials.json": self.testimonials.SLOTS,
+            "footer.json": self.footer_contact.SLOTS,
+            "locations.json": self.fleet_locations.SLOTS,
+        }
+        for file, by_language in manifest["pieces"].items():
+            problems += piece_problems(file, by_language, pieces.get(file, {}))
+        if problems:
+            raise SlotMismatch(problems)
 
     @classmethod
     def load(

@@ -10,7 +10,9 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, ClassVar, Self
+
+from vpnsite_adapters.http.slot_manifest import Declared
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})
 # A name is words joined by single underscores, so two markers side by side stay two.
@@ -45,7 +47,10 @@ def fill_raw(body: bytes, values: Mapping[str, bytes]) -> bytes:
 
 class BuildPieces:
     """Markup the build prerendered in pieces with markers, per language, with the texts and tables
-    that go with them (a JSON file in ``site/forms``); a subclass puts a block together from them."""
+    that go with them (a JSON file in ``site/forms``); a subclass puts a block together from them,
+    and declares the slots it fills in each piece (``SLOTS``, held against the build's manifest)."""
+
+    SLOTS: ClassVar[Declared] = {}
 
     def __init__(self, parts: dict[str, Any]) -> None:
         self.parts = parts

@@ -10,9 +10,10 @@ test_status_page.py`` holds its output equal to what the script renders for the 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, escape, fill, fill_raw
 
 
@@ -22,6 +23,21 @@ def js_number(value: float) -> str:
 
 
 class StatusPage(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "markup/block*": frozenset(
+            {"PROGRESS", "PROGRESS_NOW", "PROGRESS_WIDTH", "RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}
+        ),
+        "markup/block_few": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
+        "markup/block_few_demo": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
+        "markup/vpn_row": frozenset(
+            {"CITY", "NAME", "PING", "RANK", "RANK_TEXT", "RAW_FLAG", "RAW_LOAD", "STATUS", "STATUS_TEXT"}
+        ),
+        "markup/system_row": frozenset({"NAME", "RAW_RESPONSE", "STATUS", "STATUS_TEXT"}),
+        "markup/response": frozenset({"PING"}),
+        "markup/load": frozenset({"LEVEL", "LOAD"}),
+        "markup/flags/*": frozenset({"NAME"}),
+    }
+
     def block(self, language: str, status: dict[str, Any], formats: LanguageFormats) -> bytes:
         parts = self.of(language)
         markup = parts["markup"]

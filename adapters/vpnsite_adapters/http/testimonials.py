@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Blueprint, Response, jsonify, request
 
+from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.languages import LANGUAGES
 from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
@@ -25,6 +26,11 @@ _random = random.Random()
 
 
 class Testimonials(BuildPieces):
+    SLOTS: ClassVar[Declared] = {
+        "block*": frozenset({"RAW_CARDS"}),
+        "card": frozenset({"ABOUT", "INITIALS", "NAME", "RAW_STARS", "STARS_LABEL", "TEXT"}),
+    }
+
     __test__ = False  # not a test class, for pytest
 
     def __init__(self, parts: dict[str, Any], shown: TestimonialSet) -> None:

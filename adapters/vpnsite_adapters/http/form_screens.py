@@ -1,0 +1,28 @@
+"""The screens the forms without JavaScript answer with (``http/forms.py``), and the values of the
+visitor's each is filled with on top of what every page has: the server's half of the slot
+manifest for them (``http/slot_manifest.py``)."""
+
+from __future__ import annotations
+
+from vpnsite_adapters.http.slot_manifest import Declared
+
+# The activation code in its five groups of four (``forms.code_slots``).
+_CODE_GROUPS = frozenset(f"CODE_{group}" for group in range(1, 6))
+_LICENCE = frozenset({"EMAIL", "CODE", "STARTED", "ENDS", "REMAINING", "RENEW_FROM", "PHONE"}) | _CODE_GROUPS
+_SIGNED = frozenset(
+    f"SIGNED_{name}" for name in ("EMAIL", "USER_DAYS", "SUBSCRIPTION", "USER_COMMENT", "REQUEST_ID", "SIG")
+)
+
+SCREEN_SLOTS: Declared = {
+    "activation-success": frozenset({"EMAIL", "DAYS", "EXPIRES", "ARCHIVE_URL", "PHONE", "RAW_ONE_TAP"})
+    | _CODE_GROUPS,
+    "activation-generic": frozenset({"ERROR"}) | _SIGNED,
+    "activation-already_used": frozenset(),
+    "activation-rate_limited": frozenset(),
+    "signup-error": frozenset({"ERROR", "EMAIL"}),
+    "licence-active": _LICENCE | {"ARCHIVE_URL", "RAW_ONE_TAP", "RAW_DEVICES"},
+    "licence-ended": _LICENCE,
+    "licence-error": frozenset({"ERROR", "EMAIL", "CODE"}),
+    "support-sent": frozenset({"TICKET"}),
+    "support-error": frozenset({"ERROR", "EMAIL", "CODE", "MESSAGE"}),
+}
