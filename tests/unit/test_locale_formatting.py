@@ -12,10 +12,10 @@ from typing import Any
 import attrs
 import pytest
 
+from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.formatting import format_date, format_number, plural, plural_category
 from vpnsite_adapters.http.messages import DETAILS, FIELD_ERRORS, TYPE_NAMES, detail_text, field_text
 from vpnsite_adapters.mail.templates import DAYS, LICENCE, REMINDER, TICKET, licence_email, renewal_reminder
-from vpnsite_adapters.vpn.archive_texts import README
 
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent.parent / "locale_vectors.json").read_text(encoding="utf-8")
@@ -106,7 +106,7 @@ def _server_texts(language: str) -> list[str]:
             str(value) for value in attrs.astuple(table[language], recurse=False) if isinstance(value, str)
         ]
     texts += list(LICENCE[language].steps)
-    title, steps = README[language]
+    title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
     return [*texts, title, *steps]
 
 
@@ -116,7 +116,7 @@ def test_russian_and_portuguese_server_texts_write_one_ellipsis_and_the_sites_wo
     assert [text for text in texts if "..." in text] == []
     # The archive's README names things as the site's screens do (issue 30).
     site = (Path(__file__).parents[2] / "ui/src/i18n/screens" / f"{language}.ts").read_text(encoding="utf-8")
-    title, steps = README[language]
+    title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
     readme = " ".join([title, *steps])
     words = {
         "ru": [

@@ -10,9 +10,9 @@ from pathlib import Path
 import attrs
 import pytest
 
+from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.messages import DETAILS, FIELD_ERRORS, TYPE_NAMES, detail_text, field_text
 from vpnsite_adapters.mail.templates import LICENCE, REMINDER, TICKET, renewal_reminder
-from vpnsite_adapters.vpn.archive_texts import README
 
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"
 
@@ -25,7 +25,7 @@ def texts(language: str) -> list[str]:
             found.extend(value if isinstance(value, tuple) else [value])
     for mapping in (DETAILS, FIELD_ERRORS, TYPE_NAMES):
         found.extend(texts_of[language] for texts_of in mapping.values())
-    title, steps = README[language]
+    title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
     return [*found, title, *steps]
 
 
@@ -59,8 +59,8 @@ def test_one_ellipsis_character_no_connection_logs_and_nothing_said_twice(langua
 def test_the_readme_uses_the_websites_words() -> None:
     french_site = (SCREENS / "fr.ts").read_text(encoding="utf-8")
     spanish_site = (SCREENS / "es.ts").read_text(encoding="utf-8")
-    french = " ".join(README["fr"][1])
-    spanish = " ".join(README["es"][1])
+    french = " ".join(CATALOGUES["fr"].archive_steps)
+    spanish = " ".join(CATALOGUES["es"].archive_steps)
     for words in ("QR code", "réseaux restrictifs", "Ouvrir dans OpenVPN Connect"):
         assert words in french and words in french_site, words
     for words in ("código QR", "redes restrictivas", "Abrir en OpenVPN Connect"):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.vpn.archive_texts import README
+from vpnsite_adapters.catalogue import catalogue
 
 CIPHERS = "AES-256-GCM:CHACHA20-POLY1305"
 # Each instance's subnet is a /16: room for this many clients at once.
@@ -82,7 +82,8 @@ verb 3
 
 
 def archive(profiles: dict[str, str], language: str) -> bytes:
-    title, steps = README.get(language, README["en"])
+    texts = catalogue(language)
+    title, steps = texts.archive_title, texts.archive_steps
     readme = (
         title
         + "\n"
