@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
@@ -14,6 +13,7 @@ from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.uptime import InService, UpTime, window_start
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.models import Models
 
 
 def _server(row: Any) -> VpnServer:
@@ -39,7 +39,7 @@ def _server(row: Any) -> VpnServer:
 @frozen
 class SqlFleetStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def list_servers(self) -> list[VpnServer]:
         servers = self.models.VpnServer

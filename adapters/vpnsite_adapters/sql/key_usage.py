@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
@@ -13,12 +12,13 @@ from attrs import frozen
 from vpnsite.key_ring import KeyUsage
 from vpnsite.renewals import CLOSES_AFTER_END
 from vpnsite_adapters.sql.database import to_db
+from vpnsite_adapters.sql.models import Models
 
 
 @frozen
 class SqlKeyUsage:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def by_key(self, now: datetime) -> dict[int, KeyUsage]:
         """Codes of licences not erased that can still be checked or renewed, unused renewal links

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
@@ -13,6 +12,7 @@ from attrs import frozen
 from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
 # Written out rather than built by peewee: every licence check and VPN login runs one of these,
@@ -56,7 +56,7 @@ def _licence_from_columns(
 @frozen
 class SqlLicenceStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
     users: UserTally
 
     def find_by_code_hashes(self, code_hashes: Sequence[str]) -> Licence | None:

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
 
 from vpnsite.mail import MailQueueStatus, QueuedMail
 from vpnsite_adapters.sql.database import from_db, is_postgres, to_db, write_at_commit, write_relaxed
+from vpnsite_adapters.sql.models import Models
 
 
 @frozen
 class SqlMailQueueStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def add(
         self, mail_id: str, kind: str, payload: str, about_key: str, now: datetime, lease: timedelta

@@ -3,12 +3,33 @@ one process never share a binding."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from typing import Any
 
 import peewee
+from attrs import frozen
 
 
-def bind_models(db: peewee.Database) -> SimpleNamespace:
+@frozen
+class Models:
+    """The model classes bound to one database, by table. Their columns are peewee's own
+    descriptors, which mypy cannot follow through a class made in a function: a model is ``Any``,
+    the set of them is checked."""
+
+    MailQueue: Any
+    Erasure: Any
+    VpnSession: Any
+    WgPeer: Any
+    Licence: Any
+    UserEnd: Any
+    UserTally: Any
+    RenewalLink: Any
+    RateEvent: Any
+    Ticket: Any
+    VpnServer: Any
+    ServerUptime: Any
+
+
+def bind_models(db: peewee.Database) -> Models:
     class Base(peewee.Model):
         class Meta:
             database = db
@@ -129,7 +150,7 @@ def bind_models(db: peewee.Database) -> SimpleNamespace:
         key_id = peewee.IntegerField()
         erased_at = peewee.BigIntegerField()
 
-    return SimpleNamespace(
+    return Models(
         MailQueue=MailQueue,
         Erasure=Erasure,
         VpnSession=VpnSession,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
@@ -21,6 +20,7 @@ from vpnsite.privacy import (
     HeldTunnelAddress,
 )
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
 
@@ -31,7 +31,7 @@ def _maybe(value: int | None) -> datetime | None:
 @frozen
 class SqlPrivacyStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
     users: UserTally
 
     def held(self, key: str, hashes: Sequence[str]) -> Held:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
@@ -12,12 +11,13 @@ from attrs import frozen
 
 from vpnsite.rate_limits import Counter
 from vpnsite_adapters.sql.database import from_db, is_postgres, to_db, write_relaxed
+from vpnsite_adapters.sql.models import Models
 
 
 @frozen
 class SqlRateLimitStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def admit(self, counters: Sequence[Counter], now: datetime) -> timedelta | None:
         if not counters:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
@@ -14,13 +13,14 @@ from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.licences import Licence
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.licences import licence_from_row
+from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
 
 @frozen
 class SqlRenewalStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
     users: UserTally
 
     def extend(self, licence_id: str, ends_at: datetime, new_end: datetime) -> bool:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import peewee
 from attrs import frozen
 
 from vpnsite.retention import RetentionPlan, RetentionReport
 from vpnsite_adapters.sql.database import to_db
+from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
 
 @frozen
 class SqlRetentionStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
     users: UserTally
 
     def apply_retention(self, plan: RetentionPlan) -> RetentionReport:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
@@ -14,6 +13,7 @@ from vpnsite.licences import Licence
 from vpnsite.vpn_access import Session
 from vpnsite_adapters.sql.database import from_db, is_postgres, to_db
 from vpnsite_adapters.sql.licences import licences_by_id
+from vpnsite_adapters.sql.models import Models
 
 # The class of the advisory locks that take a licence's admissions one at a time (the migrations'
 # lock has a single key, so it never collides with these).
@@ -35,7 +35,7 @@ def _session(row: Any) -> Session:
 @frozen
 class SqlSessionStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
         servers = self.models.VpnServer

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
@@ -12,6 +11,7 @@ from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.signups import Redemption
 from vpnsite_adapters.sql.database import is_postgres, to_db
+from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
 # Written out rather than built by peewee, which took longer to build it than the database to run it.
@@ -26,7 +26,7 @@ _INSERT = (
 @frozen
 class SqlSignupStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
     users: UserTally
 
     def redeem(self, request_id: str, licence: Licence, ip: str | None) -> Redemption:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
@@ -12,12 +11,13 @@ from attrs import frozen
 from vpnsite.emails import email_key
 from vpnsite.support import Ticket
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.models import Models
 
 
 @frozen
 class SqlTicketStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def add_ticket(self, ticket: Ticket) -> bool:
         tickets = self.models.Ticket

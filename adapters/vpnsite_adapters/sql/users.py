@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 import peewee
 from attrs import frozen
 
 from vpnsite_adapters.sql.database import is_postgres, to_db
+from vpnsite_adapters.sql.models import Models
 
 STRIPES = 16
 
@@ -28,7 +28,7 @@ STRIPES = 16
 @frozen
 class UserTally:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def count(self, now: datetime) -> int:
         # One statement, so the tally and the rows it subtracts are read from the same moment even

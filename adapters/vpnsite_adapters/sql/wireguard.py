@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from datetime import datetime
-from types import SimpleNamespace
 
 import peewee
 from attrs import frozen
 
 from vpnsite_adapters.sql.database import to_db
+from vpnsite_adapters.sql.models import Models
 
 
 @frozen
 class SqlWireGuardStore:
     db: peewee.Database
-    models: SimpleNamespace
+    models: Models
 
     def address_of(self, licence_id: str, server_id: str) -> str | None:
         peers = self.models.WgPeer
