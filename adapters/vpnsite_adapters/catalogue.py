@@ -1,5 +1,5 @@
-"""Every text the server writes, one catalogue per language (``catalogues/en.py``, …): the
-archive's README. The website's own texts are the UI's dictionaries (``ui/src/i18n``).
+"""Every text the server writes, one catalogue per language (``catalogues/en.py``, …): the API's
+error details and the archive's README. The website's own texts are the UI's dictionaries (``ui/src/i18n``).
 
 A catalogue is built whole or not at all: a text it lacks is a TypeError, and a language the list
 (``languages.json``) names without a catalogue an error, when the server starts."""
@@ -19,6 +19,11 @@ class Catalogue:
     # The personal archive's README.txt (vpn/profiles.py): its title, and its steps in order.
     archive_title: str
     archive_steps: tuple[str, ...]
+    # The API's error details by code, what a field failed by kind, and the JSON types a field
+    # expects as its error names them (http/messages.py).
+    details: Mapping[str, str]
+    field_errors: Mapping[str, str]
+    type_names: Mapping[str, str]
 
 
 def load_catalogue(language: str) -> Catalogue:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from vpnsite.devices import devices_at_once
 from vpnsite.fleet import SPEC_LOCATIONS, VpnServer, recommended, view_fleet
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.http.messages import FIELD_ERRORS
+from vpnsite_adapters.catalogue import CATALOGUES
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"
@@ -73,13 +73,13 @@ def screen_text(language: str, key: str) -> str:
 def test_a_mistyped_code_reads_the_same_with_and_without_the_script(language: str) -> None:
     """The script checks the code before sending it (ui/src/lib/check-digit.ts); the page without
     it gets the server's field error. One message each, word for word."""
-    assert screen_text(language, "codeTypo") == FIELD_ERRORS["code_mistyped"][language]
-    assert screen_text(language, "codeFormat") == FIELD_ERRORS["code_format"][language]
+    assert screen_text(language, "codeTypo") == CATALOGUES[language].field_errors["code_mistyped"]
+    assert screen_text(language, "codeFormat") == CATALOGUES[language].field_errors["code_format"]
 
 
 def test_the_server_field_errors_are_sentences_so_the_support_form_joins_them_with_a_space() -> None:
     """The support form joins its field errors with a space (ui/src/lib/errors.ts): each ends with
     its own stop, so the joined text never reads "..", nor runs two sentences together."""
-    for kind, texts in FIELD_ERRORS.items():
-        for language, text in texts.items():
+    for language, texts in CATALOGUES.items():
+        for kind, text in texts.field_errors.items():
             assert re.search(r"[.!?…]$", text) and not text.endswith(".."), (kind, language, text)

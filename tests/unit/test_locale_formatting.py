@@ -14,7 +14,7 @@ import pytest
 
 from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.formatting import format_date, format_number, plural, plural_category
-from vpnsite_adapters.http.messages import DETAILS, FIELD_ERRORS, TYPE_NAMES, detail_text, field_text
+from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.mail.templates import DAYS, LICENCE, REMINDER, TICKET, licence_email, renewal_reminder
 
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads(
@@ -57,8 +57,8 @@ def test_api_details_write_numbers_and_dates_in_the_language() -> None:
 
 
 def test_only_english_details_carry_english() -> None:
-    for code, texts in DETAILS.items():
-        for language, text in texts.items():
+    for language, texts in CATALOGUES.items():
+        for code, text in texts.details.items():
             if language != "en":
                 assert "Too many requests" not in text and "already been used" not in text, (code, language)
 
@@ -100,7 +100,8 @@ def test_the_renewal_reminder_counts_days_by_the_plural_rules(language: str, day
 def _server_texts(language: str) -> list[str]:
     """Every text the server writes in ``language``: API details and field errors, the e-mails and
     the archive's README."""
-    texts = [t[language] for table in (DETAILS, FIELD_ERRORS, TYPE_NAMES) for t in table.values()]
+    catalogue = CATALOGUES[language]
+    texts = [*catalogue.details.values(), *catalogue.field_errors.values(), *catalogue.type_names.values()]
     for table in (LICENCE, REMINDER, TICKET):
         texts += [
             str(value) for value in attrs.astuple(table[language], recurse=False) if isinstance(value, str)

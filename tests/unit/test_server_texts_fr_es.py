@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from vpnsite_adapters.catalogue import CATALOGUES
-from vpnsite_adapters.http.messages import DETAILS, FIELD_ERRORS, TYPE_NAMES, detail_text, field_text
+from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.mail.templates import LICENCE, REMINDER, TICKET, renewal_reminder
 
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"
@@ -23,8 +23,8 @@ def texts(language: str) -> list[str]:
         for field in attrs.fields(type(table[language])):
             value = getattr(table[language], field.name)
             found.extend(value if isinstance(value, tuple) else [value])
-    for mapping in (DETAILS, FIELD_ERRORS, TYPE_NAMES):
-        found.extend(texts_of[language] for texts_of in mapping.values())
+    catalogue = CATALOGUES[language]
+    found += [*catalogue.details.values(), *catalogue.field_errors.values(), *catalogue.type_names.values()]
     title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
     return [*found, title, *steps]
 
@@ -50,10 +50,10 @@ def test_one_ellipsis_character_no_connection_logs_and_nothing_said_twice(langua
         for text in texts(language)
         if re.search(r"journa(l|ux) de connexion|registros? de conexi", text, re.I)
     ] == []
-    for code, by_language in DETAILS.items():
-        words = re.findall(r"\w+", by_language[language].lower())
+    for code, text in CATALOGUES[language].details.items():
+        words = re.findall(r"\w+", text.lower())
         phrases = [" ".join(words[i : i + 3]) for i in range(len(words) - 2)]
-        assert len(phrases) == len(set(phrases)), (code, by_language[language])
+        assert len(phrases) == len(set(phrases)), (code, text)
 
 
 def test_the_readme_uses_the_websites_words() -> None:

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vpnsite_adapters.http.messages import DETAILS, detail_text
+from vpnsite_adapters.catalogue import CATALOGUES
+from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.waits import format_wait, wait_in_units
 
 WAITS: list[dict[str, Any]] = json.loads(
@@ -68,6 +69,7 @@ def test_the_rate_limit_detail_says_the_wait_in_human_units(language: str, secon
 
 
 def test_no_rate_limit_text_counts_raw_seconds() -> None:
-    for language, template in DETAILS["rate_limited"].items():
+    for language, texts in CATALOGUES.items():
+        template = texts.details["rate_limited"]
         assert "{wait}" in template and "{seconds}" not in template, language
         assert "589" not in detail_text("rate_limited", language, seconds=589)
