@@ -1,5 +1,6 @@
 """Every text the server writes, one catalogue per language (``catalogues/en.py``, …): the API's
-error details and the archive's README. The website's own texts are the UI's dictionaries (``ui/src/i18n``).
+error details, the e-mails and the archive's README. The website's own texts are the UI's
+dictionaries (``ui/src/i18n``).
 
 A catalogue is built whole or not at all: a text it lacks is a TypeError, and a language the list
 (``languages.json``) names without a catalogue an error, when the server starts."""
@@ -14,6 +15,43 @@ from attrs import frozen
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
+# The licence e-mail (mail/templates.py: licence_email).
+@frozen
+class LicenceTexts:
+    subject: str
+    intro: str
+    code: str
+    until: str
+    archive: str
+    steps_title: str
+    steps: tuple[str, str, str]
+    # Setting up a phone from the licence page: its one-tap links, or a server's QR code.
+    phone_title: str
+    phone_open: str
+    phone_tap: str
+    phone_qr: str
+    check: str
+    # Who runs the service, as the site's footer says it (ui/src/i18n/*.ts: footer.company).
+    operator: str
+
+
+@frozen
+class TicketTexts:
+    subject: str
+    body: str
+    add: str
+    again: str
+    not_you: str
+
+
+@frozen
+class ReminderTexts:
+    subject: str
+    body: str
+    button: str
+    same: str
+
+
 @frozen(kw_only=True)
 class Catalogue:
     # The personal archive's README.txt (vpn/profiles.py): its title, and its steps in order.
@@ -24,6 +62,14 @@ class Catalogue:
     details: Mapping[str, str]
     field_errors: Mapping[str, str]
     type_names: Mapping[str, str]
+    # A colon after a label, as the language writes it: French puts a no-break space before it.
+    colon: str
+    # The e-mails (mail/templates.py), and how they count days ("90 days"), as the website's
+    # `activation.days` does (tests/unit/test_locale_formatting.py).
+    licence: LicenceTexts
+    reminder: ReminderTexts
+    ticket: TicketTexts
+    days: Mapping[str, str]
 
 
 def load_catalogue(language: str) -> Catalogue:

@@ -12,9 +12,9 @@ import pytest
 
 from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised
 from vpnsite.archives import LINK_LIFETIME
+from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.mail.templates import LICENCE
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"
@@ -174,9 +174,8 @@ def test_sitemap_and_robots(site: Any) -> None:
 
 def test_the_api_and_the_website_speak_the_same_languages() -> None:
     from vpnsite_adapters.languages import LANGUAGES as API_LANGUAGES
-    from vpnsite_adapters.mail.templates import LICENCE
 
-    assert set(API_LANGUAGES) == set(LANGUAGES) == set(LICENCE)
+    assert set(API_LANGUAGES) == set(LANGUAGES) == set(CATALOGUES)
 
 
 LINK_LIFETIME_WORDS = {"en": "7 days", "ru": "7 дней", "es": "7 días", "fr": "7\u00a0jours", "pt": "7 dias"}
@@ -188,7 +187,7 @@ def test_the_faq_and_the_licence_e_mail_say_how_long_an_archive_link_works(site:
     assert words.startswith(f"{LINK_LIFETIME.days}")
     page = site.get(localised("/support", language)).get_data(as_text=True)
     assert words in page
-    assert words in LICENCE[language].archive
+    assert words in CATALOGUES[language].licence.archive
 
 
 OG_LOCALE = {"en": "en_GB", "ru": "ru_RU", "es": "es_ES", "fr": "fr_FR", "pt": "pt_BR"}

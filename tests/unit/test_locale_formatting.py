@@ -9,13 +9,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
+from tests.catalogue_texts import catalogue_texts
 from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.formatting import format_date, format_number, plural, plural_category
 from vpnsite_adapters.http.messages import detail_text, field_text
-from vpnsite_adapters.mail.templates import DAYS, LICENCE, REMINDER, TICKET, licence_email, renewal_reminder
+from vpnsite_adapters.mail.templates import licence_email, renewal_reminder
 
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent.parent / "locale_vectors.json").read_text(encoding="utf-8")
@@ -39,7 +39,7 @@ def test_plural_categories_are_intl_plural_rules(vector: dict[str, Any]) -> None
 
 @pytest.mark.parametrize("vector", VECTORS["days"], ids=lambda v: f"{v['language']}-{v['count']}")
 def test_the_e_mails_count_days_as_the_website_does(vector: dict[str, Any]) -> None:
-    assert plural(vector["count"], DAYS[vector["language"]], vector["language"]) == vector["text"]
+    assert plural(vector["count"], CATALOGUES[vector["language"]].days, vector["language"]) == vector["text"]
 
 
 def test_api_details_write_numbers_and_dates_in_the_language() -> None:
@@ -97,23 +97,9 @@ def test_the_renewal_reminder_counts_days_by_the_plural_rules(language: str, day
     assert message.html is not None and f">{button}</a>" in message.html
 
 
-def _server_texts(language: str) -> list[str]:
-    """Every text the server writes in ``language``: API details and field errors, the e-mails and
-    the archive's README."""
-    catalogue = CATALOGUES[language]
-    texts = [*catalogue.details.values(), *catalogue.field_errors.values(), *catalogue.type_names.values()]
-    for table in (LICENCE, REMINDER, TICKET):
-        texts += [
-            str(value) for value in attrs.astuple(table[language], recurse=False) if isinstance(value, str)
-        ]
-    texts += list(LICENCE[language].steps)
-    title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
-    return [*texts, title, *steps]
-
-
 @pytest.mark.parametrize("language", ["ru", "pt"])
 def test_russian_and_portuguese_server_texts_write_one_ellipsis_and_the_sites_words(language: str) -> None:
-    texts = _server_texts(language)
+    texts = catalogue_texts(language)
     assert [text for text in texts if "..." in text] == []
     # The archive's README names things as the site's screens do (issue 30).
     site = (Path(__file__).parents[2] / "ui/src/i18n/screens" / f"{language}.ts").read_text(encoding="utf-8")

@@ -7,31 +7,19 @@ import re
 from datetime import date
 from pathlib import Path
 
-import attrs
 import pytest
 
+from tests.catalogue_texts import catalogue_texts
 from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.messages import detail_text, field_text
-from vpnsite_adapters.mail.templates import LICENCE, REMINDER, TICKET, renewal_reminder
+from vpnsite_adapters.mail.templates import renewal_reminder
 
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"
 
 
-def texts(language: str) -> list[str]:
-    found: list[str] = []
-    for table in (LICENCE, TICKET, REMINDER):
-        for field in attrs.fields(type(table[language])):
-            value = getattr(table[language], field.name)
-            found.extend(value if isinstance(value, tuple) else [value])
-    catalogue = CATALOGUES[language]
-    found += [*catalogue.details.values(), *catalogue.field_errors.values(), *catalogue.type_names.values()]
-    title, steps = CATALOGUES[language].archive_title, CATALOGUES[language].archive_steps
-    return [*found, title, *steps]
-
-
 def test_french_puts_a_no_break_space_before_high_punctuation_and_elides() -> None:
     # An HTTP header is quoted as it is written.
-    french = [text.replace("Content-Type: application/json", "") for text in texts("fr")]
+    french = [text.replace("Content-Type: application/json", "") for text in catalogue_texts("fr")]
     assert [text for text in french if re.search(r"[^\u00a0\u202f](?=[:;?!](\s|$))", text)] == []
     unelided = re.compile(
         r"(?<![^\W\d_’'-])(de|le|la|que|ne|se|ce|je|me|te|jusque|lorsque)\s+"
@@ -43,11 +31,11 @@ def test_french_puts_a_no_break_space_before_high_punctuation_and_elides() -> No
 
 @pytest.mark.parametrize("language", ["fr", "es"])
 def test_one_ellipsis_character_no_connection_logs_and_nothing_said_twice(language: str) -> None:
-    assert [text for text in texts(language) if "..." in text] == []
+    assert [text for text in catalogue_texts(language) if "..." in text] == []
     # What the VPN servers keep is an active session, never "connection logs".
     assert [
         text
-        for text in texts(language)
+        for text in catalogue_texts(language)
         if re.search(r"journa(l|ux) de connexion|registros? de conexi", text, re.I)
     ] == []
     for code, text in CATALOGUES[language].details.items():

@@ -1,6 +1,6 @@
 """The server's texts in English (catalogue.py)."""
 
-from vpnsite_adapters.catalogue import Catalogue
+from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
     archive_title="Your vpnsite profiles",
@@ -56,5 +56,43 @@ CATALOGUE = Catalogue(
         "number": "a number",
         "boolean": "true or false",
         "object": "an object",
+        "array": "a list",
+    },
+    colon=":",
+    licence=LicenceTexts(
+        subject="Your free VPN licence and activation code",
+        intro="Your free VPN licence is ready.",
+        code="Activation code",
+        until="Valid until {date}",
+        archive="Your personal configuration archive (the link works for 7 days; keep it to yourself)",
+        steps_title="Connect in three steps",
+        steps=(
+            "Install an OpenVPN app: OpenVPN Connect for Windows, macOS, Android or iOS.",
+            "Import a profile from your archive: one file per server, UDP or TCP.",
+            "Connect: your e-mail is the username, the activation code is the password.",
+        ),
+        phone_title="On a phone, in one tap",
+        phone_open="Install OpenVPN Connect, then open your licence page on the phone and enter your e-mail and activation code",
+        phone_tap="Tap “Open in OpenVPN Connect” beside a server: the app imports its profile.",
+        phone_qr="Is the page open on a computer? Scan a server’s QR code with your phone’s camera instead.",
+        check="Check your licence at any time, and get a fresh archive link",
+        operator="vpnsite is run by {name}, a company registered in the United Kingdom, company number {number}. Registered office: {address}.",
+    ),
+    reminder=ReminderTexts(
+        subject="Your free VPN licence ends on {date}",
+        body="Your free VPN licence ends on {date}. Renew it for another {days} with one click:",
+        button="Renew for {days}",
+        same="Your activation code and your configuration files stay the same: nothing to set up again.",
+    ),
+    ticket=TicketTexts(
+        subject="We have your message — ticket {number}",
+        body="Thank you for writing to us. Your ticket number is {number}; we will answer you at this address.",
+        add="To add something, reply to this e-mail or write to us again and mention the number {number}.",
+        again="If you write to us again within the hour, your message still reaches us, but we do not send another confirmation like this one.",
+        not_you="If you did not write to us, someone else typed your address: you can ignore this e-mail.",
+    ),
+    days={
+        "one": "{n} day",
+        "other": "{n} days",
     },
 )

@@ -1,6 +1,6 @@
 """The server's texts in Spanish (catalogue.py)."""
 
-from vpnsite_adapters.catalogue import Catalogue
+from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
     archive_title="Tus perfiles de vpnsite",
@@ -56,5 +56,43 @@ CATALOGUE = Catalogue(
         "number": "un número",
         "boolean": "true o false",
         "object": "un objeto JSON",
+        "array": "una lista JSON",
+    },
+    colon=":",
+    licence=LicenceTexts(
+        subject="Tu licencia VPN gratuita y tu código de activación",
+        intro="Tu licencia VPN gratuita está lista.",
+        code="Código de activación",
+        until="Válida hasta el {date}",
+        archive="Tu archivo de configuración personal (el enlace funciona durante 7 días; no lo compartas)",
+        steps_title="Conéctate en tres pasos",
+        steps=(
+            "Instala una aplicación OpenVPN: OpenVPN Connect para Windows, macOS, Android o iOS.",
+            "Importa un perfil de tu archivo: un fichero por servidor, UDP o TCP.",
+            "Conéctate: tu correo es el usuario y tu código de activación, la contraseña.",
+        ),
+        phone_title="En el móvil, con un toque",
+        phone_open="Instala OpenVPN Connect, abre en el móvil la página de tu licencia e introduce tu correo y tu código de activación",
+        phone_tap="Toca «Abrir en OpenVPN Connect» junto a un servidor y la aplicación importará su perfil.",
+        phone_qr="Si ves la página en el ordenador, escanea el código QR del servidor con el móvil.",
+        check="Comprueba tu licencia cuando quieras y obtén un nuevo enlace al archivo",
+        operator="vpnsite lo gestiona {name}, empresa registrada en el Reino Unido con el número {number}. Domicilio social: {address}.",
+    ),
+    reminder=ReminderTexts(
+        subject="Tu licencia VPN gratuita termina el {date}",
+        body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} con un solo clic:",
+        button="Renovar por {days}",
+        same="Tu código de activación y tus archivos de configuración no cambian: no hay que configurar nada de nuevo.",
+    ),
+    ticket=TicketTexts(
+        subject="Hemos recibido tu mensaje: ticket {number}",
+        body="Gracias por escribirnos. El número de tu ticket es {number}; te responderemos a esta dirección.",
+        add="Para añadir algo, responde a este correo o vuelve a escribirnos indicando el número {number}.",
+        again="Si vuelves a escribirnos en la próxima hora, también recibiremos tu mensaje, pero no te enviaremos otra confirmación como esta.",
+        not_you="Si no nos has escrito, otra persona ha introducido tu dirección: puedes ignorar este correo.",
+    ),
+    days={
+        "one": "{n} día",
+        "other": "{n} días",
     },
 )

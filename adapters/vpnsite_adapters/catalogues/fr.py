@@ -1,6 +1,6 @@
 """The server's texts in French (catalogue.py)."""
 
-from vpnsite_adapters.catalogue import Catalogue
+from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
     archive_title="Vos profils vpnsite",
@@ -56,5 +56,43 @@ CATALOGUE = Catalogue(
         "number": "un nombre",
         "boolean": "true ou false",
         "object": "un objet JSON",
+        "array": "une liste JSON",
+    },
+    colon="\xa0:",
+    licence=LicenceTexts(
+        subject="Votre licence VPN gratuite et votre code d’activation",
+        intro="Votre licence VPN gratuite est prête.",
+        code="Code d’activation",
+        until="Valable jusqu’au {date}",
+        archive="Votre archive de configuration personnelle (le lien est valable 7\xa0jours\xa0; gardez-le pour vous)",
+        steps_title="Connexion en trois étapes",
+        steps=(
+            "Installez une application OpenVPN\xa0: OpenVPN Connect pour Windows, macOS, Android ou iOS.",
+            "Importez un profil de votre archive\xa0: un fichier par serveur, en UDP ou en TCP.",
+            "Connectez-vous\xa0: votre e-mail est l’identifiant, le code d’activation est le mot de passe.",
+        ),
+        phone_title="Sur un téléphone, en un geste",
+        phone_open="Installez OpenVPN Connect, ouvrez la page de votre licence sur le téléphone et saisissez votre e-mail et votre code d’activation",
+        phone_tap="Touchez «\xa0Ouvrir dans OpenVPN Connect\xa0» à côté d’un serveur\xa0: l’application importe son profil.",
+        phone_qr="Si la page est ouverte sur un ordinateur, scannez le QR code du serveur avec votre téléphone.",
+        check="Vérifiez votre licence à tout moment et obtenez un nouveau lien vers l’archive",
+        operator="vpnsite est exploité par {name}, société immatriculée au Royaume-Uni sous le numéro {number}. Siège\xa0: {address}.",
+    ),
+    reminder=ReminderTexts(
+        subject="Votre licence VPN gratuite prend fin le {date}",
+        body="Votre licence VPN gratuite prend fin le {date}. Renouvelez-la pour {days} de plus en un clic\xa0:",
+        button="Renouveler pour {days}",
+        same="Votre code d’activation et vos fichiers de configuration restent les mêmes\xa0: rien à reconfigurer.",
+    ),
+    ticket=TicketTexts(
+        subject="Nous avons bien reçu votre message — ticket {number}",
+        body="Merci de nous avoir écrit. Votre numéro de ticket est le {number}\xa0; nous vous répondrons à cette adresse.",
+        add="Pour ajouter quelque chose, répondez à cet e-mail ou écrivez-nous à nouveau en indiquant le numéro {number}.",
+        again="Si vous nous écrivez de nouveau dans l’heure, votre message nous parviendra quand même, mais vous ne recevrez pas d’autre confirmation comme celle-ci.",
+        not_you="Si vous ne nous avez pas écrit, quelqu’un d’autre a saisi votre adresse\xa0: vous pouvez ignorer cet e-mail.",
+    ),
+    days={
+        "one": "{n} jour",
+        "other": "{n} jours",
     },
 )

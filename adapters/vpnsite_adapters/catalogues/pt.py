@@ -1,6 +1,6 @@
 """The server's texts in Portuguese (Brazil) (catalogue.py)."""
 
-from vpnsite_adapters.catalogue import Catalogue
+from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
     archive_title="Seus perfis do vpnsite",
@@ -56,5 +56,43 @@ CATALOGUE = Catalogue(
         "number": "um número",
         "boolean": "true ou false",
         "object": "um objeto JSON",
+        "array": "uma lista JSON",
+    },
+    colon=":",
+    licence=LicenceTexts(
+        subject="Sua licença VPN gratuita e seu código de ativação",
+        intro="Sua licença VPN gratuita está pronta.",
+        code="Código de ativação",
+        until="Válida até {date}",
+        archive="Seu pacote de configuração pessoal, em ZIP (o link vale por 7 dias; não o compartilhe)",
+        steps_title="Conecte-se em três passos",
+        steps=(
+            "Instale um aplicativo OpenVPN: OpenVPN Connect para Windows, macOS, Android ou iOS.",
+            "Importe um perfil do seu pacote: um arquivo por servidor, UDP ou TCP.",
+            "Conecte-se: seu e-mail é o usuário e o código de ativação é a senha.",
+        ),
+        phone_title="No celular, com um toque",
+        phone_open="Instale o OpenVPN Connect, abra no celular a página da sua licença e digite seu e-mail e seu código de ativação",
+        phone_tap="Toque em “Abrir no OpenVPN Connect” ao lado de um servidor e o aplicativo importa o perfil.",
+        phone_qr="Se estiver no computador, escaneie o QR code do servidor com o celular.",
+        check="Verifique sua licença quando quiser e receba um novo link para o pacote",
+        operator="O vpnsite é operado por {name}, empresa registrada no Reino Unido sob o número {number}. Sede: {address}.",
+    ),
+    reminder=ReminderTexts(
+        subject="Sua licença VPN gratuita termina em {date}",
+        body="Sua licença VPN gratuita termina em {date}. Renove por mais {days} com um clique:",
+        button="Renovar por {days}",
+        same="Seu código de ativação e seus arquivos de configuração continuam os mesmos: não é preciso configurar nada de novo.",
+    ),
+    ticket=TicketTexts(
+        subject="Recebemos sua mensagem — chamado {number}",
+        body="Obrigado por nos escrever. O número do seu chamado é {number}; responderemos neste endereço.",
+        add="Para acrescentar algo, responda a este e-mail ou escreva de novo informando o número {number}.",
+        again="Se você nos escrever de novo dentro de uma hora, sua mensagem chegará normalmente, mas não enviaremos outra confirmação como esta.",
+        not_you="Se não foi você quem nos escreveu, outra pessoa digitou o seu endereço: pode ignorar este e-mail.",
+    ),
+    days={
+        "one": "{n} dia",
+        "other": "{n} dias",
     },
 )
