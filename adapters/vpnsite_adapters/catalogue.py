@@ -1,6 +1,6 @@
 """Every text the server writes, one catalogue per language (``catalogues/en.py``, …): the API's
-error details, the e-mails and the archive's README. The website's own texts are the UI's
-dictionaries (``ui/src/i18n``).
+error details, the e-mails, the archive's README, and how the language writes numbers, dates and
+waits. The website's own texts are the UI's dictionaries (``ui/src/i18n``).
 
 A catalogue is built whole or not at all: a text it lacks is a TypeError, and a language the list
 (``languages.json``) names without a catalogue an error, when the server starts."""
@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from typing import Literal, get_args
 
-from attrs import frozen
+import attrs
+from attrs import field, frozen
 
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -52,6 +54,12 @@ class ReminderTexts:
     same: str
 
 
+# How the language picks a plural category for a number (formatting.py: plural_category): "one"
+# for 1 alone (English); "one-few-many" as Russian counts; "one-millions", as Spanish, with whole
+# millions "many"; "zero-one-millions", as French and Portuguese, with 0 and 1 "one" too.
+PluralRule = Literal["one", "one-few-many", "one-millions", "zero-one-millions"]
+
+
 @frozen(kw_only=True)
 class Catalogue:
     # The personal archive's README.txt (vpn/profiles.py): its title, and its steps in order.
@@ -70,6 +78,24 @@ class Catalogue:
     reminder: ReminderTexts
     ticket: TicketTexts
     days: Mapping[str, str]
+    # Numbers (formatting.py): the group separator and the smallest number that is grouped
+    # (Spanish groups from five digits on), and the decimal separator.
+    group_separator: str
+    grouped_from: int
+    decimal: str
+    # Dates: the months as a day's date names them, the date's pattern, and how the first of a
+    # month is written (French: "1er").
+    months: tuple[str, ...] = field(validator=[attrs.validators.min_len(12), attrs.validators.max_len(12)])
+    date: str
+    first_day: str
+    # How a count from a million is shortened, largest unit first: the power of ten the number
+    # counts in, and the unit by the number's plural category. What Intl's compact notation writes
+    # (ui/src/lib/format.ts: shortCount).
+    short_units: tuple[tuple[int, Mapping[str, str]], ...]
+    plural_rule: PluralRule = field(validator=attrs.validators.in_(get_args(PluralRule)))
+    # A wait ahead of time in each unit (second, minute, hour, day) by plural category, {n} the
+    # count, as Intl.RelativeTimeFormat says it (waits.py).
+    waits: Mapping[str, Mapping[str, str]]
 
 
 def load_catalogue(language: str) -> Catalogue:
