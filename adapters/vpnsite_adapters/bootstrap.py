@@ -180,6 +180,7 @@ def wire_use_cases(
     links = ArchiveLinks(keys)
     unit_of_work = stores.unit_of_work
     checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random)
+    fleet = Fleet(stores.fleet, keys, clock)
     return UseCases(
         signups=Signups(
             store=stores.signups,
@@ -209,9 +210,9 @@ def wire_use_cases(
             notifications=notifications,
             unit_of_work=unit_of_work,
         ),
-        fleet=Fleet(stores.fleet, keys, clock),
+        fleet=fleet,
         node_access=NodeAccess(
-            stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work
+            stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work, fleet
         ),
         devices=Devices(checks, stores.sessions, clock),
     )

@@ -8,6 +8,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -79,23 +80,37 @@ OPENVPN_PROTOCOLS = ("udp", "tcp")
 WIREGUARD = "wireguard"
 
 
+def protocol_port(server: VpnServer, protocol: str) -> int | None:
+    """The port a server takes ``protocol`` on (OpenVPN's ``udp`` or ``tcp``, or WireGuard);
+    None where it has none."""
+    return {"udp": server.udp_port, "tcp": server.tcp_port, WIREGUARD: server.wg_port}.get(protocol)
+
+
 def profile_kinds(server: VpnServer) -> list[str]:
     """The profiles a server offers: OpenVPN over each protocol it has a port for, and WireGuard."""
     if not server.host:
         return []
-    ports = {"udp": server.udp_port, "tcp": server.tcp_port}
-    kinds = [protocol for protocol in OPENVPN_PROTOCOLS if ports[protocol]]
+    kinds = [protocol for protocol in OPENVPN_PROTOCOLS if protocol_port(server, protocol)]
     return kinds + ([WIREGUARD] if offers_wireguard(server) else [])
+
+
+def offering(servers: Iterable[VpnServer], server_id: str, kind: str) -> VpnServer | None:
+    """The server ``server_id`` if it offers the profile ``kind``; None if it does not, or is not
+    among ``servers``."""
+    server = next((server for server in servers if server.location.id == server_id), None)
+    return server if server is not None and kind in profile_kinds(server) else None
 
 
 @frozen
 class ProfileDownload:
     """One profile behind a personal link: the licence, the server, the protocol (``udp``,
-    ``tcp`` or ``wireguard``) and, for WireGuard, the licence's tunnel address there."""
+    ``tcp`` or ``wireguard``), the port the server takes it on and, for WireGuard, the licence's
+    tunnel address there."""
 
     licence: Licence
     server: VpnServer
     kind: str
+    port: int
     tunnel_address: str | None = None
 
 
@@ -133,12 +148,15 @@ class Archives:
     def open_profile(self, token: str, ip: str | None, server_id: str, kind: str) -> ProfileDownload:
         """One profile of the archive the same link opens, under the same rules and limits."""
         licence = self._licence(token, ip)
-        server = next((s for s in self.fleet.list_servers() if s.location.id == server_id), None)
-        if server is None or kind not in profile_kinds(server):
+        server = offering(self.fleet.list_servers(), server_id, kind)
+        port = None if server is None else protocol_port(server, kind)
+        if server is None or port is None:
             raise ProfileNotFound()
         if kind != WIREGUARD:
-            return ProfileDownload(licence, server, kind)
-        return ProfileDownload(licence, server, kind, tunnel_address(self.tunnels, licence.id, server_id))
+            return ProfileDownload(licence, server, kind, port)
+        return ProfileDownload(
+            licence, server, kind, port, tunnel_address(self.tunnels, licence.id, server_id)
+        )
 
     def check_qr_link(self, token: str, ip: str | None) -> None:
         """Refuse a link that is not genuine or has expired (without looking the licence up), and

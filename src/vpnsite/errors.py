@@ -3,6 +3,7 @@ say) and their human-readable text are chosen by the driving adapter, in the cal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 
@@ -68,14 +69,16 @@ class RateLimited(DomainError):
 
 
 class InvalidField(DomainError):
-    """A field failed a domain rule; the adapter reports it as a validation error."""
+    """A field failed a domain rule (``also``: more fields that failed it); the adapter reports
+    it as a validation error naming each."""
 
     code = "validation_error"
 
-    def __init__(self, field: str, kind: str) -> None:
+    def __init__(self, field: str, kind: str, also: Sequence[str] = ()) -> None:
         super().__init__(field=field, kind=kind)
         self.field = field
         self.kind = kind
+        self.fields = (field, *also)
 
 
 class SessionNotFound(DomainError):

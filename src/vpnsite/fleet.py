@@ -205,6 +205,13 @@ def is_online(server: VpnServer, now: datetime) -> bool:
     return server.last_seen > silent_since(now)
 
 
+def hub_online(servers: Sequence[VpnServer], now: datetime) -> bool:
+    """The hub, as the status page lists it, is the API the servers call: up while heartbeats keep
+    arriving, from any server, working or not; down once every one has been silent for three."""
+    freshest = max((server.last_seen for server in servers if server.last_seen is not None), default=None)
+    return freshest is not None and freshest > silent_since(now)
+
+
 def rank_popularity(sessions: int, all_sessions: int, servers: int) -> Rank:
     """Rank a server by its share of the fleet's sessions against an even share."""
     if servers <= 0 or all_sessions <= 0 or sessions <= 0:

@@ -27,6 +27,11 @@ class Licence:
     def days_remaining(self, now: datetime) -> int:
         return days_remaining(self.ends_at, now)
 
+    @property
+    def term_days(self) -> int:
+        """How many days the licence runs from its start to its end, to the nearest day."""
+        return round((self.ends_at - self.starts_at) / DAY)
+
     def is_live(self, now: datetime) -> bool:
         return now < self.ends_at
 

@@ -5,13 +5,20 @@ reconfiguring. It opens seven days before the licence ends and stays open thirty
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Protocol
 
 import attrs
 from attrs import frozen
 
-from vpnsite.errors import FreeTierFull, LicenceNotFound, NotRenewableYet, RenewalClosed, RequestAlreadyUsed
+from vpnsite.errors import (
+    FreeTierFull,
+    InvalidField,
+    LicenceNotFound,
+    NotRenewableYet,
+    RenewalClosed,
+    RequestAlreadyUsed,
+)
 from vpnsite.identifiers import new_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.licence_checks import CheckedLicence, LicenceChecks
@@ -35,6 +42,26 @@ def can_renew(licence: Licence, now: datetime) -> bool:
 def renewed_end(licence: Licence, now: datetime, term_days: int) -> datetime:
     """A live licence gains a whole term on top of what is left; an ended one runs a term from now."""
     return max(licence.ends_at, now) + term_days * DAY
+
+
+@frozen
+class Standing:
+    """A licence as its holder is told about it at a moment: the days left, whether it is live,
+    whether it may be renewed now, and from which day it may."""
+
+    days: int
+    active: bool
+    renewable: bool
+    renewable_from: date
+
+
+def standing(licence: Licence, now: datetime) -> Standing:
+    return Standing(
+        days=licence.days_remaining(now),
+        active=licence.is_live(now),
+        renewable=can_renew(licence, now),
+        renewable_from=renewal_opens(licence.ends_at).date(),
+    )
 
 
 def reminder_due(licence: Licence, reminded_for_end: datetime | None, now: datetime) -> bool:
@@ -69,6 +96,16 @@ class Reminder:
 
 
 @frozen
+class Renewed:
+    """A renewed licence; with the code and a fresh archive link when the code renewed it (a
+    reminder's link tells neither)."""
+
+    licence: Licence
+    code: str | None = None
+    archive_token: str | None = None
+
+
+@frozen
 class Renewals:
     store: RenewalStore
     checks: LicenceChecks
@@ -80,6 +117,17 @@ class Renewals:
     term_days: int
     notifications: Notifications
     unit_of_work: UnitOfWork
+
+    def renew(self, token: str | None, email: str | None, typed_code: str | None, ip: str | None) -> Renewed:
+        """Renew with a reminder's link when one is given, else with the e-mail and the code, which
+        are then both needed: InvalidField names every one missing."""
+        if token:
+            return Renewed(self.renew_with_link(token))
+        missing = [name for name, value in (("email", email), ("activation_code", typed_code)) if not value]
+        if missing:
+            raise InvalidField(missing[0], "missing", also=missing[1:])
+        checked = self.renew_with_code(str(email), str(typed_code), ip)
+        return Renewed(checked.licence, checked.code, checked.archive_token)
 
     def renew_with_code(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
         checked = self.checks.check(email, typed_code, ip)

@@ -11,7 +11,7 @@ from attrs import frozen
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
 from vpnsite.emails import email_key, normalise_email
-from vpnsite.errors import FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
+from vpnsite.errors import DomainError, FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
@@ -62,6 +62,16 @@ class Activation:
     archive_token: str
 
 
+class NotRedeemed(Exception):
+    """A sign-up's signed request was made, but redeeming it was refused (``refusal`` says why);
+    ``signed`` is the request, for the visitor to try again with."""
+
+    def __init__(self, signed: SignedForm, refusal: DomainError) -> None:
+        super().__init__(refusal.code)
+        self.signed = signed
+        self.refusal = refusal
+
+
 @frozen
 class Signups:
     store: SignupStore
@@ -95,6 +105,23 @@ class Signups:
             request_id=request.id,
         )
         return SignedForm(form, sign(form, self.keys.current.signup))
+
+    def sign_up(
+        self, request: str | SignedForm, ip: str | None, visitor_id: str | None, language: str = "en"
+    ) -> Activation:
+        """Sign up in one step, as a page without a script does: an e-mail is submitted and its
+        signed request redeemed at once (a signed request given, the "try again" of a refused
+        one, is redeemed). A refusal of the e-mail is raised as it is; one of the redemption as
+        :class:`NotRedeemed`."""
+        signed = (
+            request
+            if isinstance(request, SignedForm)
+            else self.submit_email(request, ip, visitor_id, language)
+        )
+        try:
+            return self.create_user(signed, ip, visitor_id)
+        except DomainError as refusal:
+            raise NotRedeemed(signed, refusal) from refusal
 
     def create_user(self, signed: SignedForm, ip: str | None, visitor_id: str | None = None) -> Activation:
         now = self.clock.now()

@@ -18,6 +18,8 @@ from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField
 from vpnsite.identifiers import new_ticket_number
 from vpnsite.keyed_hashes import Keyring
+from vpnsite.licence_checks import LicenceStore
+from vpnsite.licences import Licence
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.rate_limits import SUPPORT, TICKET_ACKNOWLEDGEMENTS, Limiter, Subject
@@ -100,3 +102,44 @@ class Support:
                     if self.limiter.admits_one_more(TICKET_ACKNOWLEDGEMENTS, mailbox, now):
                         self.notifications.acknowledgement_due(ticket)
                     return ticket
+
+
+class TicketDesk(Protocol):
+    def find_ticket(self, number: str) -> Ticket | None: ...
+
+    def close_ticket(self, number: str, now: datetime) -> bool:
+        """Close the ticket if it is open; False if there is no open ticket of that number."""
+        ...
+
+
+@frozen
+class TicketDetails:
+    """A ticket as support reads it: ``code_given`` when the visitor typed an activation code,
+    and ``licence``, the licence that code matches, if any."""
+
+    ticket: Ticket
+    licence: Licence | None
+
+    @property
+    def code_given(self) -> bool:
+        return self.ticket.code_hash is not None
+
+
+@frozen
+class SupportDesk:
+    """What the operator does with tickets: read one beside the licence it is about, close it."""
+
+    tickets: TicketDesk
+    licences: LicenceStore
+    clock: Clock
+
+    def show(self, number: str) -> TicketDetails | None:
+        ticket = self.tickets.find_ticket(number)
+        if ticket is None:
+            return None
+        code_hash = ticket.code_hash
+        return TicketDetails(ticket, self.licences.find_by_code_hashes([code_hash]) if code_hash else None)
+
+    def close(self, number: str) -> bool:
+        """Close an open ticket (retention erases it later); False if there is none."""
+        return self.tickets.close_ticket(number, self.clock.now())

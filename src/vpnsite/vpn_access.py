@@ -16,11 +16,11 @@ from typing import Literal, Protocol
 import attrs
 from attrs import frozen
 
-from vpnsite.archives import WIREGUARD
+from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import email_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
-from vpnsite.fleet import silent_since
+from vpnsite.fleet import Fleet, Heartbeat, silent_since
 from vpnsite.keyed_hashes import Keyring, KeySet, RingKeys
 from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
 from vpnsite.licences import Licence
@@ -37,6 +37,8 @@ SESSION_ID_BYTES = 12
 # one for a licence the hub never admitted on it.
 SEAL_CHARS = 32
 DENY_LISTED_FOR = timedelta(days=90)
+# What a server may say a connection runs over; anything else it says is not taken.
+SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
 Refusal = Literal["bad_credentials", "ended", "too_many_devices"]
 
 
@@ -70,6 +72,17 @@ def login_refusal(
     if len(elsewhere) >= MAX_SESSIONS:
         return "too_many_devices"
     return None
+
+
+def superseded(held: Mapping[str, str], licence_id: str, session_id: str) -> list[str]:
+    """One session per licence and server, and the newest login wins it: of the connections a
+    server holds (session id → licence id), those the licence's session ``session_id``, just
+    admitted there, replaces — every other one of that licence. The hub records the admitted
+    session in their place (``SessionStore.hold``) and ends them at the server's next report
+    (``settlement_of``); the server, told the session, ends them at once by this rule."""
+    return sorted(
+        held_id for held_id, held_by in held.items() if held_by == licence_id and held_id != session_id
+    )
 
 
 def may_restore(licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime) -> bool:
@@ -226,6 +239,15 @@ class Admission:
 
 
 @frozen
+class Report:
+    """What a server's heartbeat settles: which server sent it, and which of the connections it
+    reported it must end."""
+
+    server_id: str
+    end: list[str]
+
+
+@frozen
 class NodeAccess:
     """What a VPN server's node asks the hub: may these credentials log in here (and which
     session is theirs), the session is established, it ended, and — with every heartbeat — which
@@ -238,6 +260,7 @@ class NodeAccess:
     clock: Clock
     random: RandomSource
     unit_of_work: UnitOfWork
+    fleet: Fleet
 
     def server(self, token: str) -> str:
         server = self.sessions.server_for_token(self.keys.read().nodes(token).values) if token else None
@@ -246,7 +269,10 @@ class NodeAccess:
         return server
 
     def log_in(self, token: str, username: str, password: str, protocol: str | None = None) -> Admission:
+        """``protocol``: what the server says the login came over; kept only if it is OpenVPN's
+        (a WireGuard peer does not log in)."""
         server = self.server(token)
+        protocol = protocol if protocol in OPENVPN_PROTOCOLS else None
         licence = self._licence(username, password)
         if licence is None:
             return Admission(None, "bad_credentials")
@@ -258,6 +284,24 @@ class NodeAccess:
             if why is None:
                 self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
         return Admission(licence.id, why, None if why else session_id)
+
+    def report(
+        self,
+        token: str,
+        beat: Heartbeat,
+        held: Mapping[str, str] | None,
+        protocols: Mapping[str, str | None],
+        source: str | None,
+    ) -> Report:
+        """A server's heartbeat: recorded (``source``, the address it came from, stands for the
+        server's exit address unless told otherwise), then, when it lists the connections it
+        holds (``held``: session id → licence id; ``protocols``: session id → what the server says
+        it runs over), those settled against the hub's sessions."""
+        server = self.fleet.heartbeat(token, beat, source)
+        if held is None:
+            return Report(server, [])
+        said = {session: str(kind) for session, kind in protocols.items() if kind in SESSION_PROTOCOLS}
+        return Report(server, self.settle(server, held, said))
 
     def deny_list(self, token: str) -> list[str]:
         """The licences whose keys the calling server refuses before any TLS work: the erased

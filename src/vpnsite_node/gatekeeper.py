@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from attrs import define
 
-from vpnsite.vpn_access import MAX_SESSIONS
+from vpnsite.vpn_access import MAX_SESSIONS, superseded
 from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient
 from vpnsite_node.management import ClientEvent, Management
 
@@ -106,8 +106,9 @@ class Gatekeeper:
             gone = key in self._gone
             self._gone.discard(key)
             if verdict.admitted and not gone:
-                # One session per licence and server: the newest login wins, the old one goes.
-                replaced = [c for c in self._connections.values() if c.licence == verdict.licence]
+                held = {c.session: c.licence for c in self._connections.values()}
+                ended = set(superseded(held, verdict.licence, verdict.session))
+                replaced = [c for c in self._connections.values() if c.session in ended]
                 for connection in replaced:
                     del self._connections[(connection.instance.name, connection.cid)]
                 self._connections[key] = Connection(

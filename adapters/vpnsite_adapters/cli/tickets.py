@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from vpnsite.support import SupportDesk
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
 
@@ -43,13 +44,16 @@ def run_tickets_list(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
+def desk(console: Console) -> SupportDesk:
+    return SupportDesk(console.store.tickets, console.store.licences, console.clock)
+
+
 def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
-    store = console.store
-    ticket = store.tickets.find_ticket(args.number)
-    licence = store.licences.find_by_code_hashes([ticket.code_hash]) if ticket and ticket.code_hash else None
-    if ticket is None:
+    found = desk(console).show(args.number)
+    if found is None:
         print(f"vpnsite: no ticket {args.number}")
         return 1
+    ticket, licence = found.ticket, found.licence
     details = {
         "number": ticket.number,
         "email": ticket.email,
@@ -57,7 +61,7 @@ def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
         "opened": ticket.created_at.isoformat(timespec="seconds"),
         "closed": ticket.closed_at.isoformat(timespec="seconds") if ticket.closed_at else None,
         "activation_code": "none given"
-        if ticket.code_hash is None
+        if not found.code_given
         else (
             f"matches licence {licence.id}, ends {licence.ends_at.date()}"
             if licence
@@ -76,6 +80,6 @@ def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_ticket_close(console: Console, args: argparse.Namespace) -> int:
-    closed = console.store.tickets.close_ticket(args.number, console.clock.now())
+    closed = desk(console).close(args.number)
     print(f"closed {args.number}" if closed else f"vpnsite: no open ticket {args.number}")
     return 0 if closed else 1

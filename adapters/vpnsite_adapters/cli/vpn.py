@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 from vpnsite.errors import InvalidField
-from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, exit_addresses, is_online, issue_server_token
+from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_token
+from vpnsite.server_registration import NewServer, ServerRegistration
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.service_units import UnitError
 from vpnsite_adapters.settings import Settings
-from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
-from vpnsite_adapters.vpn.pki import write_secret
+from vpnsite_adapters.vpn.server_credentials import ServerCredentialFiles
 from vpnsite_adapters.vpn.server_directory import DEFAULT_DNS, INSTALL_DIR, UNIT, write_server_directory
 from vpnsite_node.config import IPV6_MODES
 
@@ -107,9 +107,10 @@ def run_init(settings: Settings, _args: argparse.Namespace) -> int:
 
 
 def run_add_server(console: Console, args: argparse.Namespace) -> int:
-    settings, fleet = console.settings, console.store.fleet
+    settings, store = console.settings, console.store
+    location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
     try:
-        exits = exit_addresses(args.exit_address)
+        server = NewServer(location, args.host, args.udp_port, args.tcp_port, args.wg_port, args.exit_address)
     except InvalidField as error:
         why = (
             "no network wider than a /24 (IPv4) or a /48 (IPv6)"
@@ -123,21 +124,14 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
     except VpnNotInitialised as error:
         print(f"vpnsite: {error}")
         return 2
-    location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
-    folder = vpn_dir(settings.data_dir) / "servers"
-    with console.store.unit_of_work.atomic():
-        if not fleet.add_server(location, args.host, args.udp_port or None, args.tcp_port or None):
-            print(f"vpnsite: a server named {args.name} exists")
-            return 1
-        token = issue_server_token(fleet, args.name, console.keys, console.random)
-        fleet.configure_exit_addresses(args.name, exits)
-        if args.wg_port:
-            private, public = wireguard.new_server_key()
-            write_secret(folder / f"{args.name}.wg", private.encode())
-            fleet.set_wireguard(args.name, args.wg_port, public)
-    key_pem, cert_pem = keys.ca.issue_server(args.name)
-    write_secret(folder / f"{args.name}.key", key_pem)
-    write_secret(folder / f"{args.name}.crt", cert_pem)
+    credentials = ServerCredentialFiles.in_data_dir(keys, settings.data_dir)
+    registration = ServerRegistration(
+        store.fleet, credentials, console.keys, console.random, store.unit_of_work
+    )
+    token = registration.register(server)
+    if token is None:
+        print(f"vpnsite: a server named {args.name} exists")
+        return 1
     print(f"server {args.name} registered. Its token (shown once; the agent and the hooks use it):\n{token}")
     return 0
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 
-from vpnsite.licences import DAY, Licence
-from vpnsite.renewals import can_renew, renewal_opens
+from vpnsite.licences import Licence
+from vpnsite.renewals import standing
 from vpnsite.signup_requests import FormData, SignedForm
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
@@ -17,8 +17,6 @@ from vpnsite_adapters.http.schemas import (
     CheckLicense,
     Cookies,
     CreateUser,
-    FieldError,
-    InvalidBody,
     RenewLicence,
     SubmitEmail,
     SupportRequest,
@@ -121,7 +119,7 @@ def create_user() -> Response:
             success=True,
             user_email=licence.email,
             user_code=activation.code,
-            user_days=round((licence.ends_at - licence.starts_at) / DAY),
+            user_days=licence.term_days,
             user_start=int(licence.starts_at.timestamp()),
             user_stop=int(licence.ends_at.timestamp()),
             activation_url=personal_archive_url(activation.archive_token),
@@ -131,17 +129,17 @@ def create_user() -> Response:
 
 
 def licence_json(licence: Licence, code: str | None, archive_token: str | None) -> dict[str, Any]:
-    now = services().clock.now()
+    held = standing(licence, services().clock.now())
     return {
         "email": licence.email,
         "code": code,
         "start": licence.starts_at.date().isoformat(),
         "end": licence.ends_at.date().isoformat(),
         "end_timestamp": int(licence.ends_at.timestamp()),
-        "days": licence.days_remaining(now),
-        "active": licence.is_live(now),
-        "renewable": can_renew(licence, now),
-        "renewable_from": renewal_opens(licence.ends_at).date().isoformat(),
+        "days": held.days,
+        "active": held.active,
+        "renewable": held.renewable,
+        "renewable_from": held.renewable_from.isoformat(),
         "configUrl": None if archive_token is None else personal_archive_url(archive_token),
         "profiles": personal_profiles(archive_token),
     }
@@ -160,18 +158,10 @@ def check_license() -> Response:
 @api.post("/api/renew")
 def renew() -> Response:
     body: RenewLicence = json_body(RenewLicence)
-    renewals = services().renewals
-    if body.token:
-        licence = renewals.renew_with_link(body.token)
-        services().metrics.renewals.inc()
-        return personal(jsonify(success=True, license=licence_json(licence, None, None)))
-    missing = [name for name in ("email", "activation_code") if not getattr(body, name)]
-    if missing:
-        raise InvalidBody([FieldError(("body", name), "missing", {}) for name in missing])
-    checked = renewals.renew_with_code(str(body.email), str(body.activation_code), caller_ip())
+    renewed = services().renewals.renew(body.token, body.email, body.activation_code, caller_ip())
     services().metrics.renewals.inc()
     return personal(
-        jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
+        jsonify(success=True, license=licence_json(renewed.licence, renewed.code, renewed.archive_token))
     )
 
 

@@ -22,7 +22,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from vpnsite.codes import clean_typed_code, code_groups
 from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed, SessionNotFound
-from vpnsite.licences import DAY
+from vpnsite.signup_requests import SignedForm
+from vpnsite.signups import NotRedeemed
 from vpnsite_adapters.http.api import (
     caller_ip,
     licence_json,
@@ -160,21 +161,20 @@ def forms_blueprint(site: Site) -> Blueprint:
     def sign_up(language: str, fields: dict[str, str]) -> Response:
         """An e-mail (the home page's form) is submitted and its signed request redeemed in one
         post; the signed request alone (the error screen's "Try again") is redeemed."""
-        signups = services().signups
+        request: str | SignedForm
         if "sig" in fields:
-            signed = signed_form(structure(_signed_body(fields), CreateUser))
+            request = signed_form(structure(_signed_body(fields), CreateUser))
         else:
-            body: SubmitEmail = structure(_present(fields, "email"), SubmitEmail)
-            signed = signups.submit_email(body.email, caller_ip(), visitor_id(), language)
+            request = structure(_present(fields, "email"), SubmitEmail).email
         try:
-            activation = signups.create_user(signed, caller_ip(), visitor_id())
-        except RateLimited as error:
+            activation = services().signups.sign_up(request, caller_ip(), visitor_id(), language)
+        except NotRedeemed as failed:
+            signed, error = failed.signed, failed.refusal
+            if isinstance(error, RequestAlreadyUsed):
+                return answer("activation-already_used", STATUS_OF[type(error)], {})
             refused = refusal(error, language, "\n")
-            return answer("activation-rate_limited", refused.status, {}, refused.headers)
-        except RequestAlreadyUsed as error:
-            return answer("activation-already_used", STATUS_OF[type(error)], {})
-        except DomainError as error:
-            refused = refusal(error, language, "\n")
+            if isinstance(error, RateLimited):
+                return answer("activation-rate_limited", refused.status, {}, refused.headers)
             form = signed.form
             retry = {
                 "SIGNED_EMAIL": form.user_email,
@@ -195,7 +195,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             {
                 "EMAIL": licence.email,
                 **code_slots(activation.code),
-                "DAYS": formats.days_text(round((licence.ends_at - licence.starts_at) / DAY)),
+                "DAYS": formats.days_text(licence.term_days),
                 "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
                 "ARCHIVE_URL": personal_archive_url(activation.archive_token),
             },

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.api import caller_ip, json_body
@@ -16,8 +15,6 @@ from vpnsite_adapters.vpn import wireguard
 
 node_api = Blueprint("node_api", __name__)
 GATE = "vpnsite.node_gate"
-
-SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
 
 
 def gate() -> NodeGate:
@@ -55,18 +52,11 @@ def heartbeat() -> Response:
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
     beat = Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
-    # Where the beat comes from is the server's exit address unless told otherwise.
-    server = services.fleet.heartbeat(token, beat, source=caller_ip())
-    end: list[str] = []
-    if body.connections is not None:
-        held = {connection.session: connection.licence for connection in body.connections}
-        protocols = {
-            connection.session: connection.protocol
-            for connection in body.connections
-            if connection.protocol in SESSION_PROTOCOLS
-        }
-        end = services.node_access.settle(server, held, protocols)
-    return jsonify(success=True, server=server, end=end)
+    connections = body.connections
+    held = None if connections is None else {c.session: c.licence for c in connections}
+    protocols = {c.session: c.protocol for c in connections or ()}
+    report = services.node_access.report(token, beat, held, protocols, caller_ip())
+    return jsonify(success=True, server=report.server_id, end=report.end)
 
 
 @node_api.post("/api/node/login")
@@ -77,8 +67,7 @@ def login() -> Response:
     try:
         token = bearer_token()
         body: NodeLogin = json_body(NodeLogin)
-        protocol = body.protocol if body.protocol in OPENVPN_PROTOCOLS else None
-        admission = services.node_access.log_in(token, body.username, body.password or "", protocol)
+        admission = services.node_access.log_in(token, body.username, body.password or "", body.protocol)
     except NodeUnauthorized:
         services.metrics.node_logins.labels("bad_token").inc()
         raise

@@ -9,7 +9,7 @@ import re
 import segno
 from flask import Blueprint, Response
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, profile_kinds
+from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, offering
 from vpnsite.errors import ProfileNotFound
 from vpnsite_adapters.http.api import caller_ip, personal, services
 from vpnsite_adapters.http.errors import error_response
@@ -60,9 +60,7 @@ def profile(token: str, file_name: str) -> Response:
         private, _ = wireguard.client_key(vpn.wireguard_secret, licence.id, server_id)
         body = wireguard.client_config(server, private, download.tunnel_address)
         return _download(body, "text/plain", file_name)
-    port = server.udp_port if kind == "udp" else server.tcp_port
-    assert port is not None  # profile_kinds offers a protocol only with its port
-    endpoint = Endpoint(server, kind, port)
+    endpoint = Endpoint(server, kind, download.port)
     body = client_profile(endpoint, vpn.ca.certificate_pem().decode(), vpn.client_key_pem(licence.id))
     return _download(body, OVPN_TYPE, file_name)
 
@@ -77,11 +75,7 @@ def profile_qr(token: str, image_name: str) -> Response:
         raise ProfileNotFound()
     services().archives.check_qr_link(token, caller_ip())
     server_id, kind = found["server"], found["kind"]
-    offered = any(
-        view.server.location.id == server_id and kind in profile_kinds(view.server)
-        for view in services().snapshot.views
-    )
-    if not offered:
+    if offering((view.server for view in services().snapshot.views), server_id, kind) is None:
         raise ProfileNotFound()
     link = profile_url(services().settings.origin, token, openvpn_file(server_id, kind))
     code = segno.make(link, error="m")

@@ -18,7 +18,7 @@ from attrs import define, field
 
 from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
-from vpnsite.fleet import Location, Rank, ServerView, silent_since, view_fleet
+from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 
@@ -127,10 +127,8 @@ class StatusSnapshot:
             return
         views = view_fleet(servers, now)
         load = f"{round(self.measure_load())}%"
-        freshest = max((s.last_seen for s in servers if s.last_seen is not None), default=None)
-        # The hub is the node API: up while heartbeats keep arriving; its ping is the typical
-        # round trip to the servers it hears from.
-        hub_online = freshest is not None and freshest > silent_since(now)
+        # The hub's ping is the typical round trip to the servers it hears from.
+        hub_up = hub_online(servers, now)
         pings = [view.server.ping_ms for view in views if view.online and view.server.ping_ms is not None]
         billing = self.billing()
         system = [
@@ -144,7 +142,7 @@ class StatusSnapshot:
             {
                 "id": "hub-server",
                 "location": "Hub",
-                "status": "online" if hub_online else "offline",
+                "status": "online" if hub_up else "offline",
                 "ping": round(statistics.median(pings)) if pings else None,
                 "load": load,
             },
