@@ -1,4 +1,5 @@
-"""Deterministic stand-ins for the randomness and notification ports (the stores' are in `memory`)."""
+"""Deterministic stand-ins for the randomness, notification and server credential ports (the stores'
+are in `memory`)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,18 @@ class RecordingNotifications:
 
     def acknowledgement_due(self, ticket: object) -> None:
         self._say("acknowledgement", ticket)
+
+
+class IssuedCredentials:
+    """The ServerCredentials port, remembering what it issued (the real one writes files)."""
+
+    def __init__(self) -> None:
+        self.wireguard: dict[str, str] = {}
+        self.certificates: list[str] = []
+
+    def new_wireguard_key(self, server_id: str) -> str:
+        self.wireguard[server_id] = f"public key {len(self.wireguard)} of {server_id}"
+        return self.wireguard[server_id]
+
+    def issue_certificate(self, server_id: str) -> None:
+        self.certificates.append(server_id)

@@ -4,32 +4,17 @@ offers WireGuard) its WireGuard key, then its certificate; a name already taken 
 from __future__ import annotations
 
 import pytest
-from attrs import define, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world
+from tests.unit.fakes import IssuedCredentials
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import Location
 from vpnsite.server_registration import NewServer, ServerRegistration
 
 AMSTERDAM = Location("nl-amsterdam", "Netherlands", "nl", "Amsterdam")
 ports = st.one_of(st.just(0), st.integers(min_value=1, max_value=65535))
-
-
-@define
-class IssuedCredentials:
-    """The credentials port, remembering what it issued (the real one writes files)."""
-
-    wireguard: dict[str, str] = field(factory=dict)
-    certificates: list[str] = field(factory=list)
-
-    def new_wireguard_key(self, server_id: str) -> str:
-        self.wireguard[server_id] = f"public key {len(self.wireguard)} of {server_id}"
-        return self.wireguard[server_id]
-
-    def issue_certificate(self, server_id: str) -> None:
-        self.certificates.append(server_id)
 
 
 def registration(world: World, credentials: IssuedCredentials) -> ServerRegistration:
