@@ -1,6 +1,7 @@
 """Every text the server writes, one catalogue per language (``catalogues/en.py``, …): the API's
-error details, the e-mails, the archive's README, and how the language writes numbers, dates and
-waits. The website's own texts are the UI's dictionaries (``ui/src/i18n``).
+error details, the e-mails, the archive's README, the status page's popularity words, and how the
+language writes numbers, dates and waits. The website's own texts are the UI's dictionaries
+(``ui/src/i18n``).
 
 A catalogue is built whole or not at all: a text it lacks is a TypeError, and a language the list
 (``languages.json``) names without a catalogue an error, when the server starts."""
@@ -14,6 +15,7 @@ from typing import Literal, get_args
 import attrs
 from attrs import field, frozen
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
@@ -96,6 +98,8 @@ class Catalogue:
     # A wait ahead of time in each unit (second, minute, hour, day) by plural category, {n} the
     # count, as Intl.RelativeTimeFormat says it (waits.py).
     waits: Mapping[str, Mapping[str, str]]
+    # A server's popularity on the status page, by its rank (jobs/status_snapshot.py).
+    popularity: Mapping[Rank, str]
 
 
 def load_catalogue(language: str) -> Catalogue:

@@ -1,5 +1,6 @@
 """The server's texts in English (catalogue.py)."""
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
@@ -119,4 +120,5 @@ CATALOGUE = Catalogue(
         "hour": {"one": "in {n} hour", "other": "in {n} hours"},
         "day": {"one": "in {n} day", "other": "in {n} days"},
     },
+    popularity={Rank.VERY_HIGH: "very high", Rank.HIGH: "high", Rank.MEDIUM: "medium", Rank.LOW: "low"},
 )

@@ -1,5 +1,6 @@
 """The server's texts in Spanish (catalogue.py)."""
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
@@ -123,4 +124,5 @@ CATALOGUE = Catalogue(
         "hour": {"one": "dentro de {n} hora", "other": "dentro de {n} horas"},
         "day": {"one": "dentro de {n} día", "other": "dentro de {n} días"},
     },
+    popularity={Rank.VERY_HIGH: "muy alta", Rank.HIGH: "alta", Rank.MEDIUM: "media", Rank.LOW: "baja"},
 )

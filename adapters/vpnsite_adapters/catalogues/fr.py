@@ -1,5 +1,6 @@
 """The server's texts in French (catalogue.py)."""
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
@@ -122,5 +123,11 @@ CATALOGUE = Catalogue(
         "minute": {"one": "dans {n} minute", "other": "dans {n} minutes"},
         "hour": {"one": "dans {n} heure", "other": "dans {n} heures"},
         "day": {"one": "dans {n} jour", "other": "dans {n} jours"},
+    },
+    popularity={
+        Rank.VERY_HIGH: "très élevée",
+        Rank.HIGH: "élevée",
+        Rank.MEDIUM: "moyenne",
+        Rank.LOW: "faible",
     },
 )

@@ -1,5 +1,6 @@
 """The server's texts in Portuguese (Brazil) (catalogue.py)."""
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
@@ -123,4 +124,5 @@ CATALOGUE = Catalogue(
         "hour": {"one": "em {n} hora", "other": "em {n} horas"},
         "day": {"one": "em {n} dia", "other": "em {n} dias"},
     },
+    popularity={Rank.VERY_HIGH: "muito alta", Rank.HIGH: "alta", Rank.MEDIUM: "média", Rank.LOW: "baixa"},
 )

@@ -1,5 +1,6 @@
 """The server's texts in Russian (catalogue.py)."""
 
+from vpnsite.fleet import Rank
 from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
@@ -138,5 +139,11 @@ CATALOGUE = Catalogue(
             "many": "через {n} дней",
             "other": "через {n} дня",
         },
+    },
+    popularity={
+        Rank.VERY_HIGH: "очень высокая",
+        Rank.HIGH: "высокая",
+        Rank.MEDIUM: "средняя",
+        Rank.LOW: "низкая",
     },
 )

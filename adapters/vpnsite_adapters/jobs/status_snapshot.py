@@ -10,7 +10,7 @@ import logging
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -21,17 +21,15 @@ from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
+from vpnsite_adapters.catalogue import CATALOGUES
 
 log = logging.getLogger("vpnsite.status")
 
 REFRESH_SECONDS = 1.0
 
-POPULARITY_LABELS: dict[str, dict[Rank, str]] = {
-    "en": {Rank.VERY_HIGH: "very high", Rank.HIGH: "high", Rank.MEDIUM: "medium", Rank.LOW: "low"},
-    "ru": {Rank.VERY_HIGH: "очень высокая", Rank.HIGH: "высокая", Rank.MEDIUM: "средняя", Rank.LOW: "низкая"},
-    "es": {Rank.VERY_HIGH: "muy alta", Rank.HIGH: "alta", Rank.MEDIUM: "media", Rank.LOW: "baja"},
-    "fr": {Rank.VERY_HIGH: "très élevée", Rank.HIGH: "élevée", Rank.MEDIUM: "moyenne", Rank.LOW: "faible"},
-    "pt": {Rank.VERY_HIGH: "muito alta", Rank.HIGH: "alta", Rank.MEDIUM: "média", Rank.LOW: "baixa"},
+# A server's popularity in each language's words, by its rank (the languages' catalogues).
+POPULARITY_LABELS: dict[str, Mapping[Rank, str]] = {
+    language: texts.popularity for language, texts in CATALOGUES.items()
 }
 
 
