@@ -74,15 +74,14 @@ def login_refusal(
     return None
 
 
-def superseded(held: Mapping[str, str], licence_id: str, session_id: str) -> list[str]:
-    """One session per licence and server, and the newest login wins it: of the connections a
-    server holds (session id → licence id), those the licence's session ``session_id``, just
-    admitted there, replaces — every other one of that licence. The hub records the admitted
-    session in their place (``SessionStore.hold``) and ends them at the server's next report
-    (``settlement_of``); the server, told the session, ends them at once by this rule."""
-    return sorted(
-        held_id for held_id, held_by in held.items() if held_by == licence_id and held_id != session_id
-    )
+def superseded(session_id: str, licence_id: str, holders: Mapping[str, str]) -> bool:
+    """One session per licence and server, and the newest login wins it: a connection of
+    ``licence_id`` on a server is to end when the hub holds another session of that licence there
+    (``holders``: licence id → that session). The hub settles a server's report by it
+    (``settlement_of``), and the server applies it at once to the session a login was just
+    admitted as, which the hub holds in place of the licence's earlier one (``SessionStore.hold``)."""
+    holder = holders.get(licence_id)
+    return holder is not None and holder != session_id
 
 
 def may_restore(licence: Licence, sessions: Sequence[Session], server_id: str, now: datetime) -> bool:
@@ -156,7 +155,7 @@ def settlement_of(
         if session.id not in held and (session.confirmed or not counts(session, now))
     ]
     gone = set(forget)
-    holders = {session.licence_id for session in recorded if session.id not in gone}
+    holders = {session.licence_id: session.id for session in recorded if session.id not in gone}
     end, restore = [], []
     for session_id, licence_id in sorted(held.items()):
         licence = licences.get(licence_id)
@@ -175,12 +174,12 @@ def settlement_of(
         protocol = protocols.get(session_id)
         vouched = (
             live
-            and licence_id not in holders
+            and not superseded(session_id, licence_id, holders)
             and (tunnelled(licence_id) if protocol == WIREGUARD else issued(session_id, licence_id))
         )
         if vouched:
             restore.append(Session(licence_id, server_id, now, session_id, True, protocol))
-            holders.add(licence_id)
+            holders[licence_id] = session_id
         else:
             end.append(session_id)
     return Settlement(end, forget, restore)

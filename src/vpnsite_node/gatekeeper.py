@@ -106,9 +106,8 @@ class Gatekeeper:
             gone = key in self._gone
             self._gone.discard(key)
             if verdict.admitted and not gone:
-                held = {c.session: c.licence for c in self._connections.values()}
-                ended = set(superseded(held, verdict.licence, verdict.session))
-                replaced = [c for c in self._connections.values() if c.session in ended]
+                holder = {verdict.licence: verdict.session}
+                replaced = [c for c in self._connections.values() if superseded(c.session, c.licence, holder)]
                 for connection in replaced:
                     del self._connections[(connection.instance.name, connection.cid)]
                 self._connections[key] = Connection(

@@ -17,18 +17,22 @@ sessions = st.text("abcdef0123456789", min_size=1, max_size=6)
 licences = st.sampled_from(["anna", "bob", "carol"])
 
 
-@given(st.dictionaries(sessions, licences, max_size=12), licences, sessions)
-def test_the_newest_login_of_a_licence_replaces_its_others_on_the_server(
-    held: dict[str, str], licence: str, admitted: str
+@given(st.dictionaries(sessions, licences, max_size=12), st.dictionaries(licences, sessions, max_size=3))
+def test_a_licence_keeps_one_connection_on_a_server_the_one_the_hub_holds(
+    held: dict[str, str], holders: dict[str, str]
 ) -> None:
-    ended = superseded(held, licence, admitted)
-    assert ended == sorted(ended) and admitted not in ended
-    for session, holder in held.items():
-        assert (session in ended) == (holder == licence and session != admitted)
-    after = {
-        session: holder for session, holder in {**held, admitted: licence}.items() if session not in ended
+    """Whatever a server holds (session → licence) and whichever session of each licence the hub
+    holds there, what is not superseded keeps at most one connection per licence, and it is the
+    hub's where the hub holds one; a licence the hub holds nothing of keeps all of its own."""
+    kept = {
+        session: licence for session, licence in held.items() if not superseded(session, licence, holders)
     }
-    assert [session for session, holder in after.items() if holder == licence] == [admitted]
+    for licence in set(held.values()):
+        mine = [session for session, holder in kept.items() if holder == licence]
+        if licence in holders:
+            assert mine == ([holders[licence]] if held.get(holders[licence]) == licence else [])
+        else:
+            assert mine == [session for session, holder in held.items() if holder == licence]
 
 
 def test_a_report_records_the_beat_and_settles_what_the_server_holds(world: World) -> None:
