@@ -11,26 +11,22 @@ script renders for the same answer.
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from vpnsite.fleet import VpnServer
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill
-from vpnsite_contract.structuring import unstructure
-from vpnsite_contract.website import ConnectionCheck, ServerName
 
 
-def server_name(server: VpnServer) -> ServerName:
+def server_json(server: VpnServer) -> dict[str, str]:
     """A server as the visitor may see it: its place, never an address."""
     location = server.location
-    return ServerName(id=location.id, name=location.name, flag=location.country, location=location.city)
+    return {"id": location.id, "name": location.name, "flag": location.country, "location": location.city}
 
 
-def connection_check_answer(server: VpnServer | None) -> ConnectionCheck:
+def answer_json(server: VpnServer | None) -> dict[str, Any]:
     """Protected (via ``server``) or not; the visitor's own address is never part of it."""
-    return ConnectionCheck(
-        protected=server is not None, server=None if server is None else server_name(server)
-    )
+    return {"protected": server is not None, "server": None if server is None else server_json(server)}
 
 
 class ConnectionAnswers(BuildPieces):
@@ -47,5 +43,4 @@ class ConnectionAnswers(BuildPieces):
     @staticmethod
     def data(server: VpnServer | None) -> bytes:
         """The answer for the script, in a data block: nothing in it may close the element."""
-        answer = unstructure(connection_check_answer(server))
-        return json.dumps(answer, separators=(",", ":")).encode().replace(b"<", b"\\u003c")
+        return json.dumps(answer_json(server), separators=(",", ":")).encode().replace(b"<", b"\\u003c")

@@ -12,7 +12,6 @@ type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ?
 export type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
 type PostResult<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["responses"][200]>;
 type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
-type GetQuery<P extends GetPath> = NonNullable<paths[P]["get"]>["parameters"] extends { query?: infer Q } ? Q : never;
 
 /** The body of a failed call, as the API describes it. */
 export type ApiErrorBody = Schemas["Error"] | Schemas["ValidationError"];
@@ -51,15 +50,6 @@ export async function post<P extends PostPath>(path: P, body: PostBody<P>, langu
   const payload = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody | null);
   return payload as PostResult<P>;
-}
-
-/** A GET answered for this visitor alone (never cached), typed by its path and its query. */
-export async function get<P extends GetPath>(path: P, query?: GetQuery<P>): Promise<GetResult<P>> {
-  const response = await fetch(query ? `${path}?${new URLSearchParams(query as Record<string, string>)}` : path, { cache: "no-store" }).catch(() => {
-    throw new ApiError(0, null);
-  });
-  if (!response.ok) throw new ApiError(response.status, null);
-  return (await response.json()) as GetResult<P>;
 }
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>
