@@ -14,8 +14,9 @@ export const DEFAULT_LANGUAGE = LIST.default as Language;
 
 const PREFIXED: readonly Language[] = LANGUAGES.filter((language) => language !== DEFAULT_LANGUAGE);
 
-function byLanguage<K extends keyof Listed>(field: K): Record<Language, Listed[K]> {
-  return Object.fromEntries(LIST.languages.map((listed) => [listed.code, listed[field]])) as Record<Language, Listed[K]>;
+/** Each language's ``field`` in the list, written as ``write`` says. */
+function byLanguage<K extends keyof Listed, T = Listed[K]>(field: K, write = (value: Listed[K]) => value as T): Record<Language, T> {
+  return Object.fromEntries(LIST.languages.map((listed) => [listed.code, write(listed[field])])) as Record<Language, T>;
 }
 
 export function languageFromPath(path: string): Language {
@@ -64,7 +65,7 @@ export const HTML_LANG = /* @__PURE__ */ byLanguage("html");
 export const LOCALE = /* @__PURE__ */ byLanguage("locale");
 
 /** og:locale: the formatting locale, as Open Graph writes it (en_GB, pt_BR). */
-export const OG_LOCALE = /* @__PURE__ */ Object.fromEntries(LANGUAGES.map((language) => [language, LOCALE[language].replace("-", "_")])) as Record<Language, string>;
+export const OG_LOCALE = /* @__PURE__ */ byLanguage("locale", (locale) => locale.replace("-", "_"));
 
 /** How a count of millions is shortened: abbreviated ("1.2m", "1,2 млн") or in words ("1,2 millones"). */
 export const COMPACT_DISPLAY = /* @__PURE__ */ byLanguage("compact") as Record<Language, "short" | "long">;
