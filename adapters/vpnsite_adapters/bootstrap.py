@@ -239,6 +239,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         billing=lambda: probe.billing,
         demo=settings.demo,
         uptime=store.fleet,
+        free_tier_cap=settings.free_tier_cap,
     )
     # Which addresses are our servers' exits is the connection check's answer: in memory, as of the
     # snapshot's last refresh, so telling them apart costs a request no query.

@@ -8,11 +8,23 @@ import logging
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 from attrs import frozen
 
 from vpnsite.fleet import Heartbeat
+from vpnsite_contract.node_calls import (
+    HeartbeatBody,
+    HeartbeatResult,
+    HeldConnection,
+    NodeLogin,
+    NodeLoginResult,
+    NodeSession,
+    WireGuardPeers,
+)
+from vpnsite_contract.structuring import InvalidBody, structure, unstructure
+
+T = TypeVar("T")
 
 log = logging.getLogger("vpnsite.node")
 
@@ -41,10 +53,10 @@ class HubClient:
         # Where this server's clients' traffic leaves from, reported with every heartbeat.
         self.exit_addresses = list(exit_addresses)
 
-    def _call(self, path: str, body: Any | None, timeout: float) -> tuple[int, bytes]:
+    def _call(self, path: str, body: object | None, timeout: float) -> tuple[int, bytes]:
         request = urllib.request.Request(
             f"{self.url}/api/node/{path}",
-            data=None if body is None else json.dumps(body).encode(),
+            data=None if body is None else json.dumps(unstructure(body)).encode(),
             method="GET" if body is None else "POST",
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
         )
@@ -56,34 +68,39 @@ class HubClient:
         except (OSError, ValueError) as error:
             raise HubUnavailable(type(error).__name__) from None
 
-    def _json(self, path: str, body: Any | None, timeout: float = CALL_TIMEOUT) -> tuple[int, Any]:
+    def _answer(
+        self, path: str, body: object | None, cls: type[T], timeout: float = CALL_TIMEOUT
+    ) -> tuple[int, T | None]:
+        """The hub's status and its answer as ``cls``; None when the answer is not one (an error's
+        JSON, say)."""
         status, raw = self._call(path, body, timeout)
         try:
-            return status, json.loads(raw)
+            return status, structure(json.loads(raw), cls)
+        except InvalidBody:
+            return status, None
         except ValueError:
             raise HubUnavailable(f"unreadable answer ({status})") from None
 
     def log_in(self, username: str, password: str, protocol: str | None = None) -> Verdict:
-        body = {"username": username, "password": password, "protocol": protocol}
+        body = NodeLogin(username=username, password=password, protocol=protocol)
         try:
-            status, answer = self._json("login", body, LOGIN_TIMEOUT)
+            status, answer = self._answer("login", body, NodeLoginResult, LOGIN_TIMEOUT)
         except HubUnavailable as error:
             log.warning("login refused: the hub did not answer (%s)", error)
             return Verdict(False, HUB_UNAVAILABLE)
-        if status == 200 and isinstance(answer, dict) and answer.get("admitted") is True:
-            return Verdict(True, "", str(answer.get("session", "")), str(answer.get("licence", "")))
-        reason = answer.get("reason") if isinstance(answer, dict) else None
-        if status != 403 or not reason:
+        if status == 200 and answer is not None and answer.admitted:
+            return Verdict(True, "", answer.session or "", answer.licence or "")
+        if status != 403 or answer is None or not answer.reason:
             # Busy, failing or misconfigured: the hub did not decide, so the client tries again.
             log.warning("login refused for now: the hub answered %s", status)
             return Verdict(False, HUB_UNAVAILABLE)
-        return Verdict(False, str(reason))
+        return Verdict(False, answer.reason)
 
     def session_event(self, event: str, session: str) -> None:
         """Tell the hub a session was established or ended; a miss is put right by the next
         heartbeat, which lists what the server holds."""
         try:
-            self._call(event, {"session": session}, CALL_TIMEOUT)
+            self._call(event, NodeSession(session), CALL_TIMEOUT)
         except HubUnavailable as error:
             log.warning("the hub did not hear a session %s (%s)", event, error)
 
@@ -91,28 +108,26 @@ class HubClient:
         self, beat: Heartbeat, connections: Sequence[tuple[str, str, str]] | None
     ) -> list[str] | None:
         """Report; the sessions the hub says must end, or None when the report did not arrive."""
-        body: dict[str, Any] = {
-            "cpu_load": round(beat.cpu_load, 1),
-            "bandwidth_mbps": round(beat.bandwidth_mbps, 2),
-            "sessions": beat.sessions,
-            "service_up": beat.service_up,
-        }
-        if self.exit_addresses:
-            body["exit_addresses"] = self.exit_addresses
-        if connections is not None:
-            body["connections"] = [
-                {"session": session, "licence": licence, "protocol": protocol}
-                for session, licence, protocol in connections
-            ]
+        body = HeartbeatBody(
+            cpu_load=round(beat.cpu_load, 1),
+            bandwidth_mbps=round(beat.bandwidth_mbps, 2),
+            sessions=beat.sessions,
+            service_up=beat.service_up,
+            connections=None
+            if connections is None
+            else [HeldConnection(session, licence, protocol) for session, licence, protocol in connections],
+            # None: the hub keeps what it was told before (the address the beat comes from).
+            exit_addresses=self.exit_addresses or None,
+        )
         try:
-            status, answer = self._json("heartbeat", body)
+            status, answer = self._answer("heartbeat", body, HeartbeatResult)
         except HubUnavailable as error:
             log.warning("the hub is unreachable (%s)", error)
             return None
-        if status != 200 or not isinstance(answer, dict):
+        if status != 200 or answer is None:
             log.warning("the hub answered %s to a heartbeat", status)
             return None
-        return [str(session) for session in answer.get("end", [])]
+        return answer.end
 
     def deny_list(self) -> bytes | None:
         try:
@@ -125,13 +140,10 @@ class HubClient:
     def wireguard_peers(self) -> dict[str, tuple[str, str]] | None:
         """Public key → (allowed IPs, licence) of the peers this server must have."""
         try:
-            status, answer = self._json("wireguard-peers", None)
+            status, answer = self._answer("wireguard-peers", None, WireGuardPeers)
         except HubUnavailable as error:
             log.warning("WireGuard peers not refreshed (%s)", error)
             return None
-        if status != 200 or not isinstance(answer, dict):
+        if status != 200 or answer is None:
             return None
-        return {
-            str(peer["public_key"]): (str(peer["allowed_ips"]), str(peer.get("licence", "")))
-            for peer in answer.get("peers", [])
-        }
+        return {peer.public_key: (peer.allowed_ips, peer.licence) for peer in answer.peers}

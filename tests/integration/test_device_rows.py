@@ -10,9 +10,10 @@ from typing import Any
 from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
 from vpnsite.fleet import Location, VpnServer
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.http.connection_answer import ConnectionAnswers, answer_json
+from vpnsite_adapters.http.connection_answer import ConnectionAnswers, connection_check_answer
 from vpnsite_adapters.http.device_rows import DeviceRows, since_text
 from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_contract.structuring import unstructure
 
 SINCE = int(datetime(2026, 11, 24, 7, 5, tzinfo=UTC).timestamp())
 CREDENTIALS = {"email": 'a&b"<c>@example.org', "code": "12345678901234567890"}
@@ -91,7 +92,7 @@ def test_the_connection_answer_is_the_scripts_answer() -> None:
     answers = ConnectionAnswers.load(SITE_DIR / "forms" / "check.json")
     servers = [None, vpn_server("nl-1", "nl", "Amsterdam"), vpn_server("xx-1", "xx", "Some <town> & co")]
     cases = [
-        ("renderConnectionCheck", answer_json(server), language)
+        ("renderConnectionCheck", unstructure(connection_check_answer(server)), language)
         for server in servers
         for language in LANGUAGES
     ]

@@ -23,9 +23,10 @@ from tests.support.serve import serve, stop
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.http.testimonials import Testimonials, card_data
+from vpnsite_adapters.http.testimonials import Testimonials
 from vpnsite_adapters.settings import SettingsError, load_settings
 from vpnsite_adapters.testimonials_file import example_testimonials, read_testimonials
+from vpnsite_contract.structuring import unstructure
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     if os.environ.get("CI") == "true":
@@ -254,10 +255,7 @@ def test_the_server_puts_the_block_together_as_the_script_draws_it(tmp_path: Pat
         pieces = Testimonials.read(SITE_DIR / "forms" / "testimonials.json", shown)
         for language in LANGUAGES:
             picked = tuple(range(min(3, len(shown.of(language)))))
-            data = {
-                "examples": shown.examples,
-                "testimonials": [card_data(shown.of(language)[n]) for n in picked],
-            }
+            data = unstructure(pieces.data(language, picked))
             cases.append(("renderTestimonials", data, language))
             expected_blocks.append(pieces.block(language, picked).decode())
     for case, drawn, block in zip(cases, rendered_by_the_script(cases), expected_blocks, strict=True):

@@ -66,7 +66,7 @@ def server(id: str, flag: str, status: str, ping: int | None, load: str, rank: s
     }
 
 
-def snapshot(users: int, demo: bool) -> dict[str, Any]:
+def snapshot(users: int, demo: bool, cap: int = 1_000_000) -> dict[str, Any]:
     return {
         "vpn_servers": [
             server("nl-1", "nl", "online", 12, "29%", "very_high"),
@@ -79,7 +79,7 @@ def snapshot(users: int, demo: bool) -> dict[str, Any]:
             {"id": "hub-server", "location": "Hub", "status": "offline", "ping": None, "load": "70%"},
             {"id": "billing", "location": "Hub", "status": "online", "ping": 41, "load": None},
         ],
-        "summary": {"user_count": users, "demo": demo, "vpn_servers_count": 4},
+        "summary": {"user_count": users, "demo": demo, "vpn_servers_count": 4, "free_tier_cap": cap},
     }
 
 
@@ -244,16 +244,20 @@ def test_a_young_service_says_it_is_new_instead_of_a_small_number(make_hub: Any,
 
 def test_the_servers_block_is_the_scripts_block() -> None:
     cases = [
-        ("renderStatusBlock", snapshot(users, demo), language)
-        for users, demo in (
-            (0, True),
-            (99, False),
-            (100, False),
-            (625, False),
-            (1285, True),
-            (10_000, False),
-            (1_000_000, False),
-            (2_500_000, False),
+        ("renderStatusBlock", snapshot(users, demo, cap), language)
+        for users, demo, cap in (
+            (0, True, 1_000_000),
+            (99, False, 1_000_000),
+            (100, False, 1_000_000),
+            (625, False, 1_000_000),
+            (1285, True, 1_000_000),
+            (10_000, False, 1_000_000),
+            (1_000_000, False, 1_000_000),
+            (2_500_000, False, 1_000_000),
+            # The operator's own cap, as the snapshot tells it: a 5,000-user free tier.
+            (1285, False, 5000),
+            (12_345, False, 5000),
+            (625, False, 0),
         )
         for language in LANGUAGES
     ]

@@ -81,7 +81,7 @@ def snapshot(users: int) -> dict[str, Any]:
             server("d", "5%", "low"),
         ],
         "system_servers": [],
-        "summary": {"user_count": users, "demo": False, "vpn_servers_count": 4},
+        "summary": {"user_count": users, "demo": False, "vpn_servers_count": 4, "free_tier_cap": 1_000_000},
     }
 
 

@@ -17,7 +17,7 @@ import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } fro
 import { OPERATOR_PLACEHOLDERS, operatorMeta } from "./lib/operator";
 import { FooterContact, SocialAnchor, type SocialLink } from "./components/footer-contact";
 import { ROUTES, pageOf } from "./lib/pages";
-import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, FREE_TIER_USERS, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
+import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
 import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
 
 export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
@@ -108,7 +108,7 @@ export function renderFooterContact(links: SocialLink[], language: Language): st
 export function statusParts(language: Language) {
   const { t } = makeTranslator(language, DICTIONARIES[language]);
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
-  const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH") };
+  const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH"), cap: slot("CAP") };
   const block = (demo: boolean, few: boolean) =>
     inLanguage(language, <StatusBlock demo={demo} users={few ? { ...users, progress: null } : users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
   return {
@@ -133,7 +133,6 @@ export function statusParts(language: Language) {
     load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
     rank_colours: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankColour(rank)])), other: rankColour("") },
     ranks: { ...Object.fromEntries(RANKS.map((rank) => [rank, rankText(rank, t)])), other: rankText("", t) },
-    free_tier_users: FREE_TIER_USERS,
     decimal: decimalSeparator(language),
     percent: percentPattern(language),
   };

@@ -98,14 +98,21 @@ test("French writes the first of a month 1er, and no other day", () => {
 });
 
 test("free-tier progress is a percentage with three decimals below 10,000 users and one from there", () => {
-  assert.equal(freeTierProgress(0, "en"), "0.000%");
-  assert.equal(freeTierProgress(1285, "en"), "0.129%");
-  assert.equal(freeTierProgress(9_999, "en"), "1.000%");
-  assert.equal(freeTierProgress(10_000, "en"), "1.0%");
-  assert.equal(freeTierProgress(456_789, "en"), "45.7%");
-  assert.equal(freeTierProgress(456_789, "ru"), "45,7\u00a0%");
-  assert.equal(freeTierProgress(456_789, "fr"), "45,7\u00a0%");
-  assert.equal(progressWidth(2_000_000), 100);
+  const cap = 1_000_000;
+  assert.equal(freeTierProgress(0, cap, "en"), "0.000%");
+  assert.equal(freeTierProgress(1285, cap, "en"), "0.129%");
+  assert.equal(freeTierProgress(9_999, cap, "en"), "1.000%");
+  assert.equal(freeTierProgress(10_000, cap, "en"), "1.0%");
+  assert.equal(freeTierProgress(456_789, cap, "en"), "45.7%");
+  assert.equal(freeTierProgress(456_789, cap, "ru"), "45,7\u00a0%");
+  assert.equal(freeTierProgress(456_789, cap, "fr"), "45,7\u00a0%");
+  assert.equal(progressWidth(2_000_000, cap), 100);
+});
+
+test("free-tier progress is toward the operator's cap, and a tier of none is full", () => {
+  assert.equal(freeTierProgress(1285, 5000, "en"), "25.700%");
+  assert.equal(progressWidth(2500, 5000), 50);
+  assert.equal(progressWidth(1, 0), 100);
 });
 
 test("the uptime is written as each language writes a percentage", () => {

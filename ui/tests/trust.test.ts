@@ -40,12 +40,12 @@ test("popularity is never drawn in the colours that say good or bad, so a badge 
 });
 
 const server = (id: string, load: string, rank: string) => ({
-  id, name: id, flag: "nl", location: "Amsterdam", status: "online" as const, ping: 12, load, sessions: 3, rank: rank as "high", popularity: rank, popularity_ru: rank,
+  id, name: id, flag: "nl", location: "Amsterdam", status: "online" as const, ping: 12, load, sessions: 3, rank: rank as "high", popularity: rank, popularity_ru: rank, popularity_es: rank, popularity_fr: rank, popularity_pt: rank,
 });
 const snapshot = (users: number): ServerStatus => ({
   vpn_servers: [server("a", "80%", "very_high"), server("b", "10%", "low")],
   system_servers: [{ id: "activation-server", location: "Hub", status: "online", ping: 1, load: "5%" }],
-  summary: { vpn_servers_count: 2, vpn_servers_online: 2, system_servers_count: 1, user_count: users, demo: false, updated_at: 0 },
+  summary: { vpn_servers_count: 2, vpn_servers_online: 2, system_servers_count: 1, user_count: users, free_tier_cap: 1_000_000, demo: false, updated_at: 0 },
 });
 
 test("below the threshold of the counts, the status page shows no share of the free tier", () => {

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from flask import Blueprint, Response, current_app, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, request
 
 from vpnsite.licences import Licence
 from vpnsite.renewals import standing
 from vpnsite.signup_requests import FormData, SignedForm
 from vpnsite_adapters.http.client_ip import client_ip
-from vpnsite_adapters.http.errors import MAX_BODY_BYTES, BadJson
 from vpnsite_adapters.http.profile_links import profile_list
-from vpnsite_adapters.http.schemas import (
+from vpnsite_adapters.http.wire import answer, json_body
+from vpnsite_adapters.links import archive_url
+from vpnsite_adapters.services import Services
+from vpnsite_contract.website import (
+    ActivationResult,
     CheckLicense,
     Cookies,
     CreateUser,
+    Health,
+    LicenceResult,
+    ProfileServer,
     RenewLicence,
     SubmitEmail,
+    SubmitEmailResult,
     SupportRequest,
-    structure,
+    SupportResult,
 )
-from vpnsite_adapters.links import archive_url
-from vpnsite_adapters.services import Services
+from vpnsite_contract.website import FormData as FormAnswer
+from vpnsite_contract.website import Licence as LicenceAnswer
 
 api = Blueprint("api", __name__)
 
@@ -32,22 +36,6 @@ VISITOR_ID_MAX = 64
 
 def services() -> Services:
     return current_app.extensions["vpnsite"]  # type: ignore[no-any-return]
-
-
-def json_body(cls: type[Any], limit: int = MAX_BODY_BYTES) -> Any:
-    if request.mimetype != "application/json":
-        raise BadJson(415, "unsupported_media_type")
-    if (request.content_length or 0) > limit:
-        raise BadJson(413, "payload_too_large")
-    request.max_content_length = limit
-    raw = request.get_data(cache=False)
-    if len(raw) > limit:
-        raise BadJson(413, "payload_too_large")
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise BadJson(400, "invalid_json") from None
-    return structure(body, cls)
 
 
 def caller_ip() -> str | None:
@@ -72,7 +60,7 @@ def personal_archive_url(token: str) -> str:
     return archive_url(services().settings.origin, token)
 
 
-def personal_profiles(token: str | None) -> list[dict[str, Any]]:
+def personal_profiles(token: str | None) -> list[ProfileServer]:
     """The per-server profile links under the archive link; none without one (an ended licence)."""
     if token is None:
         return []
@@ -81,19 +69,20 @@ def personal_profiles(token: str | None) -> list[dict[str, Any]]:
 
 @api.post("/api/submit-email")
 def submit_email() -> Response:
-    body: SubmitEmail = json_body(SubmitEmail)
+    body = json_body(SubmitEmail)
     signed = services().signups.submit_email(body.email, caller_ip(), visitor_id(body.cookies), g.language)
     form = signed.form
-    return jsonify(
-        success=True,
-        form_data={
-            "user_email": form.user_email,
-            "user_days": form.user_days,
-            "subscription": form.subscription,
-            "user_comment": form.user_comment,
-            "request_id": form.request_id,
-            "sig": signed.sig,
-        },
+    return answer(
+        SubmitEmailResult(
+            FormAnswer(
+                user_email=form.user_email,
+                user_days=form.user_days,
+                subscription=form.subscription,
+                user_comment=form.user_comment,
+                request_id=form.request_id,
+                sig=signed.sig,
+            )
+        )
     )
 
 
@@ -110,77 +99,79 @@ def signed_form(body: CreateUser) -> SignedForm:
 
 @api.post("/api/create-user")
 def create_user() -> Response:
-    body: CreateUser = json_body(CreateUser)
+    body = json_body(CreateUser)
     activation = services().signups.create_user(signed_form(body), caller_ip(), visitor_id(body.cookies))
     services().metrics.signups.inc()
     licence = activation.licence
     return personal(
-        jsonify(
-            success=True,
-            user_email=licence.email,
-            user_code=activation.code,
-            user_days=licence.term_days,
-            user_start=int(licence.starts_at.timestamp()),
-            user_stop=int(licence.ends_at.timestamp()),
-            activation_url=personal_archive_url(activation.archive_token),
-            profiles=personal_profiles(activation.archive_token),
+        answer(
+            ActivationResult(
+                user_email=licence.email,
+                user_code=activation.code,
+                user_days=licence.term_days,
+                user_start=int(licence.starts_at.timestamp()),
+                user_stop=int(licence.ends_at.timestamp()),
+                activation_url=personal_archive_url(activation.archive_token),
+                profiles=personal_profiles(activation.archive_token),
+            )
         )
     )
 
 
-def licence_json(licence: Licence, code: str | None, archive_token: str | None) -> dict[str, Any]:
+def licence_answer(licence: Licence, code: str | None, archive_token: str | None) -> LicenceAnswer:
     held = standing(licence, services().clock.now())
-    return {
-        "email": licence.email,
-        "code": code,
-        "start": licence.starts_at.date().isoformat(),
-        "end": licence.ends_at.date().isoformat(),
-        "end_timestamp": int(licence.ends_at.timestamp()),
-        "days": held.days,
-        "active": held.active,
-        "renewable": held.renewable,
-        "renewable_from": held.renewable_from.isoformat(),
-        "configUrl": None if archive_token is None else personal_archive_url(archive_token),
-        "profiles": personal_profiles(archive_token),
-    }
+    return LicenceAnswer(
+        email=licence.email,
+        code=code,
+        start=licence.starts_at.date().isoformat(),
+        end=licence.ends_at.date().isoformat(),
+        end_timestamp=int(licence.ends_at.timestamp()),
+        days=held.days,
+        active=held.active,
+        renewable=held.renewable,
+        renewable_from=held.renewable_from.isoformat(),
+        configUrl=None if archive_token is None else personal_archive_url(archive_token),
+        profiles=personal_profiles(archive_token),
+        term_days=services().settings.licence_days,
+    )
 
 
 @api.post("/api/check-license")
 def check_license() -> Response:
-    body: CheckLicense = json_body(CheckLicense)
+    body = json_body(CheckLicense)
     with services().metrics.counting_licence_check():
         checked = services().licence_checks.check(body.email, body.activation_code, caller_ip(), visitor_id())
     return personal(
-        jsonify(success=True, license=licence_json(checked.licence, checked.code, checked.archive_token))
+        answer(LicenceResult(licence_answer(checked.licence, checked.code, checked.archive_token)))
     )
 
 
 @api.post("/api/renew")
 def renew() -> Response:
-    body: RenewLicence = json_body(RenewLicence)
+    body = json_body(RenewLicence)
     renewed = services().renewals.renew(body.token, body.email, body.activation_code, caller_ip())
     services().metrics.renewals.inc()
     return personal(
-        jsonify(success=True, license=licence_json(renewed.licence, renewed.code, renewed.archive_token))
+        answer(LicenceResult(licence_answer(renewed.licence, renewed.code, renewed.archive_token)))
     )
 
 
 @api.post("/api/support")
 def support() -> Response:
-    body: SupportRequest = json_body(SupportRequest)
+    body = json_body(SupportRequest)
     ticket = services().support.open_ticket(
         body.email, body.activation_code, body.message, caller_ip(), g.language, visitor_id()
     )
     services().metrics.tickets.inc()
-    return jsonify(success=True, ticket=ticket.number)
+    return answer(SupportResult(ticket.number))
 
 
 @api.get("/healthz")
 def healthz() -> Response:
-    return jsonify(status="ok")
+    return answer(Health("ok"))
 
 
 @api.get("/readyz")
 def readyz() -> Response:
     services().ready()
-    return jsonify(status="ready")
+    return answer(Health("ready"))

@@ -145,6 +145,7 @@ def register_public(app: Flask, services: Services) -> None:
         settings.operator,
         settings.social_links,
         shown_testimonials(settings.testimonials, settings.demo),
+        settings.licence_days,
     )
     if site is not None:
         register_site(app, site)

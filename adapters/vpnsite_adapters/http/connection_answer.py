@@ -11,22 +11,26 @@ script renders for the same answer.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from vpnsite.fleet import VpnServer
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill
+from vpnsite_contract.structuring import unstructure
+from vpnsite_contract.website import ConnectionCheck, ServerName
 
 
-def server_json(server: VpnServer) -> dict[str, str]:
+def server_name(server: VpnServer) -> ServerName:
     """A server as the visitor may see it: its place, never an address."""
     location = server.location
-    return {"id": location.id, "name": location.name, "flag": location.country, "location": location.city}
+    return ServerName(id=location.id, name=location.name, flag=location.country, location=location.city)
 
 
-def answer_json(server: VpnServer | None) -> dict[str, Any]:
+def connection_check_answer(server: VpnServer | None) -> ConnectionCheck:
     """Protected (via ``server``) or not; the visitor's own address is never part of it."""
-    return {"protected": server is not None, "server": None if server is None else server_json(server)}
+    return ConnectionCheck(
+        protected=server is not None, server=None if server is None else server_name(server)
+    )
 
 
 class ConnectionAnswers(BuildPieces):
@@ -43,4 +47,5 @@ class ConnectionAnswers(BuildPieces):
     @staticmethod
     def data(server: VpnServer | None) -> bytes:
         """The answer for the script, in a data block: nothing in it may close the element."""
-        return json.dumps(answer_json(server), separators=(",", ":")).encode().replace(b"<", b"\\u003c")
+        answer = unstructure(connection_check_answer(server))
+        return json.dumps(answer, separators=(",", ":")).encode().replace(b"<", b"\\u003c")

@@ -26,7 +26,7 @@ from vpnsite.errors import (
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
-from vpnsite_adapters.http.schemas import FieldError, InvalidBody
+from vpnsite_contract.structuring import FieldError, InvalidBody
 
 log = logging.getLogger("vpnsite.http")
 

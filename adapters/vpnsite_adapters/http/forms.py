@@ -26,27 +26,19 @@ from vpnsite.signup_requests import SignedForm
 from vpnsite.signups import NotRedeemed
 from vpnsite_adapters.http.api import (
     caller_ip,
-    licence_json,
+    licence_answer,
     personal_archive_url,
     personal_profiles,
     services,
     signed_form,
     visitor_id,
 )
-from vpnsite_adapters.http.devices_api import devices_json
+from vpnsite_adapters.http.devices_api import device_list
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.schemas import (
-    CheckLicense,
-    CreateUser,
-    DisconnectDevices,
-    FieldError,
-    InvalidBody,
-    SubmitEmail,
-    SupportRequest,
-    structure,
-)
 from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, language_of
+from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
+from vpnsite_contract.website import CheckLicense, CreateUser, DisconnectDevices, SubmitEmail, SupportRequest
 
 # The fields of the signed request the activation screen's "Try again" posts back.
 SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
@@ -200,7 +192,9 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "ARCHIVE_URL": personal_archive_url(activation.archive_token),
             },
             pieces={
-                "ONE_TAP": site.profile_rows.section(language, personal_profiles(activation.archive_token))
+                "ONE_TAP": site.profile_rows.section(
+                    language, unstructure(personal_profiles(activation.archive_token))
+                )
             },
         )
 
@@ -212,10 +206,11 @@ def forms_blueprint(site: Site) -> Blueprint:
         if fields.get("disconnect"):
             everything = fields["disconnect"] == site.device_rows.disconnect_all()
             ending = {"all": True} if everything else {"session": fields["disconnect"]}
-            body = structure({**_present(fields, "email", "activation_code"), **ending}, DisconnectDevices)
+            ended = structure({**_present(fields, "email", "activation_code"), **ending}, DisconnectDevices)
+            body: CheckLicense | DisconnectDevices = ended
             with suppress(SessionNotFound):  # gone already, which is what its owner wanted
                 listing = devices.disconnect(
-                    body.email, body.activation_code, caller_ip(), None if body.all else body.session
+                    ended.email, ended.activation_code, caller_ip(), None if ended.all else ended.session
                 )
         else:
             body = structure(_present(fields, "email", "activation_code"), CheckLicense)
@@ -225,30 +220,30 @@ def forms_blueprint(site: Site) -> Blueprint:
             listing = devices.of(checked.licence)
         else:
             checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
-        view = licence_json(checked.licence, checked.code, checked.archive_token)
-        code = view["code"] or clean_typed_code(body.activation_code)
+        view = licence_answer(checked.licence, checked.code, checked.archive_token)
+        code = view.code or clean_typed_code(body.activation_code)
         formats = site.formats[language]
         return answer(
-            "licence-active" if view["active"] else "licence-ended",
+            "licence-active" if view.active else "licence-ended",
             200,
             {
-                "EMAIL": view["email"],
+                "EMAIL": view.email,
                 # Whole, for the dashboard's licence form: the language menu posts it to the
                 # dashboard in another language (ui/src/lib/language.ts: LICENCE_FORM).
                 "CODE": code,
                 **code_slots(code),
-                "STARTED": formats.date(date.fromisoformat(view["start"])),
-                "ENDS": formats.date(date.fromisoformat(view["end"])),
-                "REMAINING": str(view["days"]),
-                "RENEW_FROM": formats.date(date.fromisoformat(view["renewable_from"])),
-                "ARCHIVE_URL": view["configUrl"] or "",
+                "STARTED": formats.date(date.fromisoformat(view.start)),
+                "ENDS": formats.date(date.fromisoformat(view.end)),
+                "REMAINING": str(view.days),
+                "RENEW_FROM": formats.date(date.fromisoformat(view.renewable_from)),
+                "ARCHIVE_URL": view.configUrl or "",
             },
             pieces={
-                "ONE_TAP": site.profile_rows.section(language, view["profiles"]),
+                "ONE_TAP": site.profile_rows.section(language, unstructure(view.profiles)),
                 "DEVICES": site.device_rows.section(
                     language,
-                    devices_json(listing),
-                    view["email"],
+                    unstructure(device_list(listing)),
+                    view.email,
                     checked.code,
                     site.device_rows.limit_texts(language, services().snapshot.servers)["DEVICE_RULE"],
                 ),

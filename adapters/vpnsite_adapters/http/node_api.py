@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, request
 
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
-from vpnsite_adapters.http.api import caller_ip, json_body
+from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.errors import domain_error_response
 from vpnsite_adapters.http.node_gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
-from vpnsite_adapters.http.schemas import HeartbeatBody, NodeLogin, NodeSession
+from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
+from vpnsite_contract.node_calls import (
+    HeartbeatBody,
+    HeartbeatResult,
+    NodeLogin,
+    NodeLoginResult,
+    NodeSession,
+    NodeSessionResult,
+    WireGuardPeer,
+    WireGuardPeers,
+)
 
 node_api = Blueprint("node_api", __name__)
 GATE = "vpnsite.node_gate"
@@ -48,7 +58,7 @@ def unauthorized(error: NodeUnauthorized) -> Response:
 @node_api.post("/api/node/heartbeat")
 def heartbeat() -> Response:
     token = bearer_token()
-    body: HeartbeatBody = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
+    body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
     beat = Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
@@ -56,7 +66,7 @@ def heartbeat() -> Response:
     held = None if connections is None else {c.session: c.licence for c in connections}
     protocols = {c.session: c.protocol for c in connections or ()}
     report = services.node_access.report(token, beat, held, protocols, caller_ip())
-    return jsonify(success=True, server=report.server_id, end=report.end)
+    return answer(HeartbeatResult(server=report.server_id, end=report.end))
 
 
 @node_api.post("/api/node/login")
@@ -66,33 +76,31 @@ def login() -> Response:
     services: Services = current_app.extensions["vpnsite"]
     try:
         token = bearer_token()
-        body: NodeLogin = json_body(NodeLogin)
+        body = json_body(NodeLogin)
         admission = services.node_access.log_in(token, body.username, body.password or "", body.protocol)
     except NodeUnauthorized:
         services.metrics.node_logins.labels("bad_token").inc()
         raise
     services.metrics.node_login(admission.refused)
     if admission.refused:
-        response = jsonify(admitted=False, reason=admission.refused)
-        response.status_code = 403
-        return response
-    return jsonify(admitted=True, session=admission.session_id, licence=admission.licence_id)
+        return answer(NodeLoginResult(admitted=False, reason=admission.refused), status=403)
+    return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
 
 
 @node_api.post("/api/node/established")
 def established() -> Response:
     token = bearer_token()
-    body: NodeSession = json_body(NodeSession)
+    body = json_body(NodeSession)
     services: Services = current_app.extensions["vpnsite"]
-    return jsonify(known=services.node_access.established(token, body.session))
+    return answer(NodeSessionResult(known=services.node_access.established(token, body.session)))
 
 
 @node_api.post("/api/node/ended")
 def ended() -> Response:
     token = bearer_token()
-    body: NodeSession = json_body(NodeSession)
+    body = json_body(NodeSession)
     services: Services = current_app.extensions["vpnsite"]
-    return jsonify(known=services.node_access.ended(token, body.session))
+    return answer(NodeSessionResult(known=services.node_access.ended(token, body.session)))
 
 
 @node_api.get("/api/node/wireguard-peers")
@@ -102,17 +110,17 @@ def wireguard_peers() -> Response:
     services: Services = current_app.extensions["vpnsite"]
     server, tunnels = services.node_access.tunnel_peers(bearer_token())
     if services.vpn_keys is None:
-        return jsonify(peers=[])
+        return answer(WireGuardPeers(peers=[]))
     secret = services.vpn_keys.wireguard_secret
     peers = [
-        {
-            "public_key": wireguard.client_key(secret, licence, server)[1],
-            "allowed_ips": f"{address}/32",
-            "licence": licence,
-        }
+        WireGuardPeer(
+            public_key=wireguard.client_key(secret, licence, server)[1],
+            allowed_ips=f"{address}/32",
+            licence=licence,
+        )
         for licence, address in tunnels
     ]
-    return jsonify(peers=peers)
+    return answer(WireGuardPeers(peers=peers))
 
 
 @node_api.get("/api/node/deny-list")

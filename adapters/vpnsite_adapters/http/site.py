@@ -23,6 +23,7 @@ from werkzeug.routing import PathConverter
 
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location
+from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
@@ -45,6 +46,7 @@ log = logging.getLogger("vpnsite.site")
 SITE_DIR = Path(__file__).parent / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
 FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
+LICENCE_DAYS_PLACEHOLDER = b"__LICENCE_DAYS__"
 # The blocks a page is filled with because it has their marker (``variant``, ``answer``).
 _BLOCKS = (
     "RAW_STATUS",
@@ -158,6 +160,7 @@ class Site:
         operator: Operator | None = None,
         social_links: tuple[SocialLink, ...] = (),
         testimonials: TestimonialSet = NONE,
+        licence_days: int = DEFAULT_TERM_DAYS,
     ) -> None:
         self.root = root
         self.public_url = public_url
@@ -166,6 +169,9 @@ class Site:
             placeholder: escape(value, quote=True).encode()
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
         }
+        # The operator's licence term (VPNSITE_LICENCE_DAYS), which the script says a renewal adds
+        # before the API has answered (ui/src/lib/served.tsx: servedNumber("licence_days")).
+        self.page_values[LICENCE_DAYS_PLACEHOLDER] = str(licence_days).encode()
         self.social_links = social_links
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
@@ -229,11 +235,12 @@ class Site:
         operator: Operator | None = None,
         social_links: tuple[SocialLink, ...] = (),
         testimonials: TestimonialSet = NONE,
+        licence_days: int = DEFAULT_TERM_DAYS,
     ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, snapshot, operator, social_links, testimonials)
+        return cls(SITE_DIR, public_url, snapshot, operator, social_links, testimonials, licence_days)
 
     def counts(self, language: str, key: Figures) -> tuple[dict[str, str], dict[str, bytes]]:
         """What every page says of the snapshot: the numbers for the script (meta tags), the

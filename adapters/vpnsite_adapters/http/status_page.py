@@ -25,7 +25,15 @@ def js_number(value: float) -> str:
 class StatusPage(BuildPieces):
     SLOTS: ClassVar[Declared] = {
         "markup/block*": frozenset(
-            {"PROGRESS", "PROGRESS_NOW", "PROGRESS_WIDTH", "RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}
+            {
+                "CAP",
+                "PROGRESS",
+                "PROGRESS_NOW",
+                "PROGRESS_WIDTH",
+                "RAW_SYSTEM_ROWS",
+                "RAW_USERS",
+                "RAW_VPN_ROWS",
+            }
         ),
         "markup/block_few": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
         "markup/block_few_demo": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
@@ -42,11 +50,13 @@ class StatusPage(BuildPieces):
         parts = self.of(language)
         markup = parts["markup"]
         users = int(status.get("summary", {}).get("user_count", 0))
-        share = max(0, users) / parts["free_tier_users"] * 100
-        width = min(100.0, share)
+        # The free tier's size as the operator set it (the snapshot's), not as the build knew it;
+        # a tier of none is full.
+        cap = int(status.get("summary", {}).get("free_tier_cap", 0))
+        width = min(100.0, max(0, users) / cap * 100) if cap > 0 else 100.0
         places = 1 if users >= 10_000 else 3
         # In decimals, as Intl rounds: the share of whole users is exact there.
-        percent = min(Decimal(max(0, users)) * 100 / parts["free_tier_users"], Decimal(100))
+        percent = min(Decimal(max(0, users)) * 100 / cap, Decimal(100)) if cap > 0 else Decimal(100)
         progress = percent.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
         demo = bool(status.get("summary", {}).get("demo"))
         # Below the threshold under which every page says the service is new instead of a count
@@ -58,6 +68,7 @@ class StatusPage(BuildPieces):
                 "PROGRESS": percent_text(parts["percent"], parts["decimal"], str(progress)),
                 "PROGRESS_NOW": js_number(width),
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
+                "CAP": formats.count(cap),
             },
         )
         vpn_rows = b"".join(self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", []))

@@ -14,12 +14,14 @@ import random
 from pathlib import Path
 from typing import Any, ClassVar
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, request
 
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.wire import answer
 from vpnsite_adapters.languages import LANGUAGES
 from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
+from vpnsite_contract import website
 
 # Not a secret: which testimonials a page shows only has to vary.
 _random = random.Random()
@@ -70,23 +72,14 @@ class Testimonials(BuildPieces):
         card = fill_raw(str(parts["card"]).encode(), {"STARS": str(parts["star"]).encode() * item.stars})
         return fill(card, values).decode()
 
-    def data(self, language: str, picked: tuple[int, ...]) -> dict[str, Any]:
+    def data(self, language: str, picked: tuple[int, ...]) -> website.Testimonials:
         """The same pick for the script: what it draws the block from."""
         items = self.shown.of(language)
-        return {
-            "examples": self.shown.examples,
-            "testimonials": [card_data(items[index]) for index in picked],
-        }
+        return website.Testimonials(self.shown.examples, [card_data(items[index]) for index in picked])
 
 
-def card_data(item: Testimonial) -> dict[str, Any]:
-    return {
-        "name": item.name,
-        "about": item.about,
-        "text": item.text,
-        "stars": item.stars,
-        "initials": item.initials,
-    }
+def card_data(item: Testimonial) -> website.Testimonial:
+    return website.Testimonial(item.name, item.about, item.text, item.stars, item.initials)
 
 
 def testimonials_api(testimonials: Testimonials) -> Blueprint:
@@ -96,7 +89,7 @@ def testimonials_api(testimonials: Testimonials) -> Blueprint:
     def pick() -> Response:
         language = request.args.get("language", "en")
         language = language if language in LANGUAGES else "en"
-        response = jsonify(testimonials.data(language, testimonials.pick(language)))
+        response = answer(testimonials.data(language, testimonials.pick(language)))
         response.headers["Cache-Control"] = "no-store"
         return response
 

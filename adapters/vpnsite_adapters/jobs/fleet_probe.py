@@ -8,10 +8,11 @@ import time
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Protocol
 
 from vpnsite.fleet import VpnServer
 from vpnsite.ports import UnitOfWork
+from vpnsite_contract.website import Status, SystemServer
 
 CONNECT_TIMEOUT = 2.0
 PROBE_SECONDS = 10.0
@@ -38,7 +39,7 @@ class FleetProbe:
         self.unit_of_work = unit_of_work
         self.billing_url = billing_url
         # None when there is no billing service to check: the status page does not list it.
-        self.billing: dict[str, Any] | None = _billing_entry("offline", None) if billing_url else None
+        self.billing: SystemServer | None = _billing_entry("offline", None) if billing_url else None
         # Where a name clients use is not where the hub reaches the server (the demo's servers),
         # and how far away such a server is simulated to be: milliseconds added to what is measured.
         self.reach_at: dict[str, str] = {}
@@ -64,7 +65,7 @@ class FleetProbe:
         return measured if measured is None or away is None else measured + round(away())
 
     @staticmethod
-    def _check_billing(url: str) -> dict[str, Any]:
+    def _check_billing(url: str) -> SystemServer:
         started = time.perf_counter()
         try:
             with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
@@ -75,5 +76,5 @@ class FleetProbe:
         return _billing_entry("online" if healthy else "offline", elapsed if healthy else None)
 
 
-def _billing_entry(status: str, ping: int | None) -> dict[str, Any]:
-    return {"id": "billing", "location": "Hub", "status": status, "ping": ping, "load": None}
+def _billing_entry(status: Status, ping: int | None) -> SystemServer:
+    return SystemServer(id="billing", location="Hub", status=status, ping=ping, load=None)

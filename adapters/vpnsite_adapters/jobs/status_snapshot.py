@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from attrs import define, field
 
@@ -22,6 +22,9 @@ from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 from vpnsite_adapters.catalogue import CATALOGUES
+from vpnsite_contract import website
+from vpnsite_contract.structuring import unstructure
+from vpnsite_contract.website import ServerStatus, StatusSummary, SystemServer, VpnServer
 
 log = logging.getLogger("vpnsite.status")
 
@@ -44,8 +47,8 @@ class Encoded:
     gzip_etag: str | None = None
 
     @classmethod
-    def of(cls, payload: Any) -> Encoded:
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    def of(cls, answer: website.UserCount | ServerStatus) -> Encoded:
+        body = json.dumps(unstructure(answer), ensure_ascii=False, separators=(",", ":")).encode()
         tag = hashlib.blake2b(body, digest_size=12).hexdigest()
         gzipped = gzip.compress(body, 6, mtime=0)
         if len(gzipped) >= len(body):
@@ -73,13 +76,15 @@ class StatusSnapshot:
     fleet: ServerList
     unit_of_work: UnitOfWork
     clock: Clock
+    # How many users the free tier takes (the operator's VPNSITE_FREE_TIER_CAP), told with the count.
+    free_tier_cap: int = 1_000_000
     users: int = 0
-    user_count: Encoded = field(factory=lambda: Encoded.of({"success": True, "user_count": 0}))
-    server_status: Encoded = field(factory=lambda: Encoded.of({}))
+    user_count: Encoded = field(init=False)
+    server_status: Encoded = field(init=False)
     measure_load: Callable[[], float] = host_load_percent
     # The billing service's entry; None when none is configured, and then it is not listed: the
     # public page shows what runs, not what an installation could have.
-    billing: Callable[[], dict[str, Any] | None] = lambda: None
+    billing: Callable[[], SystemServer | None] = lambda: None
     demo: bool = False
     # What the operator's metrics read: the fleet as of the last refresh (its size: ``servers``),
     # and when that was (``time.monotonic()``; None before the first refresh succeeds).
@@ -96,6 +101,12 @@ class StatusSnapshot:
     # The fleet as of the last refresh, for the per-server profile links and the connection check.
     views: list[ServerView] = field(factory=list)
     exits: ExitIndex = field(factory=ExitIndex)
+
+    def __attrs_post_init__(self) -> None:
+        """The answers before the first refresh: no users, nothing listed yet."""
+        self.user_count = Encoded.of(website.UserCount(0, self.free_tier_cap))
+        summary = StatusSummary(0, 0, 0, 0, self.free_tier_cap, self.demo, 0)
+        self.server_status = Encoded.of(ServerStatus([], [], summary))
 
     @property
     def servers(self) -> int:
@@ -130,20 +141,14 @@ class StatusSnapshot:
         pings = [view.server.ping_ms for view in views if view.online and view.server.ping_ms is not None]
         billing = self.billing()
         system = [
-            {
-                "id": "activation-server",
-                "location": "Hub",
-                "status": "online",
-                "ping": database_ms,
-                "load": load,
-            },
-            {
-                "id": "hub-server",
-                "location": "Hub",
-                "status": "online" if hub_up else "offline",
-                "ping": round(statistics.median(pings)) if pings else None,
-                "load": load,
-            },
+            SystemServer("activation-server", "Hub", "online", database_ms, load),
+            SystemServer(
+                "hub-server",
+                "Hub",
+                "online" if hub_up else "offline",
+                round(statistics.median(pings)) if pings else None,
+                load,
+            ),
             *([billing] if billing is not None else []),
         ]
         vpn = [server_entry(view) for view in views]
@@ -156,39 +161,36 @@ class StatusSnapshot:
         self.exits = ExitIndex.of(views)
         self.servers_online = sum(1 for view in views if view.online)
         self.sessions = sum(view.server.sessions for view in views if view.online)
-        self.user_count = Encoded.of({"success": True, "user_count": users})
-        self.server_status = Encoded.of(
-            {
-                "vpn_servers": vpn,
-                "system_servers": system,
-                "summary": {
-                    "vpn_servers_count": len(vpn),
-                    "vpn_servers_online": self.servers_online,
-                    "system_servers_count": len(system),
-                    "user_count": users,
-                    "demo": self.demo,
-                    "updated_at": int(now.timestamp()),
-                },
-            }
+        self.user_count = Encoded.of(website.UserCount(users, self.free_tier_cap))
+        summary = StatusSummary(
+            vpn_servers_count=len(vpn),
+            vpn_servers_online=self.servers_online,
+            system_servers_count=len(system),
+            user_count=users,
+            free_tier_cap=self.free_tier_cap,
+            demo=self.demo,
+            updated_at=int(now.timestamp()),
         )
+        self.server_status = Encoded.of(ServerStatus(vpn, system, summary))
         self.refreshed_at = time.monotonic()
 
 
-def server_entry(view: ServerView) -> dict[str, Any]:
+def server_entry(view: ServerView) -> VpnServer:
     server, location = view.server, view.server.location
-    entry: dict[str, Any] = {
-        "id": location.id,
-        "name": location.name,
-        "flag": location.country,
-        "location": location.city,
-        "status": "online" if view.online else "offline",
-        "ping": server.ping_ms if view.online else None,
-        "load": f"{round(server.load_percent or 0)}%" if view.online else "0%",
-        "sessions": server.sessions if view.online else 0,
-        "rank": view.rank.value,
-        "popularity": POPULARITY_LABELS["en"][view.rank],
-    }
-    for language, labels in POPULARITY_LABELS.items():
-        if language != "en":
-            entry[f"popularity_{language}"] = labels[view.rank]
-    return entry
+    labels = {language: labels[view.rank] for language, labels in POPULARITY_LABELS.items()}
+    return VpnServer(
+        id=location.id,
+        name=location.name,
+        flag=location.country,
+        location=location.city,
+        status="online" if view.online else "offline",
+        ping=server.ping_ms if view.online else None,
+        load=f"{round(server.load_percent or 0)}%" if view.online else "0%",
+        sessions=server.sessions if view.online else 0,
+        rank=view.rank,
+        popularity=labels["en"],
+        popularity_ru=labels["ru"],
+        popularity_es=labels["es"],
+        popularity_fr=labels["fr"],
+        popularity_pt=labels["pt"],
+    )

@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users holding a live licence */
+        /** Users holding a live licence, and the free tier's cap */
         get: {
             parameters: {
                 query?: never;
@@ -647,205 +647,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/config/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The personal archive of OpenVPN profiles (a zip) behind the personal links */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The zip */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/zip": unknown;
-                    };
-                };
-                /** @description Unknown link, or the licence has ended */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The VPN keys are not set up */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/profile/{token}/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One profile of the personal archive: {server}-udp.ovpn, {server}-tcp.ovpn (application/x-openvpn-profile) or {server}.conf (WireGuard, text/plain) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Personal: never cached */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/x-openvpn-profile": unknown;
-                        "text/plain": unknown;
-                    };
-                };
-                /** @description Unknown link, ended licence, or no such profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The VPN keys are not set up */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/profile-qr/{token}/{image}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A QR code of a profile's link: {server}-udp.svg, {server}-tcp.png, … */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                    image: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Personal: never cached */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/svg+xml": unknown;
-                        "image/png": unknown;
-                    };
-                };
-                /** @description Unknown link, ended licence, or no such profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The VPN keys are not set up */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/devices": {
         parameters: {
             query?: never;
@@ -1145,13 +946,16 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["Heartbeat"];
+                    "application/json": components["schemas"]["HeartbeatBody"];
                 };
             };
             responses: {
@@ -1257,7 +1061,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1369,7 +1176,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1481,7 +1291,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1603,115 +1416,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No valid server token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Refused, with the reason */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NodeLoginResult"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/node/deny-list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Licences whose keys servers refuse, one id a line */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The list */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": unknown;
+                        "application/json": components["schemas"]["WireGuardPeers"];
                     };
                 };
                 /** @description Malformed JSON, or the sign-up request has already been used */
@@ -1877,28 +1582,459 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The personal archive of OpenVPN profiles (a zip) behind the personal links */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Personal: never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": unknown;
+                    };
+                };
+                /** @description Unknown link, or the licence has ended */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The VPN keys are not set up */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/{token}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One profile of the personal archive: {server}-udp.ovpn, {server}-tcp.ovpn (application/x-openvpn-profile) or {server}.conf (WireGuard, text/plain) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Personal: never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-openvpn-profile": unknown;
+                        "text/plain": unknown;
+                    };
+                };
+                /** @description Unknown link, ended licence, or no such profile */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The VPN keys are not set up */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile-qr/{token}/{image}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A QR code of a profile's link: {server}-udp.svg, {server}-tcp.png, … */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    image: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Personal: never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": unknown;
+                        "image/png": unknown;
+                    };
+                };
+                /** @description Unknown link, ended licence, or no such profile */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The VPN keys are not set up */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/node/deny-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Licences whose keys servers refuse, one id a line */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The list */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": unknown;
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No valid server token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused, with the reason */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeLoginResult"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SubmitEmail: {
+            email: string;
+            cookies?: components["schemas"]["Cookies"] | null;
+        };
+        Cookies: {
+            hz_id?: string | null;
+        };
+        /** @description The signed request ``/api/submit-email`` answered, sent back unchanged. */
+        CreateUser: {
+            email: string;
+            user_days: number;
+            subscription: string;
+            user_comment: string;
+            request_id: string;
+            sig: string;
+            cookies?: components["schemas"]["Cookies"] | null;
+        };
+        CheckLicense: {
+            email: string;
+            activation_code: string;
+        };
+        /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code. */
+        RenewLicence: {
+            token?: string | null;
+            email?: string | null;
+            activation_code?: string | null;
+        };
+        SupportRequest: {
+            email: string;
+            message: string;
+            activation_code?: string | null;
+        };
+        /** @description One session to end, or all: true. */
+        DisconnectDevices: {
+            email: string;
+            activation_code: string;
+            session?: string | null;
+            all?: boolean;
+        };
+        /** @description What a VPN server reports every ten seconds. */
+        HeartbeatBody: {
+            cpu_load: number;
+            bandwidth_mbps: number;
+            sessions: number;
+            service_up: boolean;
+            /** @description The connections the server holds; the hub answers which must end */
+            connections?: components["schemas"]["HeldConnection"][] | null;
+            /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
+            exit_addresses?: string[] | null;
+        };
+        HeldConnection: {
+            session: string;
+            licence: string;
+            /** @description udp, tcp or wireguard (a peer that has shaken hands lately) */
+            protocol?: string | null;
+        };
+        NodeLogin: {
+            username: string;
+            password?: string | null;
+            /** @description The OpenVPN instance: udp or tcp */
+            protocol?: string | null;
+        };
+        NodeSession: {
+            session: string;
+        };
         Error: {
             detail: string;
             code: string;
         };
         ValidationError: {
+            detail: components["schemas"]["FieldProblem"][];
             /** @constant */
             code: "validation_error";
-            detail: {
-                loc: (string | number)[];
-                msg: string;
-                type: string;
-            }[];
         };
-        SubmitEmail: {
-            email: string;
-            cookies?: {
-                hz_id?: string | null;
-            } | null;
+        FieldProblem: {
+            loc: (string | number)[];
+            msg: string;
+            type: string;
+        };
+        /** @description Admitted, with the session to report as established and ended; or refused, with why. */
+        NodeLoginResult: {
+            admitted: boolean;
+            /** @enum {unknown} */
+            reason?: "bad_credentials" | "ended" | "too_many_devices";
+            /** @description The session's id, for established and ended */
+            session?: string;
+            /** @description The licence that logged in */
+            licence?: string;
+        };
+        UserCount: {
+            user_count: number;
+            /** @description Users the free tier takes: the operator's cap */
+            free_tier_cap: number;
+            /** @constant */
+            success: true;
+        };
+        ServerStatus: {
+            vpn_servers: components["schemas"]["VpnServer"][];
+            /** @description The activation and hub servers, and the billing service when one is configured (VPNSITE_BILLING_HEALTH_URL): what is not configured is not listed */
+            system_servers: components["schemas"]["SystemServer"][];
+            summary: components["schemas"]["StatusSummary"];
+        };
+        VpnServer: {
+            id: string;
+            name: string;
+            flag: string;
+            location: string;
+            /** @enum {unknown} */
+            status: "online" | "offline";
+            ping: number | null;
+            load: string;
+            sessions: number;
+            /** @enum {unknown} */
+            rank: "very_high" | "high" | "medium" | "low";
+            popularity: string;
+            popularity_ru: string;
+            popularity_es: string;
+            popularity_fr: string;
+            popularity_pt: string;
+        };
+        SystemServer: {
+            id: string;
+            location: string;
+            /** @enum {unknown} */
+            status: "online" | "offline";
+            ping: number | null;
+            load: string | null;
+        };
+        StatusSummary: {
+            vpn_servers_count: number;
+            vpn_servers_online: number;
+            system_servers_count: number;
+            user_count: number;
+            /** @description Users the free tier takes: the operator's cap */
+            free_tier_cap: number;
+            demo: boolean;
+            updated_at: number;
+        };
+        SubmitEmailResult: {
+            form_data: components["schemas"]["FormData"];
+            /** @constant */
+            success: true;
         };
         FormData: {
             user_email: string;
@@ -1908,25 +2044,7 @@ export interface components {
             request_id: string;
             sig: string;
         };
-        SubmitEmailResult: {
-            /** @constant */
-            success: true;
-            form_data: components["schemas"]["FormData"];
-        };
-        CreateUser: {
-            email: string;
-            user_days: number;
-            subscription: string;
-            user_comment: string;
-            request_id: string;
-            sig: string;
-            cookies?: {
-                hz_id?: string | null;
-            } | null;
-        };
         ActivationResult: {
-            /** @constant */
-            success: true;
             user_email: string;
             user_code: string;
             user_days: number;
@@ -1938,140 +2056,26 @@ export interface components {
             activation_url: string;
             /** @description Per server: its personal profile links (empty when the licence has ended) */
             profiles: components["schemas"]["ProfileServer"][];
-        };
-        CheckLicense: {
-            email: string;
-            activation_code: string;
-        };
-        LicenceResult: {
             /** @constant */
             success: true;
-            license: {
-                email: string;
-                /** @description null after a renewal by link */
-                code: string | null;
-                /** Format: date */
-                start: string;
-                /** Format: date */
-                end: string;
-                end_timestamp: number;
-                days: number;
-                active: boolean;
-                renewable: boolean;
-                /** Format: date */
-                renewable_from: string;
-                /** Format: uri */
-                configUrl: string | null;
-                /** @description Per server: its personal profile links (empty when the licence has ended) */
-                profiles: components["schemas"]["ProfileServer"][];
-            };
         };
-        /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code */
-        RenewLicence: {
-            token?: string | null;
-            email?: string | null;
-            activation_code?: string | null;
-        };
-        SupportRequest: {
-            email: string;
-            activation_code?: string | null;
-            message: string;
-        };
-        SupportResult: {
-            /** @constant */
-            success: true;
-            ticket: string;
-        };
-        UserCount: {
-            /** @constant */
-            success: true;
-            user_count: number;
-        };
-        ServerStatus: {
-            vpn_servers: {
-                id: string;
-                name: string;
-                flag: string;
-                location: string;
-                /** @enum {unknown} */
-                status: "online" | "offline";
-                ping: number | null;
-                load: string;
-                sessions: number;
-                /** @enum {unknown} */
-                rank: "very_high" | "high" | "medium" | "low";
-                popularity: string;
-                popularity_ru: string;
-                popularity_es?: string;
-                popularity_fr?: string;
-                popularity_pt?: string;
-            }[];
-            /** @description The activation and hub servers, and the billing service when one is configured (VPNSITE_BILLING_HEALTH_URL): what is not configured is not listed */
-            system_servers: {
-                id: string;
-                location: string;
-                /** @enum {unknown} */
-                status: "online" | "offline";
-                ping: number | null;
-                load: string | null;
-            }[];
-            summary: {
-                vpn_servers_count: number;
-                vpn_servers_online: number;
-                system_servers_count: number;
-                user_count: number;
-                demo: boolean;
-                updated_at: number;
-            };
-        };
-        Health: {
-            status: string;
-        };
-        Heartbeat: {
-            cpu_load: number;
-            bandwidth_mbps: number;
-            sessions: number;
-            service_up: boolean;
-            /** @description The connections the server holds; the hub answers which must end */
-            connections?: {
-                session: string;
-                licence: string;
-                /** @description udp, tcp or wireguard (a peer that has shaken hands lately) */
-                protocol?: string | null;
-            }[] | null;
-            /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
-            exit_addresses?: string[] | null;
-        };
-        HeartbeatResult: {
-            /** @constant */
-            success: true;
-            server: string;
-            /** @description Sessions to cut */
-            end: string[];
-        };
-        NodeLogin: {
-            username: string;
-            password?: string | null;
-            /** @description udp or tcp */
-            protocol?: string | null;
-        };
-        NodeSession: {
-            session: string;
-        };
-        NodeLoginResult: {
-            admitted: boolean;
+        ProfileServer: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
             /** @enum {unknown} */
-            reason?: "bad_credentials" | "ended" | "too_many_devices";
-            /** @description The session's id, for established and ended */
-            session?: string;
-            /** @description The licence that logged in */
-            licence?: string;
-        };
-        NodeSessionResult: {
-            known: boolean;
+            status: "online" | "offline";
+            load: string;
+            /** @description The server to use first: the least loaded online; listed first */
+            recommended: boolean;
+            openvpn: components["schemas"]["OpenVpnProfile"][];
+            /** @description null where not offered */
+            wireguard: components["schemas"]["WireGuardProfile"] | null;
         };
         OpenVpnProfile: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             protocol: "udp" | "tcp";
             /**
              * Format: uri
@@ -2091,60 +2095,74 @@ export interface components {
              */
             qr_png: string;
         };
-        ProfileServer: {
-            id: string;
-            name: string;
-            flag: string;
-            /** @description The city */
-            location: string;
-            /** @enum {unknown} */
-            status: "online" | "offline";
-            load: string;
-            /** @description The server to use first: the least loaded online; listed first */
-            recommended: boolean;
-            openvpn: components["schemas"]["OpenVpnProfile"][];
-            /** @description WireGuard (experimental, desktops): the .conf; null where not offered */
-            wireguard: {
-                /** Format: uri */
-                url: string;
-            } | null;
+        /** @description WireGuard (experimental, desktops): the .conf. */
+        WireGuardProfile: {
+            /** Format: uri */
+            url: string;
         };
-        /** @description One session to end, or all: true */
-        DisconnectDevices: {
-            email: string;
-            activation_code: string;
-            session?: string | null;
-            all?: boolean;
-        };
-        DeviceList: {
+        LicenceResult: {
+            license: components["schemas"]["Licence"];
             /** @constant */
             success: true;
+        };
+        Licence: {
+            email: string;
+            /** @description null after a renewal by link */
+            code: string | null;
+            /** Format: date */
+            start: string;
+            /** Format: date */
+            end: string;
+            end_timestamp: number;
+            days: number;
+            active: boolean;
+            renewable: boolean;
+            /** Format: date */
+            renewable_from: string;
+            /** Format: uri */
+            configUrl: string | null;
+            /** @description Per server: its personal profile links (empty when the licence has ended) */
+            profiles: components["schemas"]["ProfileServer"][];
+            /** @description The days a renewal adds: the operator's licence term */
+            term_days: number;
+        };
+        SupportResult: {
+            ticket: string;
+            /** @constant */
+            success: true;
+        };
+        DeviceList: {
             /** @description Servers in use (one device each) */
             in_use: number;
             /** @description Devices a licence may connect at once: one per server, at most 10, and no more than the fleet has servers */
             limit: number;
-            devices: {
-                /** @description For /api/devices/disconnect */
-                session: string;
-                /** @description Only the id for a server no longer listed */
-                server: {
-                    id: string;
-                    name?: string;
-                    flag?: string;
-                    /** @description The city */
-                    location?: string;
-                };
-                /** @enum {unknown} */
-                protocol: "udp" | "tcp" | "wireguard" | null;
-                /** @description Unix time in seconds */
-                since: number;
-            }[];
+            devices: components["schemas"]["Device"][];
+            /** @constant */
+            success: true;
+        };
+        Device: {
+            /** @description For /api/devices/disconnect */
+            session: string;
+            server: components["schemas"]["DeviceServer"];
+            /** @enum {string|null} */
+            protocol: "udp" | "tcp" | "wireguard" | null;
+            /** @description Unix time in seconds */
+            since: number;
+        };
+        /** @description Only the id for a server no longer listed. */
+        DeviceServer: {
+            id: string;
+            name?: string;
+            flag?: string;
+            /** @description The city */
+            location?: string;
         };
         ConnectionCheck: {
             protected: boolean;
             /** @description The server whose exit address the request came from */
             server: components["schemas"]["ServerName"] | null;
         };
+        /** @description A server as a visitor may see it: its place, never an address. */
         ServerName: {
             id: string;
             name: string;
@@ -2155,14 +2173,37 @@ export interface components {
         Testimonials: {
             /** @description Invented examples (the demo's), shown labelled so */
             examples: boolean;
-            testimonials: {
-                name: string;
-                /** @description Role and place, as shown under the name */
-                about: string;
-                text: string;
-                stars: number;
-                initials: string;
-            }[];
+            testimonials: components["schemas"]["Testimonial"][];
+        };
+        Testimonial: {
+            name: string;
+            /** @description Role and place, as shown under the name */
+            about: string;
+            text: string;
+            stars: number;
+            initials: string;
+        };
+        HeartbeatResult: {
+            server: string;
+            /** @description Sessions to cut */
+            end: string[];
+            /** @constant */
+            success: true;
+        };
+        NodeSessionResult: {
+            known: boolean;
+        };
+        /** @description The calling server's WireGuard peers: the live licences, their keys and addresses. */
+        WireGuardPeers: {
+            peers: components["schemas"]["WireGuardPeer"][];
+        };
+        WireGuardPeer: {
+            public_key: string;
+            allowed_ips: string;
+            licence: string;
+        };
+        Health: {
+            status: string;
         };
     };
     responses: never;

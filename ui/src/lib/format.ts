@@ -1,6 +1,5 @@
 import { COMPACT_DISPLAY, LOCALE, type Language } from "./language";
 
-export const FREE_TIER_USERS = 1_000_000;
 /** Below this many users the site says it is new instead of showing a small count. The build
  * exports it to the server (forms/formats.json), so both write the same words at the same counts. */
 export const FEW_USERS = 100;
@@ -32,14 +31,19 @@ export function loadPercent(load: string, language: Language): string {
   return formatPercent(Math.round(Number.parseFloat(load) || 0) / 100, language, 0);
 }
 
-/** Progress toward the free tier, as a percentage: one decimal from 10,000 users, three below. */
-export function freeTierProgress(users: number, language: Language): string {
-  const share = Math.min(Math.max(0, users) / FREE_TIER_USERS, 1);
-  return formatPercent(share, language, users >= 10_000 ? 1 : 3);
+/** How full the free tier is (0 to 1), for the ``cap`` the operator set (the API's
+ * free_tier_cap): a tier of none is full. */
+function freeTierShare(users: number, cap: number): number {
+  return cap > 0 ? Math.min(Math.max(0, users) / cap, 1) : 1;
 }
 
-export function progressWidth(users: number): number {
-  return Math.min(100, (Math.max(0, users) / FREE_TIER_USERS) * 100);
+/** Progress toward the free tier, as a percentage: one decimal from 10,000 users, three below. */
+export function freeTierProgress(users: number, cap: number, language: Language): string {
+  return formatPercent(freeTierShare(users, cap), language, users >= 10_000 ? 1 : 3);
+}
+
+export function progressWidth(users: number, cap: number): number {
+  return freeTierShare(users, cap) * 100;
 }
 
 /** A day (the UTC date of ``date``) as the language writes it in a sentence; French writes the

@@ -47,8 +47,9 @@ export function useServed(): ServedScreen | null {
 
 /** A number the server wrote into every page it sends (`<meta name="vpnsite-users">`,
  * `vpnsite-servers`, `vpnsite-countries`, `vpnsite-uptime`: tenths of a per cent, empty while not
- * measured); null while prerendering or when there is none. */
-export function servedNumber(name: "users" | "servers" | "uptime" | "countries"): number | null {
+ * measured; on the licence page `vpnsite-licence_days`, the operator's licence term); null while
+ * prerendering or when there is none. */
+export function servedNumber(name: "users" | "servers" | "uptime" | "countries" | "licence_days"): number | null {
   if (typeof document === "undefined") return null;
   const value = document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
   return /^\d+$/.test(value) ? Number(value) : null;

@@ -13,14 +13,13 @@ import { LICENCE_FORM, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { refreshIcon } from "../../components/screen-icons";
-import { slot, useServed } from "../../lib/served";
+import { servedNumber, slot, useServed } from "../../lib/served";
 import { GroupedCode, SERVED_CODE_GROUPS } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
 import { CONNECTION_CHECK_ID } from "../../components/connection-check";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
-const TERM_DAYS = 90;
 
 function detailOf(error: unknown, fallback: string): string {
   return errorText(error instanceof ApiError ? error.body : null, ERROR_DISPLAYS.licence(fallback));
@@ -97,7 +96,7 @@ function DashboardView({ active, shown, configUrl, renewal, another, devices, se
   );
 }
 
-function Dashboard({ licence, devices, credentials, onAnother }: { licence: Licence; devices: DeviceList | null; credentials: { email: string; code: string }; onAnother: () => void }) {
+export function Dashboard({ licence, devices, credentials, onAnother }: { licence: Licence; devices: DeviceList | null; credentials: { email: string; code: string }; onAnother: () => void }) {
   const { language, t, dictionary } = useScreenI18n();
   const [current, setCurrent] = useState(licence);
   const [renewing, setRenewing] = useState(false);
@@ -126,7 +125,7 @@ function Dashboard({ licence, devices, credentials, onAnother }: { licence: Lice
     <>
       {current.renewable ? (
         <button type="button" class="button" onClick={renew} disabled={renewing}>
-          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon path={refreshIcon} size={18} />} {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
+          {renewing ? <span class="spinner" aria-hidden="true" /> : <Icon path={refreshIcon} size={18} />} {t("licence.renew", { days: plural(current.term_days, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p class="muted small">{t("licence.renewFrom", { date: formatDate(parseDay(current.renewable_from), language) })}</p>
@@ -143,9 +142,11 @@ function Dashboard({ licence, devices, credentials, onAnother }: { licence: Lice
   );
 }
 
-function RenewByLink({ token }: { token: string }) {
+export function RenewByLink({ token }: { token: string }) {
   const { language, t, dictionary } = useScreenI18n();
   const [state, setState] = useState<"idle" | "busy" | string>("idle");
+  // The operator's term, as the page the server sent says; the answer says it again.
+  const days = servedNumber("licence_days");
   const renew = async () => {
     setState("busy");
     try {
@@ -160,7 +161,7 @@ function RenewByLink({ token }: { token: string }) {
     <div class="card renew-card">
       {state === "idle" || state === "busy" ? (
         <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
-          <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: plural(TERM_DAYS, dictionary.activation.days, language) })}
+          <Icon path={refreshIcon} size={18} /> {days === null ? t("licence.renewNow") : t("licence.renew", { days: plural(days, dictionary.activation.days, language) })}
         </button>
       ) : (
         <p role="status">{state}</p>

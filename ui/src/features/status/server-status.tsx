@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
-import { FEW_USERS, FREE_TIER_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
+import { FEW_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
@@ -45,8 +45,9 @@ type VpnRowView = { flag: ComponentChildren; name: string; city: string; status:
 type SystemRowView = { name: string; status: string; statusText: string; ping: ComponentChildren };
 // progressNow and progressWidth are numbers, or the server's slots when prerendered; progress is
 // null below FEW_USERS, where the site says it is new rather than count (lib/served.tsx:
-// countedUsers): a share of the free tier would give the count away.
-type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number };
+// countedUsers): a share of the free tier would give the count away. cap: the free tier's size as
+// the operator set it, written out (a slot when prerendered).
+type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number; cap: string };
 
 function StatusPill({ status, text }: { status: string; text: string }) {
   return (
@@ -121,8 +122,8 @@ export function ResponseTime({ ping }: { ping: string }) {
 /** The live block's content: the demo note, the users card (progress toward the free tier, or
  * below FEW_USERS only the free tier's size) and both lists. */
 export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolean; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
-  const { language, t } = useI18n();
-  const progress = { percent: users.progress ?? "", cap: formatCount(FREE_TIER_USERS, language) };
+  const { t } = useI18n();
+  const progress = { percent: users.progress ?? "", cap: users.cap };
   return (
     <>
       {demo && <p class="notice">{t("status.demo")}</p>}
@@ -152,6 +153,7 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
 export function LiveStatus({ data }: { data: ServerStatus }) {
   const { language, t, dictionary } = useScreenI18n();
   const users = data.summary.user_count;
+  const cap = data.summary.free_tier_cap;
   const vpnRows = data.vpn_servers.map((server) => {
     const { name, city } = placeOf(dictionary.locations, server.flag, server.name, server.location);
     const view: VpnRowView = {
@@ -179,9 +181,10 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
   });
   const view: UsersView = {
     users: countedUsers("USERS", users, language, dictionary),
-    progress: users < FEW_USERS ? null : freeTierProgress(users, language),
-    progressNow: progressWidth(users),
-    progressWidth: Math.max(progressWidth(users), 0.5),
+    progress: users < FEW_USERS ? null : freeTierProgress(users, cap, language),
+    progressNow: progressWidth(users, cap),
+    progressWidth: Math.max(progressWidth(users, cap), 0.5),
+    cap: formatCount(cap, language),
   };
   return <StatusBlock demo={data.summary.demo} users={view} vpnRows={vpnRows} systemRows={systemRows} />;
 }

@@ -1,0 +1,70 @@
+"""The OpenAPI document is generated from the wire contract's classes: every call's body and answer
+is a component of it, and what the operator sets (the licence term, the free tier's cap) is what
+the API tells the website, so the site never says 90 days to visitors of a 30-day service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.integration.test_fleet import BEAT, beat, token_for
+from tests.support.api import call, sign_up
+from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.openapi import CALLS, openapi_document
+
+
+def test_every_call_names_its_body_and_answer_classes_in_the_document() -> None:
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    for path, declared in CALLS.items():
+        operation = document["paths"][path][declared.method]
+        for cls in (declared.body, declared.answer):
+            if cls is not None:
+                assert cls.__name__ in schemas, f"{path}: {cls.__name__} is not in the document"
+        ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        assert declared.answer is not None
+        assert ok == {"$ref": f"#/components/schemas/{declared.answer.__name__}"}, path
+        if declared.body is not None:
+            body = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert body == {"$ref": f"#/components/schemas/{declared.body.__name__}"}, path
+    references = str(document)
+    for name in schemas:
+        assert references.count(f"#/components/schemas/{name}'") >= 1, f"{name} is declared but not used"
+
+
+def test_a_hub_set_to_a_thirty_day_term_and_a_five_thousand_cap_says_so(make_hub: Any) -> None:
+    hub = make_hub(licence_days=30, free_tier_cap=5000)
+    client = create_app(hub.services).test_client()
+    status, count = call(client, "/api/user-count")
+    assert (status, count["free_tier_cap"]) == (200, 5000)
+
+    _, activation = call(client, "/api/create-user", sign_up(client))
+    assert activation["user_days"] == 30
+    body = {"email": "anna@example.org", "activation_code": activation["user_code"]}
+    status, checked = call(client, "/api/check-license", body)
+    assert (status, checked["license"]["term_days"]) == (200, 30)
+
+
+def test_the_default_term_and_cap_are_the_products(client: Any) -> None:
+    assert call(client, "/api/user-count")[1]["free_tier_cap"] == 1_000_000
+    _, activation = call(client, "/api/create-user", sign_up(client))
+    body = {"email": "anna@example.org", "activation_code": activation["user_code"]}
+    assert call(client, "/api/check-license", body)[1]["license"]["term_days"] == 90
+
+
+def test_a_heartbeat_whose_list_is_not_a_list_is_told_so(hub: Any) -> None:
+    client = create_app(hub.services).test_client()
+    answer = beat(client, token_for(hub, "nl-amsterdam"), {**BEAT, "connections": "s1"})
+    assert answer.status_code == 422
+    assert answer.get_json()["detail"] == [
+        {"loc": ["body", "connections"], "msg": "Expected a list.", "type": "value_error.wrong_type"}
+    ]
+
+
+def test_a_heartbeat_refuses_a_connection_whose_session_is_over_its_cap(hub: Any) -> None:
+    client = create_app(hub.services).test_client()
+    held = {"session": "s" * 65, "licence": "l1", "protocol": "udp"}
+    answer = beat(client, token_for(hub, "nl-amsterdam"), {**BEAT, "connections": [held]})
+    assert answer.status_code == 422
+    (problem,) = answer.get_json()["detail"]
+    assert problem["loc"] == ["body", "connections", 0, "session"]
+    assert problem["type"] == "value_error.too_long"
