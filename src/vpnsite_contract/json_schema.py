@@ -40,6 +40,7 @@ class _Components:
         if name in self.schemas:
             raise ValueError(f"two classes are named {name}")
         self.requests[cls] = request
+        # Named before its fields are walked, so a class reached again while they are is a reference.
         self.schemas[name] = {}
         self.schemas[name] = self._object(cls, request)
         return ref(name)
@@ -62,7 +63,7 @@ class _Components:
             if not optional:
                 required.append(attribute.name)
         schema: dict[str, Any] = {"type": "object"}
-        if cls.__doc__ and cls.__doc__ != inspect.getdoc(object):
+        if cls.__doc__:
             schema["description"] = inspect.cleandoc(cls.__doc__)
         if required:
             schema["required"] = required
@@ -122,7 +123,7 @@ def component_schemas(requests: Iterable[type], answers: Iterable[type]) -> dict
 
 
 def schema_of(cls: type, request: bool) -> dict[str, Any]:
-    """One class's schema, standalone: its components under ``$defs``-free ``components``, as a
-    validator given ``{**schema, "components": {"schemas": ...}}`` resolves them."""
+    """One class's schema, standalone: a reference to it beside the components it needs, as a
+    JSON Schema validator resolves ``#/components/schemas/...`` in one document."""
     schemas = component_schemas([cls] if request else [], [] if request else [cls])
     return {**ref(cls.__name__), "components": {"schemas": schemas}}

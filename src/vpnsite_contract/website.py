@@ -34,7 +34,7 @@ class SubmitEmail:
 
 @define
 class CreateUser:
-    """The signed request ``/api/submit-email`` answered, sent back unchanged."""
+    """The signed request /api/submit-email answered, sent back unchanged."""
 
     email: str = field(metadata=capped(EMAIL))
     user_days: int

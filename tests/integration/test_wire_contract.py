@@ -4,12 +4,17 @@ the API tells the website, so the site never says 90 days to visitors of a 30-da
 
 from __future__ import annotations
 
+import threading
 from typing import Any
+
+from werkzeug.serving import make_server
 
 from tests.integration.test_fleet import BEAT, beat, token_for
 from tests.support.api import call, sign_up
+from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.openapi import CALLS, openapi_document
+from vpnsite_node.hub import HubClient, Verdict
 
 
 def test_every_call_names_its_body_and_answer_classes_in_the_document() -> None:
@@ -68,3 +73,23 @@ def test_a_heartbeat_refuses_a_connection_whose_session_is_over_its_cap(hub: Any
     (problem,) = answer.get_json()["detail"]
     assert problem["loc"] == ["body", "connections", 0, "session"]
     assert problem["type"] == "value_error.too_long"
+
+
+def test_the_agent_and_the_hub_speak_the_same_classes(hub: Any) -> None:
+    """The VPN server's client against the hub's own app over HTTP: what it sends is structured by
+    the hub, what the hub answers is read back, with the classes of vpnsite_contract.node_calls."""
+    server = make_server("127.0.0.1", 0, create_app(hub.services), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = HubClient(
+            f"http://127.0.0.1:{server.server_port}", token_for(hub, "nl-amsterdam"), ["198.51.100.7"]
+        )
+        beat = Heartbeat(12.34, 5.678, 1, True)
+        assert client.heartbeat(beat, [("no-such-session", "no-such-licence", "udp")]) == ["no-such-session"]
+        assert client.heartbeat(beat, None) == []
+        assert client.log_in("anna@example.org", "0" * 20, "udp") == Verdict(False, "bad_credentials")
+        assert client.wireguard_peers() == {}
+        assert HubClient(client.url, "not-a-token").heartbeat(beat, None) is None
+    finally:
+        server.shutdown()
+        server.server_close()

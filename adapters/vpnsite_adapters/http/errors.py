@@ -26,7 +26,8 @@ from vpnsite.errors import (
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
-from vpnsite_contract.structuring import FieldError, InvalidBody
+from vpnsite_contract.structuring import FieldError, InvalidBody, unstructure
+from vpnsite_contract.website import Error, FieldProblem, ValidationError
 
 log = logging.getLogger("vpnsite.http")
 
@@ -73,7 +74,7 @@ def language() -> str:
 
 
 def error_response(status: int, code: str, **params: object) -> Response:
-    response = jsonify(detail=detail_text(code, language(), **params), code=code)
+    response = jsonify(unstructure(Error(detail_text(code, language(), **params), code)))
     response.status_code = status
     return response
 
@@ -85,10 +86,10 @@ def field_message(error: FieldError, lang: str) -> str:
 def validation_response(errors: list[FieldError]) -> Response:
     lang = language()
     detail = [
-        {"loc": list(error.loc), "msg": field_message(error, lang), "type": f"value_error.{error.kind}"}
+        FieldProblem(list(error.loc), field_message(error, lang), f"value_error.{error.kind}")
         for error in errors
     ]
-    response = jsonify(detail=detail, code="validation_error")
+    response = jsonify(unstructure(ValidationError(detail)))
     response.status_code = 422
     return response
 

@@ -19,6 +19,8 @@ from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.request_ids import HEADER, choose_request_id
 from vpnsite_adapters.http.weighted_header import weighted
 from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
+from vpnsite_contract.structuring import unstructure
+from vpnsite_contract.website import Error
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -69,15 +71,9 @@ class PollingEndpoints:
         started = time.perf_counter()
         request_id = (HEADER, choose_request_id(environ))
         if method not in ("GET", "HEAD", "OPTIONS"):
-            body = json.dumps(
-                {
-                    "detail": detail_text(
-                        "method_not_allowed", pick_language(environ.get("HTTP_ACCEPT_LANGUAGE"))
-                    ),
-                    "code": "method_not_allowed",
-                },
-                ensure_ascii=False,
-            ).encode()
+            language = pick_language(environ.get("HTTP_ACCEPT_LANGUAGE"))
+            refused = Error(detail_text("method_not_allowed", language), "method_not_allowed")
+            body = json.dumps(unstructure(refused), ensure_ascii=False).encode()
             self.counter(environ["PATH_INFO"], method, 405)()
             start_response(
                 "405 Method Not Allowed",

@@ -1900,7 +1900,7 @@ export interface components {
         Cookies: {
             hz_id?: string | null;
         };
-        /** @description The signed request ``/api/submit-email`` answered, sent back unchanged. */
+        /** @description The signed request /api/submit-email answered, sent back unchanged. */
         CreateUser: {
             email: string;
             user_days: number;

@@ -12,6 +12,7 @@ type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ?
 export type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
 type PostResult<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["responses"][200]>;
 type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
+type GetQuery<P extends GetPath> = NonNullable<paths[P]["get"]>["parameters"] extends { query?: infer Q } ? Q : never;
 
 /** The body of a failed call, as the API describes it. */
 export type ApiErrorBody = Schemas["Error"] | Schemas["ValidationError"];
@@ -36,20 +37,28 @@ export class ApiError extends Error {
   }
 }
 
-export async function post<P extends PostPath>(path: P, body: PostBody<P>, language: Language): Promise<PostResult<P>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": ACCEPT_LANGUAGE[language] },
-      body: JSON.stringify(body),
-    });
-  } catch {
+/** A request to the API; a network that failed is an ApiError of status 0. */
+const send = (path: string, init: RequestInit) =>
+  fetch(path, init).catch(() => {
     throw new ApiError(0, null);
-  }
+  });
+
+export async function post<P extends PostPath>(path: P, body: PostBody<P>, language: Language): Promise<PostResult<P>> {
+  const response = await send(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": ACCEPT_LANGUAGE[language] },
+    body: JSON.stringify(body),
+  });
   const payload = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody | null);
   return payload as PostResult<P>;
+}
+
+/** A GET answered for this visitor alone (never cached), typed by its path and its query. */
+export async function get<P extends GetPath>(path: P, query?: GetQuery<P>): Promise<GetResult<P>> {
+  const response = await send(query ? `${path}?${new URLSearchParams(query as Record<string, string>)}` : path, { cache: "no-store" });
+  if (!response.ok) throw new ApiError(response.status, null);
+  return (await response.json()) as GetResult<P>;
 }
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>
@@ -60,7 +69,7 @@ export function conditionalGetter<P extends GetPath>(path: P): () => Promise<Get
   let etag: string | null = null;
   let last: GetResult<P> | null = null;
   return async () => {
-    const response = await fetch(path, { headers: etag ? { "If-None-Match": etag } : {} });
+    const response = await send(path, { headers: etag ? { "If-None-Match": etag } : {} });
     if (response.status === 304) return last;
     if (!response.ok) throw new ApiError(response.status, null);
     etag = response.headers.get("ETag");

@@ -1,7 +1,7 @@
 // The calls only the screens after the home page make (the activation, the licence page, the
 // devices, support, the connection check): a module of their own, so the home page's first script
 // does not carry them (api.ts holds what it needs, and how a call is made).
-import { ApiError, post, type ConnectionCheck, type FormData, type PostBody } from "./api";
+import { get, post, type FormData, type PostBody } from "./api";
 import type { Language } from "./language";
 
 export const createUser = (form: FormData, hzId: string, language: Language) =>
@@ -34,13 +34,4 @@ export const listDevices = (email: string, activationCode: string, language: Lan
 export const disconnectDevices = (email: string, activationCode: string, session: string | null, language: Language) =>
   post("/api/devices/disconnect", session === null ? { email, activation_code: activationCode, all: true } : { email, activation_code: activationCode, session }, language);
 
-export async function checkConnection(): Promise<ConnectionCheck> {
-  let response: Response;
-  try {
-    response = await fetch("/api/connection-check", { cache: "no-store" });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  if (!response.ok) throw new ApiError(response.status, null);
-  return (await response.json()) as ConnectionCheck;
-}
+export const checkConnection = () => get("/api/connection-check");

@@ -9,7 +9,7 @@ import { Flag } from "../components/flag";
 import { globeIcon, Icon, shieldIcon } from "../components/icons";
 import { boltIcon, eyeOffIcon, keyIcon, lockIcon, starIcon, wifiIcon } from "../components/screen-icons";
 import type { Testimonial, Testimonials as Picked } from "../content/testimonials";
-import { conditionalGetter, type VpnServer } from "../lib/api";
+import { conditionalGetter, get, type VpnServer } from "../lib/api";
 import { plural } from "../lib/format";
 import { type Dictionary, useI18n, useScreenI18n } from "../lib/i18n";
 import { placeOf } from "../lib/places";
@@ -176,9 +176,7 @@ function Testimonials() {
   const { language } = useI18n();
   const [picked, setPicked] = useState<Picked | null>(null);
   useEffect(() => {
-    fetch(`/api/testimonials?language=${language}`, { cache: "no-store" })
-      .then((response) => (response.ok ? (response.json() as Promise<Picked>) : null))
-      .then(setPicked, () => setPicked(null));
+    get("/api/testimonials", { language }).then(setPicked, () => setPicked(null));
   }, [language]);
   if (typeof document === "undefined") return <>{slot("RAW_TESTIMONIALS")}</>;
   return picked && <PickedTestimonials picked={picked} />;
