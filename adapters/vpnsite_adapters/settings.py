@@ -14,6 +14,7 @@ from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
@@ -44,7 +45,7 @@ class Settings:
     port: int = 8000
     threads: int = 8
     licence_days: int = DEFAULT_TERM_DAYS
-    free_tier_cap: int = 1_000_000
+    free_tier_cap: int = DEFAULT_FREE_TIER_CAP
     rate_limits: tuple[RateLimit, ...] = DEFAULT_RULES
     cors_origins: tuple[str, ...] = ()
     trusted_proxies: tuple[Network, ...] = ()
@@ -113,7 +114,7 @@ def load_settings(
         port=_integer(get("PORT", "8000"), "PORT", 1, 65535),
         threads=_integer(get("THREADS", "8"), "THREADS", 1, 256),
         licence_days=_integer(get("LICENCE_DAYS", str(DEFAULT_TERM_DAYS)), "LICENCE_DAYS", 1, 3650),
-        free_tier_cap=_integer(get("FREE_TIER_CAP", "1000000"), "FREE_TIER_CAP", 0, 10**12),
+        free_tier_cap=_integer(get("FREE_TIER_CAP", str(DEFAULT_FREE_TIER_CAP)), "FREE_TIER_CAP", 0, 10**12),
         rate_limits=_rate_limits(get("RATE_LIMITS", "")),
         cors_origins=tuple(_words(get("CORS_ORIGINS", ""))),
         trusted_proxies=_networks(get("TRUSTED_PROXIES", "")),

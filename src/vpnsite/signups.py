@@ -43,6 +43,10 @@ class SignupStore(Protocol):
     def was_redeemed(self, request_id: str) -> bool: ...
 
 
+# How many users the free tier takes unless the operator says otherwise.
+DEFAULT_FREE_TIER_CAP = 1_000_000
+
+
 @frozen
 class FreeTier:
     """The service is free for the first ``cap`` users (distinct e-mails with a live licence)."""

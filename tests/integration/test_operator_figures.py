@@ -1,5 +1,5 @@
 """The pages the server sends say what the operator set, filled when they are sent (not as the
-build knew it): the free tier's cap on the status page, the licence term on the licence page."""
+build knew it): the free tier's cap and the licence term, in every language."""
 
 from __future__ import annotations
 
@@ -38,9 +38,38 @@ def test_the_status_page_without_script_measures_the_free_tier_against_the_opera
     assert "5\u202f000" in french
 
 
-def test_the_licence_page_carries_the_operators_term_for_the_script(make_hub: Any) -> None:
-    hub = make_hub(licence_days=30)
-    client = create_app(hub.services).test_client()
-    for path in ("/license", "/ru/license"):
+def test_every_page_states_the_operators_term_and_free_tier_in_its_language(make_hub: Any) -> None:
+    """An operator who sets a 30-day term and a free tier of 5,000 gets a site that says so, in
+    the texts that promise them (the home page, the FAQ, the terms, the about page) and in the
+    meta tags the script reads them from, in each language's own words and plural forms."""
+    client = create_app(make_hub(licence_days=30, free_tier_cap=5000).services).test_client()
+    said = {
+        "/": ["Free for the first 5,000 users", "a licence for 30 days", "The first 5,000 users never pay."],
+        "/ru": ["Бесплатно для первых 5\u00a0000 пользователей", "лицензию на 30 дней"],
+        "/es": ["Gratis para los primeros 5000 usuarios", "una licencia de 30 días"],
+        "/fr/support": ["Que se passe-t-il au bout de 30 jours", "gratuit jusqu’à 5\u202f000 utilisateurs"],
+        "/pt/terms": ["Uma licença vale por 30 dias", "gratuito para os primeiros 5.000 usuários"],
+        "/about": ["A free VPN for the first 5,000 users", "licences for 30 days"],
+    }
+    for path, texts in said.items():
         page = client.get(path).get_data(as_text=True)
-        assert '<meta name="vpnsite-licence_days" content="30">' in page, path
+        for text in texts:
+            assert text in page, (path, text)
+        assert "90 d" not in page and "1,000,000" not in page, path
+        assert "{{" not in page, path
+    home = client.get("/ru").get_data(as_text=True)
+    assert '<meta name="vpnsite-term" content="30 дней">' in home
+    assert '<meta name="vpnsite-free_users" content="5\u00a0000 пользователей">' in home
+
+
+def test_a_million_users_is_said_as_each_language_counts_millions(make_hub: Any) -> None:
+    client = create_app(make_hub().services).test_client()
+    said = {
+        "/": "Free for the first 1,000,000 users",
+        "/es": "Gratis para los primeros 1.000.000 de usuarios",
+        "/fr": "Gratuit jusqu’à 1\u202f000\u202f000 d’utilisateurs",
+        "/pt": "Grátis para os primeiros 1.000.000 de usuários",
+        "/ru": "Бесплатно для первых 1\u00a0000\u00a0000 пользователей",
+    }
+    for path, text in said.items():
+        assert text in client.get(path).get_data(as_text=True), path

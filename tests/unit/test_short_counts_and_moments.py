@@ -43,6 +43,7 @@ FORMATS = {
     language: LanguageFormats(
         language=language,
         days={"other": "{n}"},
+        users=dictionary_forms(language),
         few_users=100,
         short_from=1_000_000,
         counted_users={"FOOTER_USERS": CountedText(forms=dictionary_forms(language), few="new")},

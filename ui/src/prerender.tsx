@@ -50,6 +50,7 @@ export function formats() {
         language,
         {
           days: dictionary.activation.days,
+          users: dictionary.footer.users,
           few_users: FEW_USERS,
           short_from: SHORT_COUNT_FROM,
           counted_users: Object.fromEntries(counted),
@@ -108,7 +109,7 @@ export function renderFooterContact(links: SocialLink[], language: Language): st
 export function statusParts(language: Language) {
   const { t } = makeTranslator(language, DICTIONARIES[language]);
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
-  const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH"), cap: slot("CAP") };
+  const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH"), cap: slot("CAP"), freeUsers: slot("FREE_USERS") };
   const block = (demo: boolean, few: boolean) =>
     inLanguage(language, <StatusBlock demo={demo} users={few ? { ...users, progress: null } : users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
   return {

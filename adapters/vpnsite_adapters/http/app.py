@@ -146,6 +146,7 @@ def register_public(app: Flask, services: Services) -> None:
         settings.social_links,
         shown_testimonials(settings.testimonials, settings.demo),
         settings.licence_days,
+        settings.free_tier_cap,
     )
     if site is not None:
         register_site(app, site)

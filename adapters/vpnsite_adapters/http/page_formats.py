@@ -61,6 +61,8 @@ class CountedText:
 class LanguageFormats:
     language: str
     days: PluralForms
+    # A count of users as the footer's texts say it ("1,000,000 users"), whatever the count.
+    users: PluralForms
     few_users: int
     short_from: int
     # Each marker that holds a text counting users (``__SLOT_RAW_FOOTER_USERS__``…), by its name
@@ -90,6 +92,9 @@ class LanguageFormats:
     def days_text(self, days: int) -> str:
         return plural(days, self.days, self.language)
 
+    def users_text(self, users: int) -> str:
+        return plural(users, self.users, self.language)
+
     def short(self, value: int) -> str:
         """The short form of a count from a million ("1.2m", "1,2 млн", "1,2 millones")."""
         return format_short(value, self.language)
@@ -118,6 +123,7 @@ class PageFormats:
             language: LanguageFormats(
                 language=language,
                 days=dict(table["days"]),
+                users=dict(table["users"]),
                 few_users=int(table["few_users"]),
                 short_from=int(table["short_from"]),
                 counted_users={

@@ -24,6 +24,7 @@ from werkzeug.routing import PathConverter
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location
 from vpnsite.licences import DEFAULT_TERM_DAYS
+from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
@@ -46,7 +47,6 @@ log = logging.getLogger("vpnsite.site")
 SITE_DIR = Path(__file__).parent / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
 FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
-LICENCE_DAYS_PLACEHOLDER = b"__LICENCE_DAYS__"
 # The blocks a page is filled with because it has their marker (``variant``, ``answer``).
 _BLOCKS = (
     "RAW_STATUS",
@@ -161,6 +161,7 @@ class Site:
         social_links: tuple[SocialLink, ...] = (),
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
+        free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
     ) -> None:
         self.root = root
         self.public_url = public_url
@@ -169,9 +170,10 @@ class Site:
             placeholder: escape(value, quote=True).encode()
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
         }
-        # The operator's licence term (VPNSITE_LICENCE_DAYS), which the script says a renewal adds
-        # before the API has answered (ui/src/lib/served.tsx: servedNumber("licence_days")).
-        self.page_values[LICENCE_DAYS_PLACEHOLDER] = str(licence_days).encode()
+        # The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP), which every page
+        # states in its language (ui/src/lib/served.tsx: withTerms).
+        self.licence_days = licence_days
+        self.free_tier_cap = free_tier_cap
         self.social_links = social_links
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
@@ -236,17 +238,21 @@ class Site:
         social_links: tuple[SocialLink, ...] = (),
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
+        free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
     ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
-        return cls(SITE_DIR, public_url, snapshot, operator, social_links, testimonials, licence_days)
+        return cls(
+            SITE_DIR, public_url, snapshot, operator, social_links, testimonials, licence_days, free_tier_cap
+        )
 
     def counts(self, language: str, key: Figures) -> tuple[dict[str, str], dict[str, bytes]]:
         """What every page says of the snapshot: the numbers for the script (meta tags), the
         servers online, the fleet's uptime and countries (on the home page), and each text that
         counts users as markup (``PageFormats``): a number in the language's plural form, or the
-        words for a new service."""
+        words for a new service; and the operator's terms in words (the licence's term, how many
+        users the free tier takes)."""
         formats = self.formats[language]
         uptime = key.uptime_permille
         numbers = {
@@ -256,6 +262,9 @@ class Site:
             "UPTIME_PERMILLE": "" if uptime is None else str(uptime),
             "COUNTRIES_COUNT": str(key.countries),
             "COUNTRIES": formats.count(key.countries),
+            # The operator's terms, in words (ui/src/lib/served.tsx: withTerms).
+            "TERM": formats.days_text(self.licence_days),
+            "FREE_USERS": formats.users_text(self.free_tier_cap),
         }
         # How many devices a licence connects at once, in words for the fleet (http/device_rows.py):
         # one server a location, so a page is filled again when the fleet changes.

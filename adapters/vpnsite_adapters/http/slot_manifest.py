@@ -19,8 +19,8 @@ from typing import Any
 MANIFEST = "slots.json"
 
 # What each piece of a piece file (``site/forms/*.json``) is filled with, by its path in a
-# language's parts; a ``*`` stands for the keys of a table (the flags, by country). A path is
-# matched exactly first.
+# language's parts; a ``*`` stands for any text (the flags, by country; a block's variants). A path
+# is matched exactly first, then by the longest pattern that matches it.
 Declared = Mapping[str, frozenset[str]]
 
 # Markers a page is filled with only in pairs: the block the visitor reads and the data the script
@@ -90,7 +90,8 @@ def page_problems(
 def _declared(path: str, declared: Declared) -> frozenset[str] | None:
     if path in declared:
         return declared[path]
-    return next((names for key, names in declared.items() if "*" in key and fnmatchcase(path, key)), None)
+    matching = [key for key in declared if "*" in key and fnmatchcase(path, key)]
+    return declared[max(matching, key=len)] if matching else None
 
 
 def _names(names: Any) -> str:

@@ -35,8 +35,8 @@ class StatusPage(BuildPieces):
                 "RAW_VPN_ROWS",
             }
         ),
-        "markup/block_few": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
-        "markup/block_few_demo": frozenset({"RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
+        # Below the count it shows, the block says how many the free tier takes instead.
+        "markup/block_few*": frozenset({"FREE_USERS", "RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
         "markup/vpn_row": frozenset(
             {"CITY", "NAME", "PING", "RANK", "RANK_TEXT", "RAW_FLAG", "RAW_LOAD", "STATUS", "STATUS_TEXT"}
         ),
@@ -69,6 +69,7 @@ class StatusPage(BuildPieces):
                 "PROGRESS_NOW": js_number(width),
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
                 "CAP": formats.count(cap),
+                "FREE_USERS": formats.users_text(cap),
             },
         )
         vpn_rows = b"".join(self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", []))

@@ -20,6 +20,7 @@ from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
+from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_contract import website
@@ -77,7 +78,7 @@ class StatusSnapshot:
     unit_of_work: UnitOfWork
     clock: Clock
     # How many users the free tier takes (the operator's VPNSITE_FREE_TIER_CAP), told with the count.
-    free_tier_cap: int = 1_000_000
+    free_tier_cap: int = DEFAULT_FREE_TIER_CAP
     users: int = 0
     user_count: Encoded = field(init=False)
     server_status: Encoded = field(init=False)

@@ -3,6 +3,7 @@
 
 import { globeIcon, shieldIcon } from "../components/icons";
 import { archiveIcon, boltIcon, devicesIcon, downloadIcon, eyeOffIcon, giftIcon, keyIcon, plugIcon, refreshIcon, searchIcon, trashIcon } from "../components/screen-icons";
+import { withTerms } from "./terms";
 import type { FaqText } from "./types";
 
 export type FaqItem = { id: string; colour: string; icon: string } & FaqText;
@@ -24,9 +25,13 @@ export const FAQ_ITEMS: { id: string; colour: string; icon: string }[] = [
 ];
 
 /** The items in a language; ``{{rule}}`` in an answer is how many devices connect at once, in the
- * words the server picked for its fleet (lib/served.tsx: servedText). */
+ * words the server picked for its fleet (lib/served.tsx: servedText), and the operator's terms are
+ * filled in (withTerms). */
 export function faqIn(texts: Record<string, FaqText>, rule: string): FaqItem[] {
-  return FAQ_ITEMS.map((item) => ({ ...item, ...texts[item.id], answer: texts[item.id].answer.replace("{{rule}}", rule) }));
+  return FAQ_ITEMS.map((item) => {
+    const { question, answer } = texts[item.id];
+    return { ...item, question: withTerms(question), answer: withTerms(answer.replace("{{rule}}", rule)) };
+  });
 }
 
 export function filterFaq(items: FaqItem[], query: string): FaqItem[] {

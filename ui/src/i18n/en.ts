@@ -33,9 +33,9 @@ export default {
   cta: { floating: "Get VPN free now" },
   proof: { launched: "Just launched", first: "New: be among the first users", join: "Be one of our first users today" },
   home: {
-    badge: "Free for the first 1,000,000 users",
+    badge: "Free for the first {{freeUsers}}",
     title: "Private, fast and free VPN",
-    lead: "Enter your e-mail and get a 20-digit activation code and a 90-day licence in seconds. No credit card, no speed limits, no activity logs.",
+    lead: "Enter your e-mail and get a 20-digit activation code and a licence for {{term}} in seconds. No credit card, no speed limits, no activity logs.",
     emailLabel: "Your e-mail",
     emailPlaceholder: "you@example.com",
     submit: "Get VPN",
@@ -49,7 +49,7 @@ export default {
     uptimeNone: "Not measured yet",
     countries: "Countries with servers",
     closingTitle: "Ready in under a minute",
-    closingText: "Your e-mail is all it takes. The first million users never pay.",
+    closingText: "Your e-mail is all it takes. The first {{freeUsers}} never pay.",
     closingButton: "Get your free licence",
   },
 } as const;

@@ -32,9 +32,9 @@ const es: CoreDictionary = {
   cta: { floating: "Consigue tu VPN gratis" },
   proof: { launched: "Recién lanzado", first: "Nuevo: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },
   home: {
-    badge: "Gratis para el primer millón de usuarios",
+    badge: "Gratis para los primeros {{freeUsers}}",
     title: "VPN privada, rápida y gratuita",
-    lead: "Introduce tu correo y recibe en segundos un código de activación de 20 dígitos y una licencia de 90 días. Sin tarjeta, sin límites de velocidad, sin registros de actividad.",
+    lead: "Introduce tu correo y recibe en segundos un código de activación de 20 dígitos y una licencia de {{term}}. Sin tarjeta, sin límites de velocidad, sin registros de actividad.",
     emailLabel: "Tu correo electrónico",
     emailPlaceholder: "tu@ejemplo.com",
     submit: "Obtener VPN",
@@ -48,7 +48,7 @@ const es: CoreDictionary = {
     uptimeNone: "Aún sin medir",
     countries: "Países con servidores",
     closingTitle: "Listo en menos de un minuto",
-    closingText: "Solo necesitas tu correo. El primer millón de usuarios nunca paga.",
+    closingText: "Solo necesitas tu correo. Los primeros {{freeUsers}} nunca pagan.",
     closingButton: "Consigue tu licencia gratuita",
   },
 };

@@ -32,9 +32,9 @@ const fr: CoreDictionary = {
   cta: { floating: "Obtenir le VPN gratuit" },
   proof: { launched: "Tout juste lancé", first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },
   home: {
-    badge: "Gratuit pour le premier million d’utilisateurs",
+    badge: "Gratuit jusqu’à {{freeUsers}}",
     title: "Un VPN privé, rapide et gratuit",
-    lead: "Saisissez votre e-mail et recevez en quelques secondes un code d’activation à 20 chiffres et une licence de 90 jours. Sans carte bancaire, sans limite de débit, sans journal d’activité.",
+    lead: "Saisissez votre e-mail et recevez en quelques secondes un code d’activation à 20 chiffres et une licence de {{term}}. Sans carte bancaire, sans limite de débit, sans journal d’activité.",
     emailLabel: "Votre e-mail",
     emailPlaceholder: "vous@exemple.fr",
     submit: "Obtenir le VPN",
@@ -48,7 +48,7 @@ const fr: CoreDictionary = {
     uptimeNone: "Pas encore mesurée",
     countries: "Pays avec des serveurs",
     closingTitle: "Prêt en moins d’une minute",
-    closingText: "Votre e-mail suffit. Le premier million d’utilisateurs ne paiera jamais.",
+    closingText: "Votre e-mail suffit. Jusqu’à {{freeUsers}}, personne ne paiera.",
     closingButton: "Obtenir ma licence gratuite",
   },
 };

@@ -32,9 +32,9 @@ const pt: CoreDictionary = {
   cta: { floating: "Obtenha sua VPN grátis" },
   proof: { launched: "Recém-lançado", first: "Novidade: seja um dos primeiros", join: "Seja hoje um dos nossos primeiros usuários" },
   home: {
-    badge: "Grátis para os primeiros 1.000.000 de usuários",
+    badge: "Grátis para os primeiros {{freeUsers}}",
     title: "VPN privada, rápida e gratuita",
-    lead: "Digite seu e-mail e receba em segundos um código de ativação de 20 dígitos e uma licença de 90 dias. Sem cartão de crédito, sem limite de velocidade, sem registros de atividade.",
+    lead: "Digite seu e-mail e receba em segundos um código de ativação de 20 dígitos e uma licença de {{term}}. Sem cartão de crédito, sem limite de velocidade, sem registros de atividade.",
     emailLabel: "Seu e-mail",
     emailPlaceholder: "voce@example.com",
     submit: "Obter VPN",
@@ -48,7 +48,7 @@ const pt: CoreDictionary = {
     uptimeNone: "Ainda não medida",
     countries: "Países com servidores",
     closingTitle: "Pronto em menos de um minuto",
-    closingText: "Basta o seu e-mail. O primeiro milhão de usuários nunca paga.",
+    closingText: "Basta o seu e-mail. Os primeiros {{freeUsers}} nunca pagam.",
     closingButton: "Obtenha sua licença gratuita",
   },
 };

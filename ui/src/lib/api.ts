@@ -8,11 +8,11 @@ import { ACCEPT_LANGUAGE, type Language } from "./language";
 type Schemas = components["schemas"];
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PostPath = { [P in keyof paths]: paths[P]["post"] extends never | undefined ? never : P }[keyof paths];
-type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ? never : P }[keyof paths];
+export type GetPath = { [P in keyof paths]: paths[P]["get"] extends never | undefined ? never : P }[keyof paths];
 export type PostBody<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["requestBody"]>;
 type PostResult<P extends PostPath> = Json<NonNullable<paths[P]["post"]>["responses"][200]>;
-type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
-type GetQuery<P extends GetPath> = NonNullable<paths[P]["get"]>["parameters"] extends { query?: infer Q } ? Q : never;
+export type GetResult<P extends GetPath> = Json<NonNullable<paths[P]["get"]>["responses"][200]>;
+export type GetQuery<P extends GetPath> = NonNullable<paths[P]["get"]>["parameters"] extends { query?: infer Q } ? Q : never;
 
 /** The body of a failed call, as the API describes it. */
 export type ApiErrorBody = Schemas["Error"] | Schemas["ValidationError"];
@@ -38,7 +38,7 @@ export class ApiError extends Error {
 }
 
 /** A request to the API; a network that failed is an ApiError of status 0. */
-const send = (path: string, init: RequestInit) =>
+export const send = (path: string, init: RequestInit) =>
   fetch(path, init).catch(() => {
     throw new ApiError(0, null);
   });
@@ -52,13 +52,6 @@ export async function post<P extends PostPath>(path: P, body: PostBody<P>, langu
   const payload = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, payload as ApiErrorBody | null);
   return payload as PostResult<P>;
-}
-
-/** A GET answered for this visitor alone (never cached), typed by its path and its query. */
-export async function get<P extends GetPath>(path: P, query?: GetQuery<P>): Promise<GetResult<P>> {
-  const response = await send(query ? `${path}?${new URLSearchParams(query as Record<string, string>)}` : path, { cache: "no-store" });
-  if (!response.ok) throw new ApiError(response.status, null);
-  return (await response.json()) as GetResult<P>;
 }
 
 export const submitEmail = (email: string, hzId: string, language: Language) =>

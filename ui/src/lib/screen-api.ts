@@ -1,7 +1,7 @@
 // The calls only the screens after the home page make (the activation, the licence page, the
 // devices, support, the connection check): a module of their own, so the home page's first script
 // does not carry them (api.ts holds what it needs, and how a call is made).
-import { get, post, type FormData, type PostBody } from "./api";
+import { ApiError, post, send, type FormData, type GetPath, type GetQuery, type GetResult, type PostBody } from "./api";
 import type { Language } from "./language";
 
 export const createUser = (form: FormData, hzId: string, language: Language) =>
@@ -35,3 +35,10 @@ export const disconnectDevices = (email: string, activationCode: string, session
   post("/api/devices/disconnect", session === null ? { email, activation_code: activationCode, all: true } : { email, activation_code: activationCode, session }, language);
 
 export const checkConnection = () => get("/api/connection-check");
+
+/** A GET answered for this visitor alone (never cached), typed by its path and its query. */
+export async function get<P extends GetPath>(path: P, query?: GetQuery<P>): Promise<GetResult<P>> {
+  const response = await send(query ? `${path}?${new URLSearchParams(query as Record<string, string>)}` : path, { cache: "no-store" });
+  if (!response.ok) throw new ApiError(response.status, null);
+  return (await response.json()) as GetResult<P>;
+}

@@ -47,9 +47,8 @@ export function useServed(): ServedScreen | null {
 
 /** A number the server wrote into every page it sends (`<meta name="vpnsite-users">`,
  * `vpnsite-servers`, `vpnsite-countries`, `vpnsite-uptime`: tenths of a per cent, empty while not
- * measured; on the licence page `vpnsite-licence_days`, the operator's licence term); null while
- * prerendering or when there is none. */
-export function servedNumber(name: "users" | "servers" | "uptime" | "countries" | "licence_days"): number | null {
+ * measured); null while prerendering or when there is none. */
+export function servedNumber(name: "users" | "servers" | "uptime" | "countries"): number | null {
   if (typeof document === "undefined") return null;
   const value = document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
   return /^\d+$/.test(value) ? Number(value) : null;
@@ -57,11 +56,16 @@ export function servedNumber(name: "users" | "servers" | "uptime" | "countries" 
 
 export const servedUserCount = (): number | null => servedNumber("users");
 
-/** A text the server wrote into every page it sends, picked for its fleet (`<meta
+/** A text the server wrote into every page it sends: picked for its fleet (`<meta
  * name="vpnsite-devices">`: "Up to 8 devices at once"; `vpnsite-device_rule`: the sentence that
- * says why); its marker (DEVICES, DEVICE_RULE) while prerendering. */
-export const servedText = (name: "devices" | "device_rule"): string =>
+ * says why), or the operator's terms (`vpnsite-term`: "90 days"; `vpnsite-free_users`: "1,000,000
+ * users"), in the page's language; its marker (DEVICES, TERM…) while prerendering. */
+export const servedText = (name: "devices" | "device_rule" | "term" | "free_users"): string =>
   typeof document === "undefined" ? slot(name.toUpperCase()) : document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
+
+/** The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP) as a text names them:
+ * {{term}}, {{freeUsers}}. */
+export const terms = () => ({ term: servedText("term"), freeUsers: servedText("free_users") });
 
 /** Both forms of a text with a large count, each whole ("1 234 567 пользователей", "1,2 млн
  * пользователей"): the stylesheet shows the short one on phones, so the page the server sends and

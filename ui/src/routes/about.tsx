@@ -5,6 +5,7 @@ import type { AboutText, PageText } from "../content/types";
 import { useI18n } from "../lib/i18n";
 import { LOCALE, localPath, type Language } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
+import { withTerms } from "../content/terms";
 
 const SECTIONS = ["company", "founder", "ready", "technologies", "investment", "roadmap", "contact"] as const;
 
@@ -38,7 +39,7 @@ export function About({ text }: { text: PageText }) {
   return (
     <article class="container about">
       <h1>{t("about.heading")}</h1>
-      <p class="lead">{about.lead}</p>
+      <p class="lead">{withTerms(about.lead)}</p>
       <Link href={localPath("/", language)} class="button">{t("about.tryFree")}</Link>
       <nav class="card toc" aria-label={t("about.contents")}>
         <ul class="jump-links">
@@ -51,7 +52,7 @@ export function About({ text }: { text: PageText }) {
       <section id="founder"><h2>{about.titles.founder}</h2><p>{withOperator(about.founder, who)}</p></section>
       <section id="ready">
         <h2>{about.titles.ready}</h2>
-        <ul>{about.ready.map((item) => <li key={item}>{item}</li>)}</ul>
+        <ul>{about.ready.map((item) => <li key={item}>{withTerms(item)}</li>)}</ul>
       </section>
       <section id="technologies"><h2>{about.titles.technologies}</h2><p>{about.technologies}</p></section>
       <section id="investment">

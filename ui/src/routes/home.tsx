@@ -10,7 +10,7 @@ import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
-import { countedUsers, FewUsers, servedNumber, servedText, servedUserCount, slot } from "../lib/served";
+import { countedUsers, FewUsers, servedNumber, servedText, servedUserCount, slot, terms } from "../lib/served";
 import type { HomePartName } from "./home-sections";
 
 const sectionsCode = () => import("./home-sections");
@@ -41,9 +41,9 @@ export function Home({ screen }: { screen: DrawScreen }) {
     <>
       <section class="hero">
         <div class="container hero-inner">
-          <p class="eyebrow">{t("home.badge")}</p>
+          <p class="eyebrow">{t("home.badge", terms())}</p>
           <h1>{t("home.title")}</h1>
-          <p class="lead">{t("home.lead")}</p>
+          <p class="lead">{t("home.lead", terms())}</p>
           <SignupForm />
           <p class="trust muted small">{t("home.trust", { devices: servedText("devices") })}</p>
         </div>
@@ -67,7 +67,7 @@ export function Home({ screen }: { screen: DrawScreen }) {
 
       <section class="container section closing">
         <h2>{t("home.closingTitle")}</h2>
-        <p class="lead">{t("home.closingText")}</p>
+        <p class="lead">{t("home.closingText", terms())}</p>
         <Link href={`${localPath("/", language)}#signup`} class="button button-large" onClick={goToSignup}>
           {t("home.closingButton")}
         </Link>

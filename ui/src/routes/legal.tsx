@@ -5,6 +5,7 @@ import { formatDate, parseDay } from "../lib/format";
 import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
+import { withTerms } from "../content/terms";
 
 /** When the terms, privacy and cookie policies last changed. */
 export const LEGAL_TEXTS_UPDATED = "2026-11-26";
@@ -32,7 +33,7 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
         <section key={section.id} id={section.id}>
           <h2>{index + 1}. {section.title}</h2>
           {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{withOperator(paragraph, who)}</p>
+            <p key={paragraph}>{withOperator(withTerms(paragraph), who)}</p>
           ))}
           {section.entries?.map((entry) => (
             <div key={entry.id} class="card data-entry" data-kind={entry.id}>

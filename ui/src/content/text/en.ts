@@ -2,13 +2,13 @@ import type { PageText } from "../types";
 
 const en: PageText = {
   faq: {
-    cost: { question: "Is the VPN really free?", answer: "Yes. It is free for the first 1,000,000 users, with no speed limits and no credit card. A paid plan with a 7-day demo may come later; we will tell you before anything changes." },
+    cost: { question: "Is the VPN really free?", answer: "Yes. It is free for the first {{freeUsers}}, with no speed limits and no credit card. A paid plan with a 7-day demo may come later; we will tell you before anything changes." },
     code: { question: "What is the activation code?", answer: "A 20-digit number you receive when you sign up. It is the password of your VPN account; its last digit is a check digit, so a typo is spotted at once." },
     connect: { question: "How do I connect?", answer: "Install an OpenVPN-compatible app, import a profile from your archive and sign in: the username is your e-mail and the password is your activation code." },
     archive: { question: "What is in the configuration archive?", answer: "A personal ZIP with one OpenVPN profile per server and protocol (UDP and TCP) and the setup steps. Keep it to yourself: the link to it is yours alone. A link works for 7 days; check your licence to get a fresh one at any time." },
     devices: { question: "How many devices can I use?", answer: "{{rule}} You can also get more licences with the same e-mail." },
     protocols: { question: "Which protocols are supported?", answer: "OpenVPN over UDP and TCP on every device. WireGuard is available in experimental mode on desktops, not on mobile." },
-    renewal: { question: "What happens after 90 days?", answer: "You can renew your licence for another 90 days from seven days before it ends, keeping the same activation code: on the login page or from the reminder e-mail." },
+    renewal: { question: "What happens after {{term}}?", answer: "You can renew your licence for another {{term}} from seven days before it ends, keeping the same activation code: on the login page or from the reminder e-mail." },
     lost: { question: "I lost my activation code. What now?", answer: "Codes are stored only in a form nobody can read back, so we cannot resend one. Look for the licence e-mail we sent you, or sign up again with the same e-mail: licences per e-mail are unlimited." },
     logs: { question: "Do you keep logs?", answer: "No activity logs: we do not record the sites you visit, your traffic or the address you connect from." },
     speed: { question: "How fast is it?", answer: "There are no speed limits. Pick a server close to you for the lowest latency; the server status page shows the load of each one." },
@@ -18,9 +18,9 @@ const en: PageText = {
   },
   terms: [
     { id: "operator", title: "Who we are", paragraphs: ["vpnsite is run by {operatorName}, an independent company registered in the United Kingdom (company number {operatorNumber}), registered office: {operatorAddress}. Contact: {operatorEmail}."] },
-    { id: "service", title: "The service", paragraphs: ["We provide a virtual private network service used through OpenVPN-compatible apps. During the beta it is free for the first 1,000,000 users; it may become a paid service afterwards, and we will tell you in advance."] },
+    { id: "service", title: "The service", paragraphs: ["We provide a virtual private network service used through OpenVPN-compatible apps. During the beta it is free for the first {{freeUsers}}; it may become a paid service afterwards, and we will tell you in advance."] },
     { id: "eligibility", title: "Who may use it", paragraphs: ["You must be at least 18 years old. The service is for personal, non-commercial use only."] },
-    { id: "licences", title: "Licences and activation codes", paragraphs: ["A licence runs for 90 days and can be renewed. Each licence has a 20-digit activation code; you may hold any number of licences per e-mail address.", "A licence may be used on up to 10 devices at once, provided each device uses a different server."] },
+    { id: "licences", title: "Licences and activation codes", paragraphs: ["A licence runs for {{term}} and can be renewed. Each licence has a 20-digit activation code; you may hold any number of licences per e-mail address.", "A licence may be used on up to 10 devices at once, provided each device uses a different server."] },
     { id: "renewal", title: "Subscriptions and renewal", paragraphs: ["Paid subscriptions, once offered, renew automatically unless you cancel at least 7 days before the renewal date."] },
     { id: "acceptable-use", title: "Acceptable use", paragraphs: ["You may not use the service for anything unlawful, to attack other networks or to send spam. We may end licences used this way."] },
     { id: "access", title: "Who can access the servers", paragraphs: ["Only one specialist of the company has administrative access to the servers."] },
@@ -65,13 +65,13 @@ const en: PageText = {
     { id: "control", title: "Your control", paragraphs: ["You can delete cookies in your browser settings at any time; the sign-up form will then simply set a new identifier."] },
   ],
   about: {
-    lead: "A free VPN for the first million users, built to become a self-sustaining paid service.",
+    lead: "A free VPN for the first {{freeUsers}}, built to become a self-sustaining paid service.",
     titles: { company: "Company", founder: "Founder", ready: "What is ready", technologies: "Technologies", investment: "Investment", roadmap: "Roadmap", contact: "Contact" },
     company: "{operatorName} is an independent company registered in the United Kingdom (company number {operatorNumber}; registered office: {operatorAddress}), with no outside owners and no data-sharing partners.",
     founder: "{operatorFounder}, our founder, has 15 years of experience in networks and software and has been a company director since 2015.",
     ready: [
       "This website in five languages: sign-up, licence check and renewal, live server status and support.",
-      "Licence issuance: 20-digit activation codes, 90-day licences, one-time signed sign-up requests, rate limits and the free-tier cap.",
+      "Licence issuance: 20-digit activation codes, licences for {{term}}, one-time signed sign-up requests, rate limits and the free-tier cap.",
       "VPN servers reporting their health to the hub every 10 seconds.",
       "E-mail in five languages, data retention and erasure, and an operator command line.",
     ],

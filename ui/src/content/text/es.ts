@@ -2,13 +2,13 @@ import type { PageText } from "../types";
 
 const es: PageText = {
   faq: {
-    cost: { question: "¿La VPN es de verdad gratuita?", answer: "Sí. Es gratuita para el primer millón de usuarios, sin límites de velocidad y sin tarjeta. Más adelante podría llegar un plan de pago con una prueba gratuita de 7 días; te avisaremos antes de cualquier cambio." },
+    cost: { question: "¿La VPN es de verdad gratuita?", answer: "Sí. Es gratuita para los primeros {{freeUsers}}, sin límites de velocidad y sin tarjeta. Más adelante podría llegar un plan de pago con una prueba gratuita de 7 días; te avisaremos antes de cualquier cambio." },
     code: { question: "¿Qué es el código de activación?", answer: "Un número de 20 dígitos que recibes al registrarte. Es la contraseña de tu cuenta VPN; el último dígito es de control, así que una errata se detecta al instante." },
     connect: { question: "¿Cómo me conecto?", answer: "Instala una aplicación compatible con OpenVPN, importa un perfil de tu archivo e inicia sesión: el usuario es tu correo electrónico y la contraseña, tu código de activación." },
     archive: { question: "¿Qué contiene el archivo de configuración?", answer: "Un ZIP personal con un perfil OpenVPN por servidor y protocolo (UDP y TCP) y los pasos de configuración. No lo compartas: el enlace es solo tuyo. Un enlace funciona durante 7 días; comprueba tu licencia para obtener uno nuevo cuando quieras." },
     devices: { question: "¿Cuántos dispositivos puedo usar?", answer: "{{rule}} Además, puedes conseguir más licencias con el mismo correo." },
     protocols: { question: "¿Qué protocolos se admiten?", answer: "OpenVPN sobre UDP y TCP en todos los dispositivos. WireGuard está disponible en modo experimental en ordenadores, no en móviles." },
-    renewal: { question: "¿Qué pasa a los 90 días?", answer: "A partir de siete días antes de que termine, puedes renovar tu licencia otros 90 días con el mismo código de activación: en la página de acceso o desde el correo de aviso." },
+    renewal: { question: "¿Qué pasa a los {{term}}?", answer: "A partir de siete días antes de que termine, puedes renovar tu licencia otros {{term}} con el mismo código de activación: en la página de acceso o desde el correo de aviso." },
     lost: { question: "He perdido mi código de activación. ¿Qué hago?", answer: "Los códigos se guardan de una forma que nadie puede volver a leer, así que no podemos reenviarlo. Busca el correo de tu licencia o regístrate de nuevo con el mismo correo: no hay límite de licencias por dirección." },
     logs: { question: "¿Guardáis registros?", answer: "Ningún registro de actividad: no guardamos los sitios que visitas, tu tráfico ni la dirección desde la que te conectas." },
     speed: { question: "¿Es rápida?", answer: "No hay límites de velocidad. Elige un servidor cercano para tener la menor latencia; la página de estado muestra la carga de cada uno." },
@@ -18,9 +18,9 @@ const es: PageText = {
   },
   terms: [
     { id: "operator", title: "Quiénes somos", paragraphs: ["vpnsite lo gestiona {operatorName}, una empresa independiente registrada en el Reino Unido (número de empresa {operatorNumber}), con domicilio social en {operatorAddress}. Contacto: {operatorEmail}."] },
-    { id: "service", title: "El servicio", paragraphs: ["Ofrecemos un servicio de red privada virtual que se usa con aplicaciones compatibles con OpenVPN. Durante la beta es gratuito para el primer millón de usuarios; después podría ser de pago, y te lo comunicaremos con antelación."] },
+    { id: "service", title: "El servicio", paragraphs: ["Ofrecemos un servicio de red privada virtual que se usa con aplicaciones compatibles con OpenVPN. Durante la beta es gratuito para los primeros {{freeUsers}}; después podría ser de pago, y te lo comunicaremos con antelación."] },
     { id: "eligibility", title: "Quién puede usarlo", paragraphs: ["Debes tener al menos 18 años. El servicio es solo para uso personal y no comercial."] },
-    { id: "licences", title: "Licencias y códigos de activación", paragraphs: ["Una licencia dura 90 días y puede renovarse. Cada licencia tiene un código de activación de 20 dígitos; puedes tener cuantas licencias quieras por dirección de correo.", "Una licencia puede usarse en hasta 10 dispositivos a la vez, siempre que cada uno use un servidor distinto."] },
+    { id: "licences", title: "Licencias y códigos de activación", paragraphs: ["Una licencia dura {{term}} y puede renovarse. Cada licencia tiene un código de activación de 20 dígitos; puedes tener cuantas licencias quieras por dirección de correo.", "Una licencia puede usarse en hasta 10 dispositivos a la vez, siempre que cada uno use un servidor distinto."] },
     { id: "renewal", title: "Suscripciones y renovación", paragraphs: ["Las suscripciones de pago, cuando existan, se renovarán automáticamente salvo que las canceles al menos 7 días antes de la fecha de renovación."] },
     { id: "acceptable-use", title: "Uso aceptable", paragraphs: ["No puedes usar el servicio para actividades ilícitas, para atacar otras redes ni para enviar spam. Podemos cancelar las licencias usadas de este modo."] },
     { id: "access", title: "Quién accede a los servidores", paragraphs: ["Solo un especialista de la empresa tiene acceso de administración a los servidores."] },
@@ -65,13 +65,13 @@ const es: PageText = {
     { id: "control", title: "Tu control", paragraphs: ["Puedes borrar las cookies en la configuración de tu navegador cuando quieras; el formulario de registro simplemente creará un identificador nuevo."] },
   ],
   about: {
-    lead: "Una VPN gratuita para el primer millón de usuarios, pensada para convertirse en un servicio de pago autosuficiente.",
+    lead: "Una VPN gratuita para los primeros {{freeUsers}}, pensada para convertirse en un servicio de pago autosuficiente.",
     titles: { company: "Empresa", founder: "Fundador", ready: "Qué está listo", technologies: "Tecnologías", investment: "Inversión", roadmap: "Hoja de ruta", contact: "Contacto" },
     company: "{operatorName} es una empresa independiente registrada en el Reino Unido (número de empresa {operatorNumber}; domicilio social: {operatorAddress}), sin propietarios externos ni socios con los que compartir datos.",
     founder: "{operatorFounder}, nuestro fundador, tiene 15 años de experiencia en redes y software y dirige una empresa desde 2015.",
     ready: [
       "Este sitio en cinco idiomas: registro, comprobación y renovación de licencias, estado de los servidores en directo y soporte.",
-      "Emisión de licencias: códigos de activación de 20 dígitos, licencias de 90 días, solicitudes de registro firmadas de un solo uso, límites de frecuencia y el tope del plan gratuito.",
+      "Emisión de licencias: códigos de activación de 20 dígitos, licencias de {{term}}, solicitudes de registro firmadas de un solo uso, límites de frecuencia y el tope del plan gratuito.",
       "Servidores VPN que informan de su estado al servidor central cada 10 segundos.",
       "Correos en cinco idiomas, conservación y borrado de datos y una consola para operadores.",
     ],

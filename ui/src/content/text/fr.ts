@@ -2,13 +2,13 @@ import type { PageText } from "../types";
 
 const fr: PageText = {
   faq: {
-    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit pour le premier million d’utilisateurs, sans limite de débit et sans carte bancaire. Une offre payante, avec un essai gratuit de 7 jours, pourrait voir le jour plus tard ; nous vous préviendrons avant tout changement." },
+    cost: { question: "Le VPN est-il vraiment gratuit ?", answer: "Oui. Il est gratuit jusqu’à {{freeUsers}}, sans limite de débit et sans carte bancaire. Une offre payante, avec un essai gratuit de 7 jours, pourrait voir le jour plus tard ; nous vous préviendrons avant tout changement." },
     code: { question: "Qu’est-ce que le code d’activation ?", answer: "Un nombre à 20 chiffres reçu à l’inscription. C’est le mot de passe de votre compte VPN ; son dernier chiffre est un chiffre de contrôle, si bien qu’une faute de frappe se voit tout de suite." },
     connect: { question: "Comment me connecter ?", answer: "Installez une application compatible OpenVPN, importez un profil de votre archive et identifiez-vous : l’identifiant est votre e-mail, le mot de passe votre code d’activation." },
     archive: { question: "Que contient l’archive de configuration ?", answer: "Une archive ZIP personnelle avec un profil OpenVPN par serveur et par protocole (UDP et TCP) et les étapes de configuration. Gardez-la pour vous : son lien n’appartient qu’à vous. Un lien est valable 7 jours ; vérifiez votre licence pour en obtenir un nouveau à tout moment." },
     devices: { question: "Combien d’appareils puis-je utiliser ?", answer: "{{rule}} Vous pouvez aussi obtenir d’autres licences avec le même e-mail." },
     protocols: { question: "Quels protocoles sont pris en charge ?", answer: "OpenVPN en UDP et en TCP sur tous les appareils. WireGuard est disponible en mode expérimental sur ordinateur, pas sur mobile." },
-    renewal: { question: "Que se passe-t-il au bout de 90 jours ?", answer: "Vous pouvez renouveler votre licence pour 90 jours de plus dès sept jours avant son terme, avec le même code d’activation : sur la page de connexion ou depuis l’e-mail de rappel." },
+    renewal: { question: "Que se passe-t-il au bout de {{term}} ?", answer: "Vous pouvez renouveler votre licence pour {{term}} de plus dès sept jours avant son terme, avec le même code d’activation : sur la page de connexion ou depuis l’e-mail de rappel." },
     lost: { question: "J’ai perdu mon code d’activation. Que faire ?", answer: "Les codes sont conservés sous une forme que personne ne peut relire : nous ne pouvons donc pas le renvoyer. Retrouvez l’e-mail de votre licence, ou inscrivez-vous de nouveau avec le même e-mail : le nombre de licences par adresse est illimité." },
     logs: { question: "Conservez-vous des journaux ?", answer: "Aucun journal d’activité : nous n’enregistrons ni les sites que vous visitez, ni votre trafic, ni l’adresse depuis laquelle vous vous connectez." },
     speed: { question: "Est-ce rapide ?", answer: "Il n’y a aucune limite de débit. Choisissez un serveur proche pour une latence minimale ; la page d’état indique la charge de chacun." },
@@ -18,9 +18,9 @@ const fr: PageText = {
   },
   terms: [
     { id: "operator", title: "Qui sommes-nous", paragraphs: ["vpnsite est exploité par {operatorName}, société indépendante immatriculée au Royaume-Uni (numéro d’immatriculation {operatorNumber} ; siège social : {operatorAddress}). Contact : {operatorEmail}."] },
-    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit pour le premier million d’utilisateurs ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
+    { id: "service", title: "Le service", paragraphs: ["Nous fournissons un service de réseau privé virtuel utilisé au moyen d’applications compatibles OpenVPN. Pendant la bêta, il est gratuit jusqu’à {{freeUsers}} ; il pourra devenir payant par la suite, ce dont nous vous informerons à l’avance."] },
     { id: "eligibility", title: "Qui peut l’utiliser", paragraphs: ["Vous devez avoir au moins 18 ans. Le service est réservé à un usage personnel et non commercial."] },
-    { id: "licences", title: "Licences et codes d’activation", paragraphs: ["Une licence dure 90 jours et peut être renouvelée. Chaque licence a un code d’activation à 20 chiffres ; vous pouvez détenir autant de licences que vous le souhaitez par adresse e-mail.", "Une licence permet de connecter jusqu’à 10 appareils à la fois, à condition que chacun utilise un serveur différent."] },
+    { id: "licences", title: "Licences et codes d’activation", paragraphs: ["Une licence dure {{term}} et peut être renouvelée. Chaque licence a un code d’activation à 20 chiffres ; vous pouvez détenir autant de licences que vous le souhaitez par adresse e-mail.", "Une licence permet de connecter jusqu’à 10 appareils à la fois, à condition que chacun utilise un serveur différent."] },
     { id: "renewal", title: "Abonnements et renouvellement", paragraphs: ["Les abonnements payants, lorsqu’ils seront proposés, se renouvelleront automatiquement, sauf résiliation au moins 7 jours avant la date de renouvellement."] },
     { id: "acceptable-use", title: "Utilisation acceptable", paragraphs: ["Il est interdit d’utiliser le service à des fins illégales, pour attaquer d’autres réseaux ou pour envoyer du spam. Nous pouvons mettre fin aux licences utilisées de cette façon."] },
     { id: "access", title: "Qui a accès aux serveurs", paragraphs: ["Un seul spécialiste de la société dispose d’un accès d’administration aux serveurs."] },
@@ -65,13 +65,13 @@ const fr: PageText = {
     { id: "control", title: "Vos choix", paragraphs: ["Vous pouvez supprimer les cookies à tout moment dans les réglages de votre navigateur ; le formulaire d’inscription créera simplement un nouvel identifiant."] },
   ],
   about: {
-    lead: "Un VPN gratuit pour le premier million d’utilisateurs, conçu pour devenir un service payant autonome.",
+    lead: "Un VPN gratuit jusqu’à {{freeUsers}}, conçu pour devenir un service payant autonome.",
     titles: { company: "Société", founder: "Fondateur", ready: "Ce qui est prêt", technologies: "Technologies", investment: "Investissement", roadmap: "Feuille de route", contact: "Contact" },
     company: "{operatorName} est une société indépendante immatriculée au Royaume-Uni (numéro {operatorNumber} ; siège : {operatorAddress}), sans actionnaire extérieur ni partenaire avec qui partager des données.",
     founder: "{operatorFounder}, notre fondateur, a 15 ans d’expérience dans les réseaux et le logiciel ; il dirige une société depuis 2015.",
     ready: [
       "Ce site en cinq langues : inscription, vérification et renouvellement de licence, état des serveurs en direct et assistance.",
-      "Délivrance des licences : codes d’activation à 20 chiffres, licences de 90 jours, demandes d’inscription signées à usage unique, limites de fréquence et plafond de l’offre gratuite.",
+      "Délivrance des licences : codes d’activation à 20 chiffres, licences de {{term}}, demandes d’inscription signées à usage unique, limites de fréquence et plafond de l’offre gratuite.",
       "Des serveurs VPN qui signalent leur état au serveur central toutes les 10 secondes.",
       "Des e-mails en cinq langues, la conservation et l’effacement des données, et une console d’exploitation.",
     ],

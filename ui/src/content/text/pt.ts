@@ -2,13 +2,13 @@ import type { PageText } from "../types";
 
 const pt: PageText = {
   faq: {
-    cost: { question: "A VPN é mesmo gratuita?", answer: "Sim. É gratuita para os primeiros 1.000.000 de usuários, sem limite de velocidade e sem cartão de crédito. Mais tarde pode surgir um plano pago com período de teste de 7 dias; avisaremos antes de qualquer mudança." },
+    cost: { question: "A VPN é mesmo gratuita?", answer: "Sim. É gratuita para os primeiros {{freeUsers}}, sem limite de velocidade e sem cartão de crédito. Mais tarde pode surgir um plano pago com período de teste de 7 dias; avisaremos antes de qualquer mudança." },
     code: { question: "O que é o código de ativação?", answer: "Um número de 20 dígitos que você recebe ao se cadastrar. Ele é a senha da sua conta de VPN; o último dígito é de verificação, então um erro de digitação aparece na hora." },
     connect: { question: "Como eu me conecto?", answer: "Instale um aplicativo compatível com OpenVPN, importe um perfil do seu pacote e entre: o usuário é o seu e-mail e a senha é o seu código de ativação." },
     archive: { question: "O que vem no pacote de configuração?", answer: "Um ZIP pessoal com um perfil OpenVPN para cada servidor e protocolo (UDP e TCP) e os passos de configuração. Não o compartilhe: o link é só seu. Um link vale por 7 dias; verifique sua licença para receber um novo link quando quiser." },
     devices: { question: "Quantos dispositivos posso usar?", answer: "{{rule}} Você também pode obter mais licenças com o mesmo e-mail." },
     protocols: { question: "Quais protocolos são suportados?", answer: "OpenVPN sobre UDP e TCP em todos os dispositivos. O WireGuard está disponível em modo experimental nos computadores, não nos celulares." },
-    renewal: { question: "O que acontece depois de 90 dias?", answer: "A partir de sete dias antes do fim da licença, você pode renová-la por mais 90 dias, mantendo o mesmo código de ativação: na página de acesso ou pelo e-mail de lembrete." },
+    renewal: { question: "O que acontece depois de {{term}}?", answer: "A partir de sete dias antes do fim da licença, você pode renová-la por mais {{term}}, mantendo o mesmo código de ativação: na página de acesso ou pelo e-mail de lembrete." },
     lost: { question: "Perdi meu código de ativação. E agora?", answer: "Os códigos são guardados de um jeito que ninguém consegue recuperar, então não podemos reenviá-lo. Procure o e-mail da sua licença ou cadastre-se de novo com o mesmo e-mail: não há limite de licenças por endereço." },
     logs: { question: "Vocês guardam registros?", answer: "Nenhum registro de atividade: não registramos os sites que você visita, o seu tráfego nem o endereço de onde você se conecta." },
     speed: { question: "Qual é a velocidade?", answer: "Não há limite de velocidade. Escolha um servidor próximo para ter a menor latência; a página de status mostra a carga de cada um." },
@@ -18,9 +18,9 @@ const pt: PageText = {
   },
   terms: [
     { id: "operator", title: "Quem somos", paragraphs: ["O vpnsite é operado por {operatorName}, empresa independente registrada no Reino Unido (número de registro {operatorNumber}), com sede em {operatorAddress}. Contato: {operatorEmail}."] },
-    { id: "service", title: "O serviço", paragraphs: ["Oferecemos um serviço de rede privada virtual usado por meio de aplicativos compatíveis com OpenVPN. Durante o beta, ele é gratuito para os primeiros 1.000.000 de usuários; depois poderá ser pago, e avisaremos com antecedência."] },
+    { id: "service", title: "O serviço", paragraphs: ["Oferecemos um serviço de rede privada virtual usado por meio de aplicativos compatíveis com OpenVPN. Durante o beta, ele é gratuito para os primeiros {{freeUsers}}; depois poderá ser pago, e avisaremos com antecedência."] },
     { id: "eligibility", title: "Quem pode usar", paragraphs: ["Você precisa ter pelo menos 18 anos. O serviço é apenas para uso pessoal e não comercial."] },
-    { id: "licences", title: "Licenças e códigos de ativação", paragraphs: ["Uma licença vale por 90 dias e pode ser renovada. Cada licença tem um código de ativação de 20 dígitos; você pode ter quantas licenças quiser por endereço de e-mail.", "Uma licença pode ser usada em até 10 dispositivos ao mesmo tempo, desde que cada dispositivo use um servidor diferente."] },
+    { id: "licences", title: "Licenças e códigos de ativação", paragraphs: ["Uma licença vale por {{term}} e pode ser renovada. Cada licença tem um código de ativação de 20 dígitos; você pode ter quantas licenças quiser por endereço de e-mail.", "Uma licença pode ser usada em até 10 dispositivos ao mesmo tempo, desde que cada dispositivo use um servidor diferente."] },
     { id: "renewal", title: "Assinaturas e renovação", paragraphs: ["As assinaturas pagas, quando existirem, serão renovadas automaticamente, a menos que você cancele pelo menos 7 dias antes da data de renovação."] },
     { id: "acceptable-use", title: "Uso aceitável", paragraphs: ["Você não pode usar o serviço para atividades ilegais, para atacar outras redes nem para enviar spam. Podemos encerrar licenças usadas dessa forma."] },
     { id: "access", title: "Quem acessa os servidores", paragraphs: ["Apenas um especialista da empresa tem acesso administrativo aos servidores."] },
@@ -65,13 +65,13 @@ const pt: PageText = {
     { id: "control", title: "Seu controle", paragraphs: ["Você pode apagar os cookies nas configurações do navegador quando quiser; o formulário de cadastro simplesmente criará um novo identificador."] },
   ],
   about: {
-    lead: "Uma VPN gratuita para o primeiro milhão de usuários, pensada para se tornar um serviço pago autossustentável.",
+    lead: "Uma VPN gratuita para os primeiros {{freeUsers}}, pensada para se tornar um serviço pago autossustentável.",
     titles: { company: "Empresa", founder: "Fundador", ready: "O que já está pronto", technologies: "Tecnologias", investment: "Investimento", roadmap: "Roteiro", contact: "Contato" },
     company: "{operatorName} é uma empresa independente registrada no Reino Unido (número de registro {operatorNumber}; sede: {operatorAddress}), sem sócios externos e sem parceiros com quem compartilhar dados.",
     founder: "{operatorFounder}, nosso fundador, tem 15 anos de experiência em redes e software e é diretor de empresa desde 2015.",
     ready: [
       "Este site em cinco idiomas: cadastro, verificação e renovação de licenças, status dos servidores ao vivo e suporte.",
-      "Emissão de licenças: códigos de ativação de 20 dígitos, licenças de 90 dias, pedidos de cadastro assinados de uso único, limites de frequência e o teto do plano gratuito.",
+      "Emissão de licenças: códigos de ativação de 20 dígitos, licenças de {{term}}, pedidos de cadastro assinados de uso único, limites de frequência e o teto do plano gratuito.",
       "Servidores VPN que informam seu estado ao servidor central a cada 10 segundos.",
       "E-mails em cinco idiomas, retenção e exclusão de dados e um console para operadores.",
     ],

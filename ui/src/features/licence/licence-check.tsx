@@ -13,7 +13,7 @@ import { LICENCE_FORM, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { refreshIcon } from "../../components/screen-icons";
-import { servedNumber, slot, useServed } from "../../lib/served";
+import { servedText, slot, useServed } from "../../lib/served";
 import { GroupedCode, SERVED_CODE_GROUPS } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
@@ -143,10 +143,8 @@ export function Dashboard({ licence, devices, credentials, onAnother }: { licenc
 }
 
 export function RenewByLink({ token }: { token: string }) {
-  const { language, t, dictionary } = useScreenI18n();
+  const { language, t } = useScreenI18n();
   const [state, setState] = useState<"idle" | "busy" | string>("idle");
-  // The operator's term, as the page the server sent says; the answer says it again.
-  const days = servedNumber("licence_days");
   const renew = async () => {
     setState("busy");
     try {
@@ -161,7 +159,7 @@ export function RenewByLink({ token }: { token: string }) {
     <div class="card renew-card">
       {state === "idle" || state === "busy" ? (
         <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
-          <Icon path={refreshIcon} size={18} /> {days === null ? t("licence.renewNow") : t("licence.renew", { days: plural(days, dictionary.activation.days, language) })}
+          <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: servedText("term") })}
         </button>
       ) : (
         <p role="status">{state}</p>

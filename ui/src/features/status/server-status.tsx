@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
-import { FEW_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, progressWidth, rankColour } from "../../lib/format";
+import { FEW_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, plural, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
@@ -46,8 +46,8 @@ type SystemRowView = { name: string; status: string; statusText: string; ping: C
 // progressNow and progressWidth are numbers, or the server's slots when prerendered; progress is
 // null below FEW_USERS, where the site says it is new rather than count (lib/served.tsx:
 // countedUsers): a share of the free tier would give the count away. cap: the free tier's size as
-// the operator set it, written out (a slot when prerendered).
-type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number; cap: string };
+// the operator set it, written out, and as a count of users (freeUsers); slots when prerendered.
+type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number; cap: string; freeUsers: string };
 
 function StatusPill({ status, text }: { status: string; text: string }) {
   return (
@@ -131,7 +131,7 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
         <span class="muted">{t("status.users")}</span>
         <strong class="big-number" data-testid="user-count">{users.users}</strong>
         {users.progress === null ? (
-          <span class="small muted" data-testid="free-tier">{t("home.badge")}</span>
+          <span class="small muted" data-testid="free-tier">{t("home.badge", { freeUsers: users.freeUsers })}</span>
         ) : (
           <>
             <div class="progress" role="progressbar" aria-label={t("status.progress", progress)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={users.progressNow as number}>
@@ -185,6 +185,7 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
     progressNow: progressWidth(users, cap),
     progressWidth: Math.max(progressWidth(users, cap), 0.5),
     cap: formatCount(cap, language),
+    freeUsers: plural(cap, dictionary.footer.users, language),
   };
   return <StatusBlock demo={data.summary.demo} users={view} vpnRows={vpnRows} systemRows={systemRows} />;
 }

@@ -111,7 +111,6 @@ export default {
     started: "Started on",
     remaining: "Days remaining",
     renew: "Renew for {{days}}",
-    renewNow: "Renew my licence",
     renewed: "Renewed: your licence now runs until {{date}}.",
     renewFrom: "You can renew from {{date}}.",
     checkAnother: "Check another licence",

@@ -111,7 +111,6 @@ const es: ScreenDictionary = {
     started: "Fecha de inicio",
     remaining: "Días restantes",
     renew: "Renovar por {{days}}",
-    renewNow: "Renovar mi licencia",
     renewed: "Renovada: tu licencia es válida hasta el {{date}}.",
     renewFrom: "Podrás renovarla a partir del {{date}}.",
     checkAnother: "Comprobar otra licencia",

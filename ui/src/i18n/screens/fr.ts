@@ -111,7 +111,6 @@ const fr: ScreenDictionary = {
     started: "Date de début",
     remaining: "Jours restants",
     renew: "Renouveler pour {{days}}",
-    renewNow: "Renouveler ma licence",
     renewed: "Renouvelée : votre licence est valable jusqu’au {{date}}.",
     renewFrom: "Renouvellement possible à partir du {{date}}.",
     checkAnother: "Vérifier une autre licence",

@@ -111,7 +111,6 @@ const pt: ScreenDictionary = {
     started: "Início em",
     remaining: "Dias restantes",
     renew: "Renovar por {{days}}",
-    renewNow: "Renovar minha licença",
     renewed: "Renovada: sua licença vale até {{date}}.",
     renewFrom: "Você poderá renovar a partir de {{date}}.",
     checkAnother: "Verificar outra licença",

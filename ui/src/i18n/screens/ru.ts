@@ -111,7 +111,6 @@ const ru: ScreenDictionary = {
     started: "Действует с",
     remaining: "Осталось дней",
     renew: "Продлить на {{days}}",
-    renewNow: "Продлить лицензию",
     renewed: "Продлено: теперь лицензия действует до {{date}}.",
     renewFrom: "Продлить можно с {{date}}.",
     checkAnother: "Проверить другую лицензию",
