@@ -53,6 +53,8 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
             f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them"
             for kind in ("numbers", "dates", "plurals", "days", "short", "moments", "users", "waits")
         ),
+        "src/vpnsite_contract/website.py: VpnServer.popularity_it, filled in "
+        "adapters/vpnsite_adapters/jobs/status_snapshot.py:server_entry",
         "tests/site_map.py: 'it' in LANGUAGES and HTML_LANG",
     ]
 
