@@ -134,7 +134,7 @@ def page(browser: Any, server: Server) -> Iterator[Any]:
     # Screens hydrate once their chunk has loaded: act on a page the way a person does, after it
     # has finished loading.
     navigate = opened.goto
-    opened.goto = lambda url, **options: navigate(url, **{"wait_until": "networkidle", **options})  # type: ignore[method-assign]
+    opened.goto = lambda url, **options: navigate(url, **{"wait_until": "networkidle", **options})
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened

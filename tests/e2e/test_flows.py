@@ -169,7 +169,9 @@ def test_a_support_ticket_is_sent(page: Any, server: Any) -> None:
     page.fill("#support-message", "The Riga server does not answer over UDP.")
     page.get_by_role("button", name="Send message").click()
     expect(page.get_by_role("heading", name="Ticket submitted")).to_be_visible()
-    number = re.search(r"T-[0-9]{8}", page.locator(".sent").inner_text()).group(0)
+    found = re.search(r"T-[0-9]{8}", page.locator(".sent").inner_text())
+    assert found is not None
+    number = found.group(0)
     assert number in server.tickets()
     page.get_by_role("button", name="Submit another ticket").click()
     expect(page.locator("#support-email")).to_have_value("")

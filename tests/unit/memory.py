@@ -543,10 +543,10 @@ class MemoryRetentionStore:
         for key in peers:
             del db.wg_peers[key]
         events = 0
-        for key, times in db.rate_events.items():
+        for rate_key, times in db.rate_events.items():
             kept = [at for at in times if not deletes_rate_event(plan, at)]
             events += len(times) - len(kept)
-            db.rate_events[key] = kept
+            db.rate_events[rate_key] = kept
         links = len(db.renewal_links)
         db.renewal_links = {
             key: link
@@ -557,10 +557,12 @@ class MemoryRetentionStore:
         for number in closed:
             del db.tickets[number]
         erasures = [
-            key for key, record in db.erasures.items() if deletes_erasure_record(plan, record.erased_at)
+            address_hash
+            for address_hash, record in db.erasures.items()
+            if deletes_erasure_record(plan, record.erased_at)
         ]
-        for key in erasures:
-            del db.erasures[key]
+        for address_hash in erasures:
+            del db.erasures[address_hash]
         return RetentionReport(
             licences_anonymised=anonymised,
             rate_events_deleted=events,

@@ -16,6 +16,7 @@ from vpnsite.errors import InvalidSignature, LicenceNotFound
 from vpnsite.fleet import Heartbeat
 from vpnsite.key_ring import KeyRing, KeyRingError, KeyUsage, retire_refusal
 from vpnsite.keyed_hashes import ORIGINAL_KEY, Keyring, RingKeys
+from vpnsite.renewals import Reminder
 from vpnsite.signup_requests import FormData, sign, signature_matches
 
 ORIGINAL = b"the original master secret, 32+ bytes"
@@ -191,7 +192,8 @@ def test_a_renewal_link_sent_before_a_rotation_renews_after_it(world: World) -> 
     anna = world.sign_up("anna@example.org")
     world.clock.advance(days=85)
     assert world.renewals.send_reminders() == 1
-    [reminder] = [said for kind, said in world.notifications.said if kind == "renewal"]  # type: ignore[attr-defined]
+    [reminder] = [said for kind, said in world.notifications.said if kind == "renewal"]
+    assert isinstance(reminder, Reminder)
     world.ring.rotate()
     renewed = world.renewals.renew_with_link(reminder.renewal_token)
     assert renewed.id == anna.licence.id and renewed.ends_at > anna.licence.ends_at

@@ -23,6 +23,7 @@ from vpnsite.rate_limits import (
     SUBMIT_EMAIL,
     Limiter,
     RateLimit,
+    Subject,
     client_network,
     longest_window,
     parse_rules,
@@ -245,7 +246,7 @@ def test_a_refused_call_counts_against_no_subject() -> None:
 
 def test_failures_are_counted_apart_from_calls_and_only_when_reported() -> None:
     limiter = Limiter(DEFAULT_RULES, hasher, MemoryRateLimitStore())
-    who = {"ip": "192.0.2.1", "email": "anna@example.org"}
+    who: dict[Subject, str | None] = {"ip": "192.0.2.1", "email": "anna@example.org"}
     for n in range(100):  # calls alone never reach a failure rule
         limiter.refuse_if_failing(CHECK_LICENSE, who, START + timedelta(hours=n))
         limiter.admit(CHECK_LICENSE, who, START + timedelta(hours=n))

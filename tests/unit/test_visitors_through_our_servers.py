@@ -71,8 +71,10 @@ def most_in_any_window(times: list[datetime], window: timedelta) -> int:
 @given(st.lists(EXITS, min_size=1, max_size=5 * EXIT_FACTOR + 10))
 def test_everyone_on_a_server_may_sign_up_until_the_servers_ceiling(exits: list[str]) -> None:
     """submit-email:ip=5/10m: five people from one address, a hundred through one of our servers."""
-    people = [{"ip": ip, "visitor": f"hz-{n}", "email": f"p{n}@example.org"} for n, ip in enumerate(exits)]
-    elsewhere = [{**person, "ip": ELSEWHERE} for person in people]
+    people: list[Call] = [
+        {"ip": ip, "visitor": f"hz-{n}", "email": f"p{n}@example.org"} for n, ip in enumerate(exits)
+    ]
+    elsewhere: list[Call] = [{**person, "ip": ELSEWHERE} for person in people]
     assert len(admitted(limiter(), SUBMIT_EMAIL, people)) == min(len(people), 5 * EXIT_FACTOR)
     assert len(admitted(limiter(), SUBMIT_EMAIL, elsewhere)) == min(len(people), 5)
 
@@ -80,7 +82,7 @@ def test_everyone_on_a_server_may_sign_up_until_the_servers_ceiling(exits: list[
 @given(st.lists(EXITS, min_size=1, max_size=30), st.booleans())
 def test_one_person_through_a_server_gets_what_one_address_gets(exits: list[str], cookie: bool) -> None:
     """By their visitor id or, without one, by their e-mail."""
-    calls = [{"ip": ip, "visitor": "hz-1" if cookie else None, "email": OWNER} for ip in exits]
+    calls: list[Call] = [{"ip": ip, "visitor": "hz-1" if cookie else None, "email": OWNER} for ip in exits]
     assert len(admitted(limiter(), SUBMIT_EMAIL, calls)) == min(len(calls), 5)
     assert len(admitted(limiter(), CHECK_LICENSE, calls)) == min(len(calls), 10)
 
@@ -172,7 +174,8 @@ def guesses_looked_at(limits: Limiter, visitors: list[str | None], ip: str = EXI
     the limiter."""
     looked_at = []
     for second, visitor in enumerate(visitors):
-        now, call = START + timedelta(seconds=second), {"ip": ip, "visitor": visitor, "email": OWNER}
+        now = START + timedelta(seconds=second)
+        call: Call = {"ip": ip, "visitor": visitor, "email": OWNER}
         try:
             limits.refuse_if_failing(CHECK_LICENSE, call, now)
         except RateLimited:
@@ -212,9 +215,9 @@ def test_strangers_on_the_owners_server_do_not_hold_back_an_owner_who_has_not_fa
     """Short of the server's ceiling for the e-mail (20 × EXIT_FACTOR wrong codes in the hour)."""
     limits = limiter()
     for second, stranger in enumerate(strangers):
-        call = {"ip": EXIT, "visitor": f"hz-{stranger}", "email": OWNER}
+        call: Call = {"ip": EXIT, "visitor": f"hz-{stranger}", "email": OWNER}
         limits.count_failure(CHECK_LICENSE, call, START + timedelta(seconds=second))
-    owner = {"ip": EXIT, "visitor": "hz-owner", "email": OWNER}
+    owner: Call = {"ip": EXIT, "visitor": "hz-owner", "email": OWNER}
     limits.refuse_if_failing(CHECK_LICENSE, owner, START + timedelta(seconds=len(strangers) + after))
 
 

@@ -10,7 +10,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from vpnsite_contract import node_calls, website
 from vpnsite_contract.json_schema import schema_of
@@ -30,7 +30,7 @@ REQUESTS = [
 CAPPED = [cls for cls in REQUESTS if any("maxLength" in keywords_of(a) for a in attrs.fields(cls))]
 # What no visitor types (NUL, lone surrogates) is refused by ``structure`` alone: a schema has no
 # word for it, so the bodies drawn here hold text without it.
-TEXT = st.characters(exclude_categories=("Cs",), exclude_characters="\x00")
+TEXT = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
 JUNK = st.one_of(
     st.none(),
     st.booleans(),
@@ -48,6 +48,7 @@ def value_of(kind: Any, keywords: dict[str, Any], junk: bool) -> st.SearchStrate
     args = [arg for arg in get_args(kind) if arg is not type(None)]
     if get_origin(kind) is not None and type(None) in get_args(kind):
         return st.one_of(st.none(), value_of(args[0], keywords, junk))
+    chosen: st.SearchStrategy[Any]
     if kind is str:
         cap = keywords.get("maxLength", 8)
         sizes = st.integers(max(0, cap - 1), cap + 1) if junk else st.integers(0, min(cap, 8))
