@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from vpnsite_adapters.http.openapi import openapi_document
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,13 +14,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def vpnsite(*args: str, env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+def vpnsite(
+    *args: str, env: dict[str, str], cwd: str | os.PathLike[str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "vpnsite_adapters.cli.main", *args],
         env=env,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
-        **kwargs,  # type: ignore[arg-type]
     )

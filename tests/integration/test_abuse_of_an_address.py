@@ -40,8 +40,7 @@ def mails(folder: Path, count: int) -> list[EmailMessage]:
         time.sleep(0.1)
     time.sleep(1)
     return [
-        email.message_from_bytes(path.read_bytes(), policy=default)  # type: ignore[misc]
-        for path in sorted(folder.glob("*.eml"))
+        email.message_from_bytes(path.read_bytes(), policy=default) for path in sorted(folder.glob("*.eml"))
     ]
 
 

@@ -23,7 +23,7 @@ def device(session: str, server: dict[str, str], protocol: str | None) -> dict[s
     return {"session": session, "server": server, "protocol": protocol, "since": SINCE}
 
 
-LISTING = {
+LISTING: dict[str, Any] = {
     "success": True,
     "in_use": 3,
     "limit": 10,
@@ -35,7 +35,7 @@ LISTING = {
         device("s-3", {"id": "gone-1"}, None),
     ],
 }
-EMPTY = {"success": True, "in_use": 0, "limit": 10, "devices": []}
+EMPTY: dict[str, Any] = {"success": True, "in_use": 0, "limit": 10, "devices": []}
 
 
 def test_the_device_list_is_the_scripts_list() -> None:

@@ -84,9 +84,9 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / name), "VPNSITE_ACCESS_LOG": "false"}
         env.pop("VPNSITE_DATABASE_URL", None)
         env["VPNSITE_SOCIAL_LINKS"] = links
-        process = serve(env, tmp / f"{name}.log")
-        processes.append(process.process)
-        bases[name] = process.base
+        served = serve(env, tmp / f"{name}.log")
+        processes.append(served.process)
+        bases[name] = served.base
     try:
         yield bases
     finally:

@@ -17,6 +17,7 @@ import requests
 
 from tests.integration.contract import assert_matches_contract
 from tests.integration.processes import vpnsite
+from tests.integration.sql import execute_sql
 from tests.support.serve import serve, stop
 from vpnsite.fleet import Location
 from vpnsite_adapters.http.app import create_app
@@ -204,9 +205,10 @@ def test_an_upgraded_hub_keeps_the_exit_addresses_its_operator_gave(database_url
     try:
         with store.unit_of_work.scope():
             migrate(store.db, up_to=8)
-            store.db.execute_sql(
+            execute_sql(
+                store.db,
                 "INSERT INTO vpn_server (id, name, country, city, exit_addresses) "
-                "VALUES ('nl-1', 'Netherlands', 'nl', 'Amsterdam', '198.51.100.7 2001:db8:7::/64')"
+                "VALUES ('nl-1', 'Netherlands', 'nl', 'Amsterdam', '198.51.100.7 2001:db8:7::/64')",
             )
             assert migrate(store.db, up_to=9) == [9]
             migrate(store.db)  # and the later ones, which the model read below expects

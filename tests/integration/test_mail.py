@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from email.message import Message as EmailMessage
+from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 from typing import Any

@@ -10,7 +10,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -70,7 +70,9 @@ def one_listener(tmp_path: Path) -> Iterator[Hub]:
 
 
 def heartbeat(base: str, token: str, connections: int = 0) -> requests.Response:
-    body = {**BEAT, "connections": connection_list(connections)} if connections else BEAT
+    body: Mapping[str, int | list[dict[str, str]]] = (
+        {**BEAT, "connections": connection_list(connections)} if connections else BEAT
+    )
     headers = {"Authorization": f"Bearer {token}"}
     return requests.post(f"{base}/api/node/heartbeat", json=body, headers=headers, timeout=30)
 

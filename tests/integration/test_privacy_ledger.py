@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.integration.processes import vpnsite
+from tests.integration.sql import execute_sql
 from vpnsite.emails import email_key
 from vpnsite.fleet import Heartbeat, Location
 from vpnsite.personal_data import INVENTORY, columns, kept_by_erasure
@@ -129,7 +130,7 @@ def traces(hub: Hub, footprint: Footprint) -> set[tuple[str, str]]:
     found = set()
     for table in db.get_tables():
         names = [column.name for column in db.get_columns(table)]
-        for row in db.execute_sql(f"SELECT {', '.join(names)} FROM {table}"):
+        for row in execute_sql(db, f"SELECT {', '.join(names)} FROM {table}"):
             for name, value in zip(names, row, strict=True):
                 if isinstance(value, str) and any(
                     part and part.casefold() in value.casefold() for part in wanted
@@ -164,7 +165,7 @@ def test_erasure_leaves_only_what_the_inventory_declares(
     make_hub: Any, tmp_path: Path, plan: dict[str, Any], other: dict[str, Any]
 ) -> None:
     hub: Hub = getattr(make_hub, "hub", None) or make_hub()
-    make_hub.hub = hub  # type: ignore[attr-defined]  # one hub for every example: addresses differ
+    make_hub.hub = hub  # one hub for every example: addresses differ
     number = next(numbers)
     erased = leave_footprint(hub, f"Erase.Me.{number}@example.org", plan)
     kept = leave_footprint(hub, f"keep{number}@example.org", other)
@@ -215,7 +216,7 @@ def test_each_retention_rule_holds_at_its_boundary_as_the_core_says(
     """Rows placed around each cut-off (a microsecond either side, and further): what the store
     keeps is exactly what the core's predicate keeps."""
     hub: Hub = getattr(make_hub, "hub", None) or make_hub()
-    make_hub.hub = hub  # type: ignore[attr-defined]
+    make_hub.hub = hub
     db, m = hub.store.db, hub.store.retention.models
     now = hub.services.clock.now() + timedelta(days=400 + next(numbers))
     plan = plan_retention(now, longest_window(DEFAULT_RULES))

@@ -94,7 +94,9 @@ def test_a_reminder_carries_a_one_time_renewal_link(make_hub: Any, clock: Any, t
     reminder = sorted((tmp_path / "data" / "outbox").glob("*.eml"))[-1]
     message = email.message_from_bytes(reminder.read_bytes(), policy=default)
     assert message["Subject"] == "Your free VPN licence ends on 15 April 2026"
-    text = str(message.get_body(preferencelist=("plain",)).get_content())
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    text = str(body.get_content())
     link = next(word for word in text.split() if word.startswith("https://vpn.example/license?renew="))
     token = link.rsplit("=", 1)[1]
 

@@ -62,6 +62,7 @@ def test_polling_with_an_etag_keeps_one_connection(server: tuple[str, Path]) -> 
     first = connection.getresponse()
     first.read()
     etag = first.getheader("ETag")
+    assert etag is not None
     socket = connection.sock
     for _ in range(3):
         connection.request("GET", "/api/user-count", headers={"If-None-Match": etag})

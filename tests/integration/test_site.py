@@ -37,7 +37,9 @@ def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
             assert response.status_code == 200, path
             html = response.get_data(as_text=True)
             assert f'<html lang="{HTML_LANG[language]}">' in html, path
-            title = re.search(r"<title>(.*?)</title>", html).group(1)
+            found = re.search(r"<title>(.*?)</title>", html)
+            assert found is not None, path
+            title = found.group(1)
             titles[language][route] = title
             assert f'<link rel="canonical" href="https://vpn.example{path}">' in html
             for other in LANGUAGES:
@@ -88,7 +90,9 @@ def test_html_is_revalidated_and_assets_are_immutable(site: Any) -> None:
     page = site.get("/")
     assert page.headers["Cache-Control"] == "no-cache"
     assert site.get("/", headers={"If-None-Match": page.headers["ETag"]}).status_code == 304
-    asset = re.search(r'src="(/assets/[^"]+\.js)"', page.get_data(as_text=True)).group(1)
+    script = re.search(r'src="(/assets/[^"]+\.js)"', page.get_data(as_text=True))
+    assert script is not None
+    asset = script.group(1)
     response = site.get(asset)
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"

@@ -11,7 +11,7 @@ import re
 import shutil
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 import requests
@@ -33,7 +33,17 @@ if not (SITE_DIR / "pages" / "index.html").is_file():
         raise RuntimeError("the website is not built (python build_ui.py); under CI=true this test must run")
     pytest.skip("the website is not built (python build_ui.py)", allow_module_level=True)
 
-BEAT = {"cpu_load": 20.0, "bandwidth_mbps": 10.0, "sessions": 1, "service_up": True}
+
+class Beat(TypedDict):
+    """A heartbeat's body: the fields of ``Heartbeat``."""
+
+    cpu_load: float
+    bandwidth_mbps: float
+    sessions: int
+    service_up: bool
+
+
+BEAT: Beat = {"cpu_load": 20.0, "bandwidth_mbps": 10.0, "sessions": 1, "service_up": True}
 NOTE = {
     "en": "Example testimonials",
     "ru": "Примеры отзывов",

@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 import peewee
 
+from tests.integration.sql import cursor, execute_sql
 from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
@@ -33,9 +34,10 @@ def test_on_postgresql_only_rate_events_skip_the_write_ahead_log(fresh_postgres_
     store = SqlStore.open(fresh_postgres_url)
     try:
         persistence = dict(
-            store.db.execute_sql(
+            execute_sql(
+                store.db,
                 "SELECT relname, relpersistence FROM pg_class"
-                " WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace"
+                " WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace",
             ).fetchall()
         )
     finally:
@@ -51,27 +53,27 @@ def test_a_transaction_sending_its_begin_with_its_first_statement_is_still_whole
     db = store.db
 
     def kept() -> list[int]:
-        return [n for (n,) in db.execute_sql("SELECT n FROM probe ORDER BY n").fetchall()]
+        return [n for (n,) in execute_sql(db, "SELECT n FROM probe ORDER BY n").fetchall()]
 
     try:
-        db.execute_sql("CREATE TABLE probe (n INTEGER)")
+        execute_sql(db, "CREATE TABLE probe (n INTEGER)")
         with db.atomic():
             pass  # said nothing, so has nothing to commit
         with contextlib.suppress(LookupError), db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (1)")
+            execute_sql(db, "INSERT INTO probe VALUES (1)")
             raise LookupError
         with contextlib.suppress(LookupError), db.atomic():
-            db.cursor().execute("INSERT INTO probe VALUES (2)")  # a cursor of one's own
+            cursor(db).execute("INSERT INTO probe VALUES (2)")  # a cursor of one's own
             raise LookupError
         with db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (3)")
+            execute_sql(db, "INSERT INTO probe VALUES (3)")
             with contextlib.suppress(LookupError), db.atomic():
-                db.execute_sql("INSERT INTO probe VALUES (4)")
+                execute_sql(db, "INSERT INTO probe VALUES (4)")
                 raise LookupError
         assert kept() == [3], "rolled back whole, the savepoint's part alone, committed whole"
         with contextlib.suppress(peewee.DataError), db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (5)")
-            db.execute_sql("INSERT INTO probe VALUES (1 / 0)")  # fails: the whole is rolled back
+            execute_sql(db, "INSERT INTO probe VALUES (5)")
+            execute_sql(db, "INSERT INTO probe VALUES (1 / 0)")  # fails: the whole is rolled back
         assert kept() == [3]
     finally:
         store.close()
@@ -86,13 +88,13 @@ def test_a_write_sent_with_the_commit_is_part_of_the_transaction_whole(fresh_pos
     db.query_hooks.append(lambda event: sent.append(event.sql))
 
     def kept() -> list[int]:
-        return [n for (n,) in db.execute_sql("SELECT n FROM probe ORDER BY n").fetchall()]
+        return [n for (n,) in execute_sql(db, "SELECT n FROM probe ORDER BY n").fetchall()]
 
     try:
-        db.execute_sql("CREATE TABLE probe (n INTEGER PRIMARY KEY)")
+        execute_sql(db, "CREATE TABLE probe (n INTEGER PRIMARY KEY)")
         sent.clear()
         with db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (1)")
+            execute_sql(db, "INSERT INTO probe VALUES (1)")
             write_at_commit(db, "INSERT INTO probe VALUES (%s)", (2,))
         assert kept() == [1, 2]
         assert sent[:2] == ["BEGIN; INSERT INTO probe VALUES (1)", "INSERT INTO probe VALUES (%s); COMMIT"]
@@ -104,13 +106,13 @@ def test_a_write_sent_with_the_commit_is_part_of_the_transaction_whole(fresh_pos
             write_at_commit(db, "INSERT INTO probe VALUES (%s)", (5,))
             raise LookupError
         with db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (6)")
+            execute_sql(db, "INSERT INTO probe VALUES (6)")
             with contextlib.suppress(LookupError), db.atomic():
                 write_at_commit(db, "INSERT INTO probe VALUES (%s)", (7,))
                 raise LookupError
         assert kept() == [1, 2, 3, 4, 6], "rolled back with its transaction, and with its savepoint"
         with contextlib.suppress(peewee.IntegrityError), db.atomic():
-            db.execute_sql("INSERT INTO probe VALUES (8)")
+            execute_sql(db, "INSERT INTO probe VALUES (8)")
             write_at_commit(db, "INSERT INTO probe VALUES (%s)", (1,))  # a duplicate: fails the commit
         assert kept() == [1, 2, 3, 4, 6], "a failing write fails its whole transaction"
         assert not db.in_transaction()
@@ -158,7 +160,7 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     expected_anonymised = {
         lic.id for lic in licences if anonymises_licence(plan, lic.ends_at, email_key(lic.email) in live_keys)
     }
-    rows = store.db.execute_sql("SELECT id, email, ip FROM licence").fetchall()
+    rows = execute_sql(store.db, "SELECT id, email, ip FROM licence").fetchall()
     anonymised = {row[0] for row in rows if row[1] is None}
     assert anonymised == expected_anonymised
     assert report.licences_anonymised == len(expected_anonymised)
@@ -170,7 +172,7 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     assert all(row[2] == (None if erases_signup_ip(plan, ends[row[0]]) else "192.0.2.7") for row in kept)
     assert any(row[2] is None for row in kept), "the draw includes an address kept beside an erased IP"
 
-    kept_events = store.db.execute_sql("SELECT COUNT(*) FROM rate_event").fetchone()[0]
+    kept_events = execute_sql(store.db, "SELECT COUNT(*) FROM rate_event").fetchone()[0]
     assert kept_events == sum(1 for at in event_times if not deletes_rate_event(plan, at))
 
 

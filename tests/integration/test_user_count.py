@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
+from tests.integration.sql import execute_sql
 from vpnsite.emails import email_key
 from vpnsite.licences import Licence
 from vpnsite.privacy import ErasureRecord
@@ -30,7 +31,8 @@ ADDRESSES = [
 
 def recount(store: SqlStore, now: datetime) -> int:
     """The definition: distinct addresses holding a licence that has not ended."""
-    row = store.db.execute_sql(
+    row = execute_sql(
+        store.db,
         "SELECT COUNT(DISTINCT email_key) FROM licence WHERE ends_at > "
         f"{store.db.param} AND email_key IS NOT NULL",
         (to_db(now),),
@@ -43,7 +45,7 @@ def test_the_kept_count_equals_the_recount_whatever_happens(store: SqlStore) -> 
         @initialize()
         def empty(self) -> None:
             for table in ("licence", "user_end", "user_tally", "rate_event", "ticket"):
-                store.db.execute_sql(f"DELETE FROM {table}")
+                execute_sql(store.db, f"DELETE FROM {table}")
             self.now = START
             self.issued: list[tuple[str, datetime]] = []  # licence id, its end as stored
 
@@ -72,7 +74,7 @@ def test_the_kept_count_equals_the_recount_whatever_happens(store: SqlStore) -> 
         def erase(self, address: str) -> None:
             store.privacy.erase_address(email_key(address), [], ErasureRecord(1, address, self.now))
             # Erasure ends the address's live licences now.
-            ends = dict(store.db.execute_sql("SELECT id, ends_at FROM licence").fetchall())
+            ends = dict(execute_sql(store.db, "SELECT id, ends_at FROM licence").fetchall())
             self.issued = [(licence_id, from_db(ends[licence_id])) for licence_id, _ in self.issued]
 
         @rule(by=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=40)))
