@@ -23,6 +23,8 @@ from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.jobs.status_snapshot import Encoded
+from vpnsite_contract.structuring import structure
+from vpnsite_contract.website import ServerStatus
 
 PRERENDER = Path(__file__).parents[2] / "ui" / "dist-ssr" / "prerender.mjs"
 # Each case names an export of the prerender module and its arguments; the answer is its result.
@@ -62,14 +64,15 @@ def server(id: str, flag: str, status: str, ping: int | None, load: str, rank: s
         "rank": rank,
         "popularity": rank.replace("_", " "),
         "popularity_ru": "средняя",
+        "popularity_es": "media",
         "popularity_fr": "moyenne",
+        "popularity_pt": "média",
     }
 
 
 def snapshot(users: int, demo: bool, cap: int = 1_000_000) -> dict[str, Any]:
-    """The status answer's body, made by hand (some of a ServerStatus's fields left out): not a
-    ServerStatus, so `Encoded.of` (which unstructures its answer, and leaves a dict as it is) takes it
-    with its type ignored."""
+    """The status answer's body, made by hand as the service sends it: every field of a
+    ServerStatus (``Encoded.of`` is given it structured, so a field left out fails here)."""
     return {
         "vpn_servers": [
             server("nl-1", "nl", "online", 12, "29%", "very_high"),
@@ -82,7 +85,15 @@ def snapshot(users: int, demo: bool, cap: int = 1_000_000) -> dict[str, Any]:
             {"id": "hub-server", "location": "Hub", "status": "offline", "ping": None, "load": "70%"},
             {"id": "billing", "location": "Hub", "status": "online", "ping": 41, "load": None},
         ],
-        "summary": {"user_count": users, "demo": demo, "vpn_servers_count": 4, "free_tier_cap": cap},
+        "summary": {
+            "vpn_servers_count": 4,
+            "vpn_servers_online": 3,
+            "system_servers_count": 3,
+            "user_count": users,
+            "free_tier_cap": cap,
+            "demo": demo,
+            "updated_at": 1_776_000_000,
+        },
     }
 
 
@@ -206,7 +217,7 @@ def test_served_pages_count_users_as_the_script_does(make_hub: Any, users: int) 
     services = make_hub(public_url="https://vpn.example").services
     client = create_app(services).test_client()
     services.snapshot.users = users
-    services.snapshot.server_status = Encoded.of(snapshot(users, False))  # type: ignore[arg-type]
+    services.snapshot.server_status = Encoded.of(structure(snapshot(users, False), ServerStatus))
     cases = [("formatSamples", users, "2027-02-13", language) for language in LANGUAGES]
     for (_, _, _, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         prefix = "" if language == "en" else f"/{language}"
@@ -231,7 +242,7 @@ def test_a_young_service_says_it_is_new_instead_of_a_small_number(make_hub: Any,
     services = make_hub(public_url="https://vpn.example").services
     client = create_app(services).test_client()
     services.snapshot.users = users
-    services.snapshot.server_status = Encoded.of(snapshot(users, False))  # type: ignore[arg-type]
+    services.snapshot.server_status = Encoded.of(structure(snapshot(users, False), ServerStatus))
     for language, words, launched in (
         ("en", "New: be among the first users", "Just launched"),
         ("ru", "станьте одним из первых", "Мы только открылись"),
@@ -278,7 +289,7 @@ def test_the_status_page_is_sent_with_the_snapshot(make_hub: Any) -> None:
     client = create_app(services).test_client()
     data = snapshot(1285, True)
     data["vpn_servers"][3]["name"] = "</script><script>alert(1)</script>"
-    services.snapshot.server_status = Encoded.of(data)  # type: ignore[arg-type]
+    services.snapshot.server_status = Encoded.of(structure(data, ServerStatus))
     services.snapshot.users = 1285
     page = client.get("/fr/server-status").get_data(as_text=True)
     assert "__SLOT_" not in page and "skeleton" not in page

@@ -14,6 +14,8 @@ import pytest
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.jobs.status_snapshot import Encoded
+from vpnsite_contract.structuring import structure
+from vpnsite_contract.website import ServerStatus
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     if os.environ.get("CI") == "true":
@@ -58,9 +60,8 @@ def test_a_configured_billing_service_is_listed(make_hub: Any) -> None:
 
 
 def snapshot(users: int) -> dict[str, Any]:
-    """The status answer's body, made by hand (some of a ServerStatus's fields left out): not a
-    ServerStatus, so `Encoded.of` (which unstructures its answer, and leaves a dict as it is) takes it
-    with its type ignored."""
+    """The status answer's body, made by hand as the service sends it: every field of a
+    ServerStatus (``Encoded.of`` is given it structured, so a field left out fails here)."""
 
     def server(id: str, load: str, rank: str) -> dict[str, Any]:
         return {
@@ -75,6 +76,9 @@ def snapshot(users: int) -> dict[str, Any]:
             "rank": rank,
             "popularity": rank,
             "popularity_ru": rank,
+            "popularity_es": rank,
+            "popularity_fr": rank,
+            "popularity_pt": rank,
         }
 
     return {
@@ -85,13 +89,21 @@ def snapshot(users: int) -> dict[str, Any]:
             server("d", "5%", "low"),
         ],
         "system_servers": [],
-        "summary": {"user_count": users, "demo": False, "vpn_servers_count": 4, "free_tier_cap": 1_000_000},
+        "summary": {
+            "vpn_servers_count": 4,
+            "vpn_servers_online": 4,
+            "system_servers_count": 0,
+            "user_count": users,
+            "free_tier_cap": 1_000_000,
+            "demo": False,
+            "updated_at": 1_776_000_000,
+        },
     }
 
 
 def test_popularity_is_drawn_in_a_neutral_tone_beside_any_load(make_hub: Any) -> None:
     services = make_hub().services
-    services.snapshot.server_status = Encoded.of(snapshot(5000))  # type: ignore[arg-type]
+    services.snapshot.server_status = Encoded.of(structure(snapshot(5000), ServerStatus))
     html = create_app(services).test_client().get("/server-status").get_data(as_text=True)
     rows = re.findall(
         r'class="load load-(\w+)">[^<]*</span></span>.*?class="rank rank-(\w+)"', live_block(html)
@@ -103,7 +115,7 @@ def test_popularity_is_drawn_in_a_neutral_tone_beside_any_load(make_hub: Any) ->
 def test_no_share_of_the_free_tier_below_the_threshold_of_the_counts(make_hub: Any, users: int) -> None:
     services = make_hub().services
     services.snapshot.users = users
-    services.snapshot.server_status = Encoded.of(snapshot(users))  # type: ignore[arg-type]
+    services.snapshot.server_status = Encoded.of(structure(snapshot(users), ServerStatus))
     client = create_app(services).test_client()
     for prefix in LANGUAGES:
         html = client.get(f"{prefix}/server-status").get_data(as_text=True)
