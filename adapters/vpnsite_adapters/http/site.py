@@ -171,7 +171,7 @@ class Site:
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
         }
         # The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP), which every page
-        # states in its language (ui/src/lib/served.tsx: withTerms).
+        # states in its language (ui/src/lib/served.tsx: terms; ui/src/content/terms.ts: withTerms).
         self.licence_days = licence_days
         self.free_tier_cap = free_tier_cap
         self.social_links = social_links
@@ -262,7 +262,7 @@ class Site:
             "UPTIME_PERMILLE": "" if uptime is None else str(uptime),
             "COUNTRIES_COUNT": str(key.countries),
             "COUNTRIES": formats.count(key.countries),
-            # The operator's terms, in words (ui/src/lib/served.tsx: withTerms).
+            # The operator's terms, in words (ui/src/lib/served.tsx: terms).
             "TERM": formats.days_text(self.licence_days),
             "FREE_USERS": formats.users_text(self.free_tier_cap),
         }
