@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.integration.test_site_forms import SAME_SITE, html, make_site, sign_up
-from vpnsite_adapters.http.site import LANGUAGE_PREFIXES
+from vpnsite_adapters.languages import PREFIXED
 
 LANGUAGE_BUTTON = re.compile(r'<button form="shown-licence" formaction="([^"]*)" lang="[^"]+"[^>]*>')
 LICENCE_FORM = re.compile(r'<form id="shown-licence" method="post" action="([^"]*)" hidden>(.*?)</form>')
@@ -49,7 +49,7 @@ def test_the_dashboards_language_menu_posts_its_licence_to_each_language(site: t
     # The code goes in the post's body alone: no address on the page holds it.
     assert not [url for url in re.findall(r'(?:href|action|formaction)="([^"]*)"', page) if code in url]
 
-    for prefix in LANGUAGE_PREFIXES:
+    for prefix in PREFIXED:
         moved = client.post(f"/{prefix}/license", data=fields, headers=SAME_SITE)
         there = html(moved)
         assert moved.status_code == 200 and moved.headers["Cache-Control"] == "no-store"

@@ -26,6 +26,7 @@ from vpnsite.errors import (
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE
 from vpnsite_contract.structuring import FieldError, InvalidBody, unstructure
 from vpnsite_contract.website import Error, FieldProblem, ValidationError
 
@@ -70,7 +71,7 @@ class BadJson(Exception):
 
 
 def language() -> str:
-    return str(getattr(g, "language", "en"))
+    return str(getattr(g, "language", DEFAULT_LANGUAGE))
 
 
 def error_response(status: int, code: str, **params: object) -> Response:

@@ -36,7 +36,8 @@ from vpnsite_adapters.http.api import (
 from vpnsite_adapters.http.devices_api import device_list
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.site import LANGUAGE_PREFIXES, Site, html_response, language_of
+from vpnsite_adapters.http.site import Site, html_response, language_of
+from vpnsite_adapters.languages import PREFIXED
 from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
 from vpnsite_contract.website import CheckLicense, CreateUser, DisconnectDevices, SubmitEmail, SupportRequest
 
@@ -101,7 +102,7 @@ def _form() -> dict[str, str]:
 
 
 def _local(route: str) -> list[str]:
-    return [route] + [f"/{prefix}{route}" for prefix in LANGUAGE_PREFIXES]
+    return [route] + [f"/{prefix}{route}" for prefix in PREFIXED]
 
 
 def forms_blueprint(site: Site) -> Blueprint:

@@ -32,6 +32,7 @@ from vpnsite_adapters.formatting import (
 )
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import escape, fill
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE
 
 
 def percent_text(pattern: str, decimal: str, number: str) -> str:
@@ -143,4 +144,4 @@ class PageFormats:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
     def __getitem__(self, language: str) -> LanguageFormats:
-        return self.languages.get(language, self.languages["en"])
+        return self.languages.get(language, self.languages[DEFAULT_LANGUAGE])

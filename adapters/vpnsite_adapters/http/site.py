@@ -56,7 +56,6 @@ _BLOCKS = (
     "RAW_TESTIMONIALS",
     "RAW_LOCATIONS",
 )
-LANGUAGE_PREFIXES = PREFIXED
 HTML_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; "
@@ -134,7 +133,7 @@ class Encoded(Protocol):
 
 def language_of(path: str) -> str:
     first = path.strip("/").split("/")[0]
-    return first if first in LANGUAGE_PREFIXES else "en"
+    return first if first in PREFIXED else DEFAULT_LANGUAGE
 
 
 def language_of_file(name: str) -> str:
@@ -370,7 +369,7 @@ class Site:
         if candidate in self.files:
             return candidate, 200
         first = clean.split("/")[1] if clean != "/" else ""
-        prefix = f"/{first}" if first in LANGUAGE_PREFIXES else ""
+        prefix = f"/{first}" if first in PREFIXED else ""
         return f"/pages{prefix}/404.html", 404
 
 

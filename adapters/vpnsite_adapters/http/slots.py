@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from vpnsite_adapters.http.slot_manifest import Declared
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})
 # A name is words joined by single underscores, so two markers side by side stay two.
@@ -60,8 +61,8 @@ class BuildPieces:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
     def of(self, language: str) -> dict[str, Any]:
-        """A language's pieces; English for a language the build does not know."""
-        found: dict[str, Any] = self.parts.get(language, self.parts["en"])
+        """A language's pieces; the default language's for one the build does not know."""
+        found: dict[str, Any] = self.parts.get(language, self.parts[DEFAULT_LANGUAGE])
         return found
 
     @staticmethod

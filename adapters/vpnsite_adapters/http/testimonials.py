@@ -19,7 +19,7 @@ from flask import Blueprint, Response, request
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
-from vpnsite_adapters.languages import LANGUAGES
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
 from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
 from vpnsite_contract import website
 
@@ -87,8 +87,8 @@ def testimonials_api(testimonials: Testimonials) -> Blueprint:
 
     @blueprint.get("/api/testimonials")
     def pick() -> Response:
-        language = request.args.get("language", "en")
-        language = language if language in LANGUAGES else "en"
+        language = request.args.get("language", DEFAULT_LANGUAGE)
+        language = language if language in LANGUAGES else DEFAULT_LANGUAGE
         response = answer(testimonials.data(language, testimonials.pick(language)))
         response.headers["Cache-Control"] = "no-store"
         return response
