@@ -8,6 +8,7 @@ from typing import Any
 
 from attrs import frozen
 
+from vpnsite_adapters.languages import LANGUAGES
 from vpnsite_contract import node_calls, website
 from vpnsite_contract.json_schema import component_schemas, ref
 
@@ -39,20 +40,24 @@ class Call:
     answered: str = "Success"
     # The node calls: a server's own token, and a refused login's reason (403).
     node: bool = False
+    # Served from the status snapshot (at most 2 s old) with an ETag: an unchanged answer is a 304.
+    polled: bool = False
+    # The GET's optional query parameters (strings).
+    query: tuple[str, ...] = ()
 
 
 _POLLED = "The current snapshot (at most 2 s old)"
+# The languages a caller may ask for, as the list names them ("en, es, ru, fr or pt").
+_LISTED = f"{', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]}"
 
 CALLS: dict[str, Call] = {
     "/api/user-count": Call(
         "Users holding a live licence, and the free tier's cap",
         website.UserCount,
         method="get",
-        answered=_POLLED,
+        polled=True,
     ),
-    "/api/server-status": Call(
-        "VPN and system servers", website.ServerStatus, method="get", answered=_POLLED
-    ),
+    "/api/server-status": Call("VPN and system servers", website.ServerStatus, method="get", polled=True),
     "/api/submit-email": Call(
         "Start a sign-up: a signed, one-time request", website.SubmitEmailResult, website.SubmitEmail, (403,)
     ),
@@ -95,6 +100,7 @@ CALLS: dict[str, Call] = {
         website.Testimonials,
         method="get",
         answered="The pick (never cached)",
+        query=("language",),
     ),
     "/api/node/heartbeat": Call(
         "A VPN server reports its health",
@@ -144,11 +150,11 @@ def _error(status: int, description: str | None = None) -> dict[str, Any]:
     return _json(ref(website.Error.__name__), description or _ERRORS[status])
 
 
-def _operation(path: str, call: Call) -> dict[str, Any]:
+def _operation(call: Call) -> dict[str, Any]:
     operation: dict[str, Any] = {"summary": call.summary}
     responses: dict[str, Any] = {}
     if call.answer is not None:
-        responses["200"] = _json(ref(call.answer.__name__), call.answered)
+        responses["200"] = _json(ref(call.answer.__name__), _POLLED if call.polled else call.answered)
     if call.body is not None:
         operation["parameters"] = [{"$ref": "#/components/parameters/AcceptLanguage"}]
         operation["requestBody"] = {
@@ -159,11 +165,12 @@ def _operation(path: str, call: Call) -> dict[str, Any]:
         responses.update({str(status): _error(status) for status in (*_EVERY_CALL, *call.errors)})
     else:
         responses.update({str(status): _error(status) for status in call.errors})
-    if call.answered == _POLLED:
+    if call.polled:
         responses["304"] = {"description": "Unchanged since the ETag sent in If-None-Match"}
-    if path == "/api/testimonials":
+    if call.query:
         operation["parameters"] = [
-            {"name": "language", "in": "query", "required": False, "schema": {"type": "string"}}
+            {"name": name, "in": "query", "required": False, "schema": {"type": "string"}}
+            for name in call.query
         ]
     if call.node:
         operation["security"] = [{"serverToken": []}]
@@ -237,7 +244,7 @@ def openapi_document() -> dict[str, Any]:
     bodies = [call.body for call in CALLS.values() if call.body is not None]
     answers = [website.Error, website.ValidationError, node_calls.NodeLoginResult]
     answers += [call.answer for call in CALLS.values() if call.answer is not None]
-    paths = {path: {call.method: _operation(path, call)} for path, call in CALLS.items()}
+    paths = {path: {call.method: _operation(call)} for path, call in CALLS.items()}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -254,7 +261,7 @@ def openapi_document() -> dict[str, Any]:
                     "name": "Accept-Language",
                     "in": "header",
                     "required": False,
-                    "description": "en, ru, es, fr or pt: the language of human-readable details",
+                    "description": f"{_LISTED}: the language of human-readable details",
                     "schema": {"type": "string"},
                 }
             },

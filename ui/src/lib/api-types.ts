@@ -104,7 +104,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -210,7 +210,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -325,7 +325,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -431,7 +431,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -564,7 +564,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -661,7 +661,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -767,7 +767,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -947,7 +947,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -1062,7 +1062,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -1177,7 +1177,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -1292,7 +1292,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description en, ru, es, fr or pt: the language of human-readable details */
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
                     "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
                 path?: never;
@@ -2208,7 +2208,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description en, ru, es, fr or pt: the language of human-readable details */
+        /** @description en, es, ru, fr or pt: the language of human-readable details */
         AcceptLanguage: string;
     };
     requestBodies: never;
