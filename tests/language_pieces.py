@@ -89,8 +89,9 @@ def _server_catalogue(code: str) -> list[str]:
     return missing
 
 
-def _relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+def _relative(list_file: Path) -> str:
+    # The installed list is named by where it is edited: under tox the package is installed, so its
+    # path is inside .tox, not adapters/.
+    if list_file == LIST_FILE:
+        return "adapters/vpnsite_adapters/languages.json"
+    return str(list_file)
