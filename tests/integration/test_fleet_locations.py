@@ -124,6 +124,19 @@ def test_the_page_follows_the_fleet_as_it_changes(make_hub: Any) -> None:
     )
 
 
+def test_a_city_the_dictionaries_do_not_translate_is_shown_as_the_operator_wrote_it(make_hub: Any) -> None:
+    # A server in Berlin is in Germany, not in Frankfurt: the country's name comes from the flag,
+    # a city's only where the dictionary translates that very city.
+    german = (Location("de-ber-1", "DE", "de", "Berlin"), Location("de-fra-1", "DE", "de", "Frankfurt"))
+    client = create_app(own_fleet(make_hub, german).services).test_client()
+    for language, card in (
+        ("en", ("Germany", "Berlin, Frankfurt")),
+        ("ru", ("Германия", "Berlin, Франкфурт")),
+        ("fr", ("Allemagne", "Berlin, Francfort")),
+    ):
+        assert section(client.get(localised("/", language)).get_data(as_text=True))[1] == [card], language
+
+
 def test_an_empty_fleet_says_so_plainly(make_hub: Any) -> None:
     client = create_app(
         make_hub(public_url="https://vpn.example", seed_default_fleet="false").services

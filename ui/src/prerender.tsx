@@ -82,7 +82,7 @@ function inLanguage(language: Language, element: ComponentChildren): string {
  * the server draws a server's flag from (http/slots.py: BuildPieces.flag). */
 function flagPieces(language: Language): Record<string, string> {
   return Object.fromEntries(
-    [...Object.keys(DICTIONARIES[language].locations), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
+    [...Object.keys(DICTIONARIES[language].places.countries), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
   );
 }
 
@@ -125,7 +125,7 @@ export function statusParts(language: Language) {
       load: inLanguage(language, <LoadValue load={slot("LOAD")} level={slot("LEVEL")} />),
       flags: flagPieces(language),
     },
-    locations: DICTIONARIES[language].locations,
+    places: DICTIONARIES[language].places,
     status: { online: statusText("online", t), offline: statusText("offline", t), other: statusText("other", t) },
     service: { online: serviceText("online", t), offline: serviceText("offline", t), other: serviceText("other", t) },
     ping: t("status.ms", { ms: "{ms}" }),
@@ -182,7 +182,7 @@ export function profileParts(language: Language) {
       open_recommended: inLanguage(language, <OpenProfile importUrl={slot("IMPORT_URL")} qrUrl={slot("QR_URL")} city={city} primary />),
       flags: flagPieces(language),
     },
-    locations: DICTIONARIES[language].locations,
+    places: DICTIONARIES[language].places,
     load_levels: Array.from({ length: 101 }, (_, percent) => loadLevel(`${percent}%`)),
     percent: percentPattern(language),
     decimal: decimalSeparator(language),
@@ -210,7 +210,7 @@ export function deviceParts(language: Language) {
       flags: flagPieces(language),
       no_flag: inLanguage(language, <span aria-hidden="true" />),
     },
-    locations: dictionary.locations,
+    places: dictionary.places,
     in_use: dictionary.devices.inUse,
     // How many devices a licence connects at once (http/device_rows.py: limit_texts): as many as
     // the fleet has servers when it has fewer than the limit ("rule_fleet"), else the limit.
@@ -245,7 +245,7 @@ export function checkParts(language: Language) {
       protected_via: answered({ protected: true, server: { id: "", name: "", flag: "", location: slot("CITY") } }),
       exposed: answered({ protected: false, server: null }),
     },
-    locations: DICTIONARIES[language].locations,
+    places: DICTIONARIES[language].places,
   };
 }
 
@@ -289,7 +289,7 @@ export function locationParts(language: Language) {
       none: inLanguage(language, <NoLocations />),
       flags: flagPieces(language),
     },
-    locations: dictionary.locations,
+    places: dictionary.places,
     title: dictionary.sections.locationsTitle,
   };
 }

@@ -149,7 +149,7 @@ test("French and Spanish: elision before every city and vowel, a million in word
   const beforeAName = /(?<![\p{L}’'-])(de|le|la|que|ne|se|ce|du)\s+\{\{?(city|name|address|operatorName|operatorAddress|operatorFounder)\}\}?/u;
   assert.deepEqual(french.filter((text) => beforeAName.test(text)), []);
   // …and every text that names a server's city reads right for each city of the fleet.
-  const cities = Object.values(fr.locations).map((location) => location.city);
+  const cities = Object.values(fr.places.cities);
   assert.ok(cities.includes("Amsterdam"));
   for (const text of french.filter((text) => text.includes("{{city}}"))) {
     for (const city of cities) assert.doesNotMatch(text.replace("{{city}}", city), unelided, city);

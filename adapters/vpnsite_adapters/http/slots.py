@@ -67,10 +67,12 @@ class BuildPieces:
 
     @staticmethod
     def place(parts: dict[str, Any], country: str | None, name: str, city: str) -> tuple[str, str]:
-        """A server's name and city in the page's language: the dictionary's for a country it
-        knows, else the server's own."""
-        known = parts["locations"].get(country) if country else None
-        return (str(known["name"]), str(known["city"])) if known else (name, city)
+        """A server's country and city in the page's language: the dictionary's name for the
+        country of its flag, and its city's name where the dictionary translates that city (by its
+        English name); else the server's own (``ui/src/lib/places.ts``: placeOf does the same)."""
+        countries: dict[str, str] = parts["places"]["countries"]
+        cities: dict[str, str] = parts["places"]["cities"]
+        return countries.get(country or "", name), cities.get(city, city)
 
     @staticmethod
     def flag(parts: dict[str, Any], country: str) -> str:

@@ -39,7 +39,7 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
   else if (state.kind === "failed") text = t("check.failed");
   else if (state.answer.protected && state.answer.server) {
     const server = state.answer.server;
-    text = t("check.protectedVia", { city: placeOf(dictionary.locations, server.flag, server.name, server.location).city });
+    text = t("check.protectedVia", { city: placeOf(dictionary.places, server.flag, server.name, server.location).city });
     tone = "protected";
   } else if (state.answer.protected) {
     text = t("check.protected");

@@ -115,7 +115,7 @@ function sinceText(since: number, language: Language): string {
 
 /** A device as its row shows it: the place in the page's language, protocol and since when. */
 export function deviceRowView(device: Device, since: string, t: Translate, dictionary: Dictionary): DeviceRowView {
-  const { name, city } = placeOf(dictionary.locations, device.server.flag, device.server.name ?? device.server.id, device.server.location ?? device.server.id);
+  const { name, city } = placeOf(dictionary.places, device.server.flag, device.server.name ?? device.server.id, device.server.location ?? device.server.id);
   return {
     session: device.session,
     flag: device.server.flag ? <Flag country={device.server.flag} label={name} /> : <span aria-hidden="true" />,

@@ -75,7 +75,7 @@ export function ProfileRow({ view }: { view: ProfileRowView }) {
 
 function LiveProfileRow({ server }: { server: ProfileServer }) {
   const { language, dictionary } = useScreenI18n();
-  const { name, city } = placeOf(dictionary.locations, server.flag, server.name, server.location);
+  const { name, city } = placeOf(dictionary.places, server.flag, server.name, server.location);
   // UDP first: it is the faster one, and the one the import button and QR code carry.
   const first = server.openvpn.find((profile) => profile.protocol === "udp") ?? server.openvpn[0];
   const links = (

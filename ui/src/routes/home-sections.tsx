@@ -60,10 +60,10 @@ export type FleetCountry = { code: string; name: string; cities: string };
 
 /** The countries of the listed servers (online or not, as the status page lists them), in the
  * order each one's first server is listed, each city once (http/fleet_locations.py: countries). */
-export function fleetCountries(servers: readonly VpnServer[], locations: Dictionary["locations"]): FleetCountry[] {
+export function fleetCountries(servers: readonly VpnServer[], places: Dictionary["places"]): FleetCountry[] {
   const found = new Map<string, { name: string; cities: string[] }>();
   for (const server of servers) {
-    const { name, city } = placeOf(locations, server.flag, server.name, server.location);
+    const { name, city } = placeOf(places, server.flag, server.name, server.location);
     let country = found.get(server.flag);
     if (!country) found.set(server.flag, (country = { name, cities: [] }));
     if (!country.cities.includes(city)) country.cities.push(city);
@@ -108,7 +108,7 @@ export function NoLocations() {
 /** The section as drawn from the servers the status snapshot lists. */
 export function FleetLocations({ servers }: { servers: readonly VpnServer[] }) {
   const { language, dictionary } = useScreenI18n();
-  const countries = fleetCountries(servers, dictionary.locations);
+  const countries = fleetCountries(servers, dictionary.places);
   if (!countries.length) return <NoLocations />;
   const cards = countries.map((country) => (
     <LocationCard key={country.code} flag={<Flag country={country.code} label={country.name} />} name={country.name} cities={country.cities} />

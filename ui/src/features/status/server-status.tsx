@@ -155,7 +155,7 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
   const users = data.summary.user_count;
   const cap = data.summary.free_tier_cap;
   const vpnRows = data.vpn_servers.map((server) => {
-    const { name, city } = placeOf(dictionary.locations, server.flag, server.name, server.location);
+    const { name, city } = placeOf(dictionary.places, server.flag, server.name, server.location);
     const view: VpnRowView = {
       flag: <Flag country={server.flag} label={name} />,
       name,

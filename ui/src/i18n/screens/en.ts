@@ -42,15 +42,30 @@ export default {
       privacy: { title: "Privacy by design", text: "Codes are stored only as keyed hashes; your e-mail is erased 30 days after your last licence ends, or at once when you ask." },
     },
   },
-  locations: {
-    nl: { name: "Netherlands", city: "Amsterdam" },
-    lv: { name: "Latvia", city: "Riga" },
-    pl: { name: "Poland", city: "Warsaw" },
-    ch: { name: "Switzerland", city: "Zurich" },
-    ro: { name: "Romania", city: "Bucharest" },
-    de: { name: "Germany", city: "Frankfurt" },
-    it: { name: "Italy", city: "Milan" },
-    us: { name: "USA", city: "New York" },
+  places: {
+    // A country's name by its code (the server's flag), whatever name the operator gave it.
+    countries: {
+      nl: "Netherlands",
+      lv: "Latvia",
+      pl: "Poland",
+      ch: "Switzerland",
+      ro: "Romania",
+      de: "Germany",
+      it: "Italy",
+      us: "USA",
+    },
+    // A city by its English name, as the operator registers it (`vpnsite vpn add-server --city`);
+    // any other city is shown as the operator wrote it.
+    cities: {
+      Amsterdam: "Amsterdam",
+      Riga: "Riga",
+      Warsaw: "Warsaw",
+      Zurich: "Zurich",
+      Bucharest: "Bucharest",
+      Frankfurt: "Frankfurt",
+      Milan: "Milan",
+      "New York": "New York",
+    },
   },
   activation: {
     loadingTitle: "Setting up your VPN",
