@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -66,12 +66,14 @@ def process(
 def vpnsite(
     database_url: str | None,
     threads: int,
+    *,
     prepare: Callable[[dict[str, str]], None] | None = None,
     started: Callable[[subprocess.Popen[bytes]], None] | None = None,
-    **settings: str,
+    settings: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
-    """A `vpnsite serve` on a fresh data directory; ``prepare`` runs first with its environment
-    (to register servers with the CLI, say); ``started`` is told of the process once it answers."""
+    """A `vpnsite serve` on a fresh data directory with ``settings`` (``VPNSITE_<NAME>``);
+    ``prepare`` runs first with its environment (to register servers with the CLI, say);
+    ``started`` is told of the process once it answers."""
     data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
     port = free_port()
     env = {
@@ -83,7 +85,7 @@ def vpnsite(
         "VPNSITE_OPERATOR_ADDRESS": "1 Bench Street, London",
         "VPNSITE_OPERATOR_EMAIL": "operator@example.org",
         "VPNSITE_OPERATOR_FOUNDER": "Bench Founder",
-        **{f"VPNSITE_{k.upper()}": v for k, v in settings.items()},
+        **{f"VPNSITE_{k.upper()}": v for k, v in (settings or {}).items()},
     }
     if database_url:
         env["VPNSITE_DATABASE_URL"] = database_url

@@ -124,7 +124,7 @@ def anchor_app(url: str, rows: int = 1000) -> Iterator[str]:
 
 def polling(report: Report, rounds: int, seconds: int) -> None:
     bare, ours, conditional = [], [], []
-    with hello_app(THREADS) as hello, vpnsite(None, THREADS, access_log="false") as site:
+    with hello_app(THREADS) as hello, vpnsite(None, THREADS, settings={"access_log": "false"}) as site:
         etag = requests.get(site + "/api/user-count").headers["ETag"]
         for _ in range(rounds):
             bare.append(requests_per_second(wrk(hello + "/", seconds, 32)))
@@ -148,7 +148,7 @@ def signups(report: Report, rounds: int, seconds: int) -> None:
         for _ in range(rounds):
             with database(kind) as url, anchor_app(url) as app:
                 anchor.append(_signup_rate(app, seconds, "pairs.lua"))
-            with database(kind) as url, vpnsite(url, THREADS, **BEHIND_PROXY) as site:
+            with database(kind) as url, vpnsite(url, THREADS, settings=BEHIND_PROXY) as site:
                 ours.append(_signup_rate(site, seconds, "signup.lua"))
         budget = 0.8 if kind == "postgres" else None
         report.ratio(f"sign-ups/s {kind} vs anchor pairs/s", median(ours), median(anchor), None, True, "/s")
@@ -179,7 +179,10 @@ def decompose(rounds: int, seconds: int) -> None:
         with fresh_postgres() as url, anchor_app(url) as app:
             rates["anchor"].append(_signup_rate(app, seconds, "pairs.lua"))
         for name, (settings, prepare) in VARIANTS.items():
-            with fresh_postgres() as url, vpnsite(url, THREADS, prepare, **BEHIND_PROXY, **settings) as site:
+            with (
+                fresh_postgres() as url,
+                vpnsite(url, THREADS, prepare=prepare, settings={**BEHIND_PROXY, **settings}) as site,
+            ):
                 rates[name].append(_signup_rate(site, seconds, "signup.lua"))
     anchor = median(rates["anchor"])
     print("\nsign-ups on PostgreSQL, without what the anchor does not do (medians)")
@@ -232,7 +235,7 @@ def seed(url: str, start: int, stop: int) -> None:
         _tally(store, stop - start)
     # A production database has been analysed by autovacuum long since; a freshly filled one has
     # not, and its planner would skew the first measurements.
-    store.db.execute_sql("ANALYZE")
+    store.db.execute_sql("ANALYZE")  # type: ignore[no-untyped-call]  # peewee is unannotated
     # The seeding writes the user count's rows itself: the store must count what was seeded.
     counted = store.licences.count_users(datetime.now(UTC)) - before
     store.close()
@@ -297,7 +300,7 @@ def growth(report: Report, sizes: list[int], samples: int) -> None:
                 print(
                     f"  seeded {size:,} licences on {kind} in {time.monotonic() - started:.0f} s", flush=True
                 )
-                with anchor_app(url, rows=size) as app, vpnsite(url, THREADS, **SEEDED) as site:
+                with anchor_app(url, rows=size) as app, vpnsite(url, THREADS, settings=SEEDED) as site:
                     check, anchor, floor = _p50s(
                         [_check_call(site), _select_call(app, size), _poll_call(site)], samples
                     )

@@ -30,12 +30,13 @@ def main() -> None:
             VpnServer(location, host=f"198.51.100.{n}", udp_port=1194, tcp_port=443)
             for n, location in enumerate(SPEC_LOCATIONS, 1)
         ]
-        ports = {s.location.id: 1194 for s in servers}, {s.location.id: 443 for s in servers}
+        udp: dict[str, int | None] = {s.location.id: 1194 for s in servers}
+        tcp: dict[str, int | None] = {s.location.id: 443 for s in servers}
 
         def build(licence: str) -> bytes:
             ca = keys.ca.certificate_pem().decode()
             key = keys.client_key_pem(licence)
-            found = endpoints(servers, *ports)
+            found = endpoints(servers, udp, tcp)
             return archive({e.file_name: client_profile(e, ca, key) for e in found}, "en")
 
         sample = build("licence-0")

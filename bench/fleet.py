@@ -69,7 +69,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -472,7 +472,8 @@ class Database:
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self.connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.fetchall()
+            rows: list[tuple[Any, ...]] = cursor.fetchall()
+            return rows
 
     def backends_cpu(self) -> dict[int, float]:
         pids = self.query(
@@ -810,7 +811,7 @@ class Fleet:
 @contextmanager
 def capture_sql(into: list[tuple[str, Any]]) -> Iterator[None]:
     """Every statement peewee sends from this thread, with its parameters."""
-    original = peewee.Database.execute_sql
+    original: Callable[..., Any] = peewee.Database.execute_sql
     me = threading.get_ident()
 
     def spy(self: peewee.Database, sql: str, params: Any = None, *rest: Any, **named: Any) -> Any:
@@ -966,7 +967,11 @@ def main() -> int:
             found["pid"] = process.pid
 
         with vpnsite(
-            url, THREADS, prepare=prepare, started=started, node_address=f"127.0.0.1:{node_port}", **SETTINGS
+            url,
+            THREADS,
+            prepare=prepare,
+            started=started,
+            settings={"node_address": f"127.0.0.1:{node_port}", **SETTINGS},
         ) as base:
             node = node_listener(base, node_port)
             where = "its own node listener" if node != base else "the main port (no node listener)"

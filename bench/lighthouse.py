@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / "src"), str(HERE.parent / "adapters")]
+sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "src"), str(HERE.parent / "adapters")]
 
-from bench._harness import free_port, wait_until_up  # noqa: E402
+from _harness import free_port, wait_until_up  # noqa: E402
 from tests.site_map import ROUTES, localised  # noqa: E402
 
 LIGHTHOUSE = os.environ.get("LIGHTHOUSE", "lighthouse")

@@ -46,7 +46,9 @@ def main() -> None:
     with (
         fresh_postgres() as url,
         vpnsite(
-            url, args.threads, rate_limits="off", access_log="false", db_pool_size=str(args.threads + 4)
+            url,
+            args.threads,
+            settings={"rate_limits": "off", "access_log": "false", "db_pool_size": str(args.threads + 4)},
         ) as site,
         hello_app(args.threads) as hello,
     ):

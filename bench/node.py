@@ -61,7 +61,7 @@ def hub(database_url: str | None, own_listener: bool) -> Iterator[tuple[str, str
     node_port = free_port()
     if own_listener:
         settings["node_address"] = f"127.0.0.1:{node_port}"
-    with vpnsite(database_url, THREADS, prepare=register_server, **settings) as base:
+    with vpnsite(database_url, THREADS, prepare=register_server, settings=settings) as base:
         yield base, f"http://127.0.0.1:{node_port}" if own_listener else base, found["token"]
 
 

@@ -72,7 +72,11 @@ def main() -> int:
     ):
         html_path = SITE / "pages" / page
         html = with_locations(with_testimonials(html_path.read_bytes(), language), language)
-        entry = SITE / re.search(rb'<script type="module" src="/([^"]+)"', html).group(1).decode()
+        found = re.search(rb'<script type="module" src="/([^"]+)"', html)
+        if found is None:
+            print(f"{html_path} loads no script: rebuild the website (python build_ui.py)", file=sys.stderr)
+            return 2
+        entry = SITE / found.group(1).decode()
         scripts = scripts_loaded(entry)
         js_raw, js_gz = weigh([script.read_bytes() for script in scripts])
         css_raw, css_gz = weigh(STYLE.findall(html))
