@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -126,17 +127,27 @@ def server(make_server: Callable[..., Server]) -> Server:
     return make_server(rate_limits="off", demo="true")
 
 
+@contextmanager
+def page_in(context: Any, settle: bool = True) -> Iterator[Any]:
+    """A page of the browser ``context``, which is closed after it; the test fails if the page's
+    script threw. With ``settle``, ``goto`` waits until the network is idle: screens hydrate once
+    their chunk has loaded, so act on a page the way a person does, after it has finished loading."""
+    opened = context.new_page()
+    if settle:
+        navigate = opened.goto
+        opened.goto = lambda url, **options: navigate(url, **{"wait_until": "networkidle", **options})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
 @pytest.fixture
 def page(browser: Any, server: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.base)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
-    opened = context.new_page()
-    # Screens hydrate once their chunk has loaded: act on a page the way a person does, after it
-    # has finished loading.
-    navigate = opened.goto
-    opened.goto = lambda url, **options: navigate(url, **{"wait_until": "networkidle", **options})
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with page_in(context) as opened:
+        yield opened

@@ -15,6 +15,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import page_in
+
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 SCRIPT = {"script": True, "no script": False}
 
@@ -49,16 +51,8 @@ def opened(browser: Any, server: Any, viewport: dict[str, int], javascript: bool
         is_mobile=phone,
         has_touch=phone,
     )
-    page = context.new_page()
-    navigate = page.goto
-    page.goto = lambda url, **more: navigate(url, **{"wait_until": "networkidle", **more})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with page_in(context) as page:
         yield page
-    finally:
-        context.close()
-    assert not errors, f"JavaScript errors: {errors}"
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import page_in
+
 PHONE = {"width": 390, "height": 844}
 # A code with a correct check digit that no licence holds.
 UNKNOWN_CODE = "12345678901234567894"
@@ -20,14 +22,8 @@ UNKNOWN_CODE = "12345678901234567894"
 def open_page(browser: Any, server: Any, javascript: bool = True, **options: Any) -> Iterator[Any]:
     context = browser.new_context(base_url=server.base, java_script_enabled=javascript, **options)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
-    opened = context.new_page()
-    navigate = opened.goto
-    opened.goto = lambda url, **more: navigate(url, **{"wait_until": "networkidle", **more})
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with page_in(context) as opened:
+        yield opened
 
 
 @pytest.fixture

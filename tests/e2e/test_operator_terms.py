@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, page_in
 
 HOME = {
     "/": ["Free for the first 5,000 users", "a licence for 30 days", "The first 5,000 users never pay."],
@@ -32,12 +32,8 @@ def operator(make_server: Callable[..., Server]) -> Server:
 @pytest.fixture
 def visitor(browser: Any, operator: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=operator.base)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with page_in(context, settle=False) as page:
+        yield page
 
 
 @pytest.mark.parametrize("home", sorted(HOME))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import page_in
 from vpnsite.personal_data import INVENTORY
 
 NAME = "Smith & <Sons> Ltd"
@@ -22,12 +23,8 @@ def operator_server(make_server: Any) -> Any:
 @pytest.fixture
 def operator_page(browser: Any, operator_server: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=operator_server.base)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with page_in(context, settle=False) as opened:
+        yield opened
 
 
 def test_the_operator_stays_after_hydration_and_on_client_rendered_pages(operator_page: Any) -> None:
