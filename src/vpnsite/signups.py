@@ -10,7 +10,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import DomainError, FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
@@ -96,7 +96,9 @@ class Signups:
         """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie)."""
         address = normalise_email(email)
         now = self.clock.now()
-        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
+        self.limiter.admit(
+            SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}, now
+        )
         users = self.user_count()
         if not self.free_tier.admits(users):
             raise FreeTierFull(cap=self.free_tier.cap)
@@ -129,7 +131,7 @@ class Signups:
 
     def create_user(self, signed: SignedForm, ip: str | None, visitor_id: str | None = None) -> Activation:
         now = self.clock.now()
-        email = email_key(signed.form.user_email)
+        email = mailbox_key(signed.form.user_email)
         self.limiter.admit(CREATE_USER, {"ip": ip, "visitor": visitor_id, "email": email}, now)
         if not any(signature_matches(signed.form, signed.sig, keys.signup) for keys in self.keys.read().sets):
             raise InvalidSignature()
