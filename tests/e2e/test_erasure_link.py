@@ -19,6 +19,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import page_in
+from tests.e2e.test_accessibility import serious_violations
 
 SHOTS = os.environ.get("VPNSITE_SHOTS")
 TEXTS = {
@@ -91,7 +92,8 @@ def licence_email_link(server: Any, address: str, language: str) -> str:
 
 def still_held(server: Any, address: str) -> bool:
     with sqlite3.connect(server.data_dir / "vpnsite.db") as db:
-        return db.execute("SELECT COUNT(*) FROM licence WHERE email = ?", (address,)).fetchone()[0] > 0
+        found: int = db.execute("SELECT COUNT(*) FROM licence WHERE email = ?", (address,)).fetchone()[0]
+    return found > 0
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -120,12 +122,15 @@ def test_the_link_confirms_and_the_button_erases(
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_on_a_phone_the_confirmation_fits_the_screen(browser: Any, server: Any, language: str) -> None:
+def test_on_a_phone_each_page_fits_the_screen_and_passes_axe(
+    browser: Any, server: Any, language: str
+) -> None:
     address = f"phone-{language}@example.org"
     link = licence_email_link(server, address, language)
     with page_in(visitor(browser, server, True, width=390)) as page:
         page.goto(link)
         assert page.evaluate(OVERFLOW) == 0
+        assert serious_violations(page) == []
         button = page.get_by_role("button", name=TEXTS[language]["button"])
         box = button.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -135,8 +140,15 @@ def test_on_a_phone_the_confirmation_fits_the_screen(browser: Any, server: Any, 
         button.click()
         expect(page.get_by_role("heading", level=1)).to_have_text(TEXTS[language]["done"])
         assert page.evaluate(OVERFLOW) == 0
+        assert serious_violations(page) == []
         if SHOTS:
             page.screenshot(path=str(Path(SHOTS) / f"erasure-done-{language}-390.png"), full_page=True)
+        page.goto(link)
+        expect(page.get_by_role("heading", level=1)).to_have_text(TEXTS[language]["gone"])
+        assert page.evaluate(OVERFLOW) == 0
+        assert serious_violations(page) == []
+        if SHOTS:
+            page.screenshot(path=str(Path(SHOTS) / f"erasure-gone-{language}-390.png"), full_page=True)
 
 
 def test_the_pages_load_nothing_that_could_leak_the_token(browser: Any, server: Any) -> None:
