@@ -58,7 +58,9 @@ def erasure_blueprint(site: Site) -> Blueprint:
         return page("erasure-gone", 410 if nowhere.genuine else 404, {"TOKEN": token})
 
     def refused(token: str, error: DomainError) -> Response:
-        """The database away, say: nothing was erased, and the button may be pressed again."""
+        """The database away, say (the use case runs in a scope of its own, which turns a lost
+        connection into StoreUnavailable here rather than at the request's end): nothing was
+        erased, and the button may be pressed again."""
         text = detail_text(error.code, language_of(request.path), **error.params)
         return page(
             "erasure-failed", STATUS_OF[type(error)], {"TOKEN": token, "ERROR": text}, refusal_headers(error)
@@ -68,7 +70,8 @@ def erasure_blueprint(site: Site) -> Blueprint:
         if not _TOKEN.fullmatch(token):
             return gone("", LinkLeadsNowhere(genuine=False))
         try:
-            email = services().erasures.address_named(token)
+            with services().unit_of_work.scope():
+                email = services().erasures.address_named(token)
         except LinkLeadsNowhere as nowhere:
             return gone(token, nowhere)
         except DomainError as error:
@@ -83,7 +86,8 @@ def erasure_blueprint(site: Site) -> Blueprint:
             refusal = detail_text("bad_request", language)
             return page("erasure-failed", 403, {"TOKEN": token, "ERROR": refusal})
         try:
-            erasure = services().erasures.erase_named(token)
+            with services().unit_of_work.scope():
+                erasure = services().erasures.erase_named(token)
         except LinkLeadsNowhere as nowhere:
             return gone(token, nowhere)
         except DomainError as error:
