@@ -25,7 +25,11 @@ import requests
 from tests.integration.conftest import POSTGRES_ADMIN
 from tests.integration.processes import vpnsite
 from tests.support.serve import Served, serving, signed_form
+from vpnsite.erasures import Erasures
+from vpnsite_adapters.bootstrap import open_console
+from vpnsite_adapters.erasure_journal import JournalFile
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.mail.outbox import OutboxFolder
 
 Serve = Callable[..., Served]
 ADDRESS = "Olga.Erase@example.org"
@@ -212,3 +216,22 @@ def test_a_database_out_of_reach_erases_nothing_and_the_button_works_once_it_is_
         admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
     erased = client.post(f"/fr/erase/{token}", headers={"Origin": origin})
     assert erased.status_code == 200 and "Adresse effacée" in erased.get_data(as_text=True)
+
+
+def test_both_doors_run_one_erasure_with_the_same_reach(make_hub: Any, tmp_path: Path) -> None:
+    """`vpnsite privacy erase` and the link's button: the same use case, wired the same way."""
+    for mail, journal in (("outbox", tmp_path / "erasures.jsonl"), ("smtp://127.0.0.1:2525", None)):
+        hub = make_hub(mail_url=mail, **({"erasure_journal": str(journal)} if journal else {}))
+        settings = hub.services.settings
+        console = open_console(settings, migrate=False)
+        try:
+            for erasures in (hub.services.erasures, console.erasures):
+                assert type(erasures) is Erasures
+                if journal is None:
+                    assert erasures.outbox is None and erasures.journal is None
+                else:
+                    assert isinstance(erasures.outbox, OutboxFolder)
+                    assert erasures.outbox.folder == settings.data_dir / "outbox"
+                    assert isinstance(erasures.journal, JournalFile) and erasures.journal.path == journal
+        finally:
+            console.close()
