@@ -2,14 +2,20 @@
 manual clock so an hour takes seconds):
 
 1. guessing codes for one e-mail, one attempt a second for an hour, from one address, from twenty
-   addresses in turn, from a new address every time, from two hundred addresses in turn (each
-   fails once before the shared ceiling fills, then tries again: the worst case of the rule that
-   the ceiling holds back a client only once it has failed twice, or once while the ceiling was
-   full), and from two hundred addresses of which ten fill the ceiling first and the others try
-   once each (the best the same addresses could do before that rule): how many guesses are even
-   looked at, and whether the owner can still check the licence afterwards — the owner who has not
-   got it wrong, and in one scenario the owner who mistyped the code once just before the attack;
-2. a wrong e-mail and a wrong code: status, body and latency side by side (median, and the
+   addresses in turn, from a new address every time (3,600 addresses in 15 /24s), from two hundred
+   addresses in turn, and from a /24 of its own for every two tries (the worst case of the rule
+   that the shared ceiling holds back, while full, a client that has failed twice or a network
+   whose clients have failed six times): how many guesses are even looked at, and whether the owner
+   can still check the licence afterwards — the owner who has not got it wrong, and in one scenario
+   the owner who mistyped the code once just before the attack;
+2. the owner against strangers who keep the ceiling full: mistyping once then typing the right
+   code, and behind the owner's own address (a shared network) without and with the browser's
+   device cookie;
+3. a mail flood at one mailbox: a sign-up and a ticket for it every minute for a day, from a new
+   address and a new spelling each time: the licence e-mails and acknowledgements it gets;
+4. one network taking the free tier: a sign-up every ten seconds for a day from an IPv6 /48 (a new
+   /64 each time) and from an IPv4 /24 (a new address each time): the licences it gets;
+5. a wrong e-mail and a wrong code: status, body and latency side by side (median, and the
    difference of means in units of its standard error).
 
 Usage: ``python bench/attack.py``.
@@ -23,6 +29,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from flask.testing import FlaskClient
 
 from vpnsite.codes import luhn_check_digit
 from vpnsite_adapters.bootstrap import build_hub
@@ -70,11 +78,7 @@ def main() -> None:
             ("a new address every try", lambda second: second, False),
             ("twenty addresses in turn, the owner mistyped once before", lambda second: second % 20, True),
             ("two hundred addresses in turn", lambda second: second % 200, False),
-            (
-                "two hundred addresses, ten filling the ceiling first",
-                lambda second: second % 10 if second < 200 else 10 + (second - 200) % 190,
-                False,
-            ),
+            ("a /24 of its own for every two tries", lambda second: (second // 2) * 256, False),
         ]
         for day, (label, address_of, mistyped) in enumerate(attacks, start=1):
             start = clock.moment = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=day)
@@ -102,9 +106,12 @@ def main() -> None:
             )
         print(
             "best guessing rate for one e-mail: 20 an hour from one client, 200 an hour in all, "
-            "plus one for every IPv4 address or IPv6 /64 the attacker brings that has failed at most "
-            "once when the ceiling fills (at worst every address it brings: 400 an hour with 200)"
+            "plus two for every IPv4 address or IPv6 /64 the attacker brings and at most six for every "
+            "/24 or /48 (a botnet of a million networks: ~10^12 hours for an even chance)"
         )
+        owner_against_a_full_ceiling(client, clock, owner_code)
+        mail_flood(client, clock, hub.services.settings.data_dir / "outbox")
+        one_network(client, clock)
 
         clock.moment += timedelta(days=7)
         real = client.post("/api/submit-email", json={"email": "timing@example.org"}).get_json()["form_data"]
@@ -145,6 +152,116 @@ def main() -> None:
                 f"same status and body: {bodies[0] == bodies[1]}"
             )
         hub.close()
+
+
+def wrong_checks(client: FlaskClient, clock: ManualClock, clients: Callable[[int], str], count: int) -> None:
+    for n in range(count):
+        clock.moment += timedelta(milliseconds=1)
+        client.post(
+            "/api/check-license",
+            json={"email": "victim@example.org", "activation_code": code(10**15 + n)},
+            environ_base={"REMOTE_ADDR": clients(n)},
+        )
+
+
+def owner_against_a_full_ceiling(client: FlaskClient, clock: ManualClock, owner_code: str) -> None:
+    """Each scenario a day of its own; strangers first fill the 200-an-hour ceiling."""
+
+    def owner(typed: str, address: str, browser: FlaskClient | None = None) -> int:
+        return (
+            (browser or client)
+            .post(
+                "/api/check-license",
+                json={"email": "victim@example.org", "activation_code": typed},
+                environ_base={"REMOTE_ADDR": address},
+            )
+            .status_code
+        )
+
+    clock.moment += timedelta(days=1)
+    wrong_checks(client, clock, lambda n: f"10.9.0.{n % 20}", 200)
+    answers = [owner(code(10**18), "192.0.2.201"), owner(owner_code, "192.0.2.201")]
+    print(f"owner, the ceiling full: an old code, then the right one: {answers}")
+
+    clock.moment += timedelta(days=1)
+    browser = client.application.test_client()
+    assert owner(owner_code, "192.0.2.202", browser) == 200  # the browser opens the licence once
+    wrong_checks(client, clock, lambda n: "192.0.2.202" if n < 20 else f"10.9.1.{n % 20}", 200)
+    without = owner(owner_code, "192.0.2.202")
+    with_cookie = [owner(code(10**18), "192.0.2.202", browser), owner(owner_code, "192.0.2.202", browser)]
+    print(
+        "owner, strangers behind the owner's own address fill its count and the ceiling: "
+        f"without the device cookie {without}; with it, an old code then the right one: {with_cookie}"
+    )
+
+
+def mail_flood(client: FlaskClient, clock: ManualClock, outbox: Path) -> None:
+    """A stranger signs one mailbox up, and opens a ticket in its name, every minute for a day."""
+    clock.moment += timedelta(days=1)
+    before = set(outbox.glob("*.eml")) if outbox.exists() else set()
+    spellings = ["flood@gmail.com", "f.lood@gmail.com", "Flood+{n}@googlemail.com", "FLO.OD+{n}@gmail.com"]
+    licences = tickets = 0
+    for minute in range(24 * 60):
+        clock.moment += timedelta(minutes=1)
+        address = spellings[minute % 4].format(n=minute)
+        where = {"REMOTE_ADDR": f"2001:db8:{minute:x}::1"}
+        form = client.post("/api/submit-email", json={"email": address}, environ_base=where).get_json()
+        created = client.post(
+            "/api/create-user",
+            json={"email": form["form_data"].pop("user_email"), **form["form_data"]},
+            environ_base=where,
+        )
+        licences += created.status_code == 200
+        tickets += (
+            client.post(
+                "/api/support", json={"email": address, "message": "hi"}, environ_base=where
+            ).status_code
+            == 200
+        )
+    hub_mail = wait_for_mail(outbox, before)
+    to_mailbox = [text for text in hub_mail if "To: f" in text.lower().replace("to: flo", "to: f")]
+    licence_mails = sum("Subject: Your free VPN licence" in text for text in to_mailbox)
+    acknowledgements = sum("Subject: We have your message" in text for text in to_mailbox)
+    print(
+        f"mail flood at one mailbox, a sign-up and a ticket a minute for a day from 1,440 addresses in "
+        f"four spellings: {licences} licences shown, {tickets} tickets taken; the mailbox got "
+        f"{licence_mails} licence e-mail(s) and {acknowledgements} acknowledgement(s)"
+    )
+
+
+def wait_for_mail(outbox: Path, before: set[Path]) -> list[str]:
+    """The outbox's new messages, once the queue's sender has stopped adding them."""
+    seen = -1
+    while True:
+        time.sleep(2)
+        found = [path for path in outbox.glob("*.eml") if path not in before]
+        if len(found) == seen:
+            return [path.read_text(errors="replace") for path in found]
+        seen = len(found)
+
+
+def one_network(client: FlaskClient, clock: ManualClock) -> None:
+    networks: list[tuple[str, Callable[[int], str]]] = [
+        ("an IPv6 /48, a new /64 each time", lambda n: f"2001:db8:77:{n % 65536:x}::1"),
+        ("an IPv4 /24, a new address each time", lambda n: f"198.51.77.{n % 256}"),
+    ]
+    for label, address_of in networks:
+        clock.moment += timedelta(days=2)
+        licences = 0
+        for n in range(24 * 360):
+            clock.moment += timedelta(seconds=10)
+            where = {"REMOTE_ADDR": address_of(n)}
+            submitted = client.post(
+                "/api/submit-email", json={"email": f"n{n}@example.org"}, environ_base=where
+            )
+            if submitted.status_code != 200:
+                continue
+            form = submitted.get_json()["form_data"]
+            created = client.post(
+                "/api/create-user", json={"email": form.pop("user_email"), **form}, environ_base=where
+            )
+            licences += created.status_code == 200
+        print(f"one network, {label}, a sign-up every ten seconds for a day: {licences} licences")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import attrs
 from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
+from vpnsite.device_cookies import DeviceCookies
 from vpnsite.devices import Devices
 from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
@@ -214,7 +215,7 @@ def wire_use_cases(
     (where an erasure reaches no outbox and no journal unless given them)."""
     links = ArchiveLinks(keys)
     unit_of_work = stores.unit_of_work
-    checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random)
+    checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random, DeviceCookies(keys, random))
     fleet = Fleet(stores.fleet, keys, clock)
     return UseCases(
         signups=Signups(

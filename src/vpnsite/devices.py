@@ -38,14 +38,29 @@ class Devices:
     sessions: SessionStore
     clock: Clock
 
-    def list(self, email: str, typed_code: str, ip: str | None) -> DeviceList:
-        licence, _ = self.checks.authenticate(email, typed_code, ip)
+    def list(
+        self,
+        email: str,
+        typed_code: str,
+        ip: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
+    ) -> DeviceList:
+        licence, _ = self.checks.authenticate(email, typed_code, ip, visitor_id, device_cookie)
         return self.of(licence)
 
-    def disconnect(self, email: str, typed_code: str, ip: str | None, session_id: str | None) -> DeviceList:
+    def disconnect(
+        self,
+        email: str,
+        typed_code: str,
+        ip: str | None,
+        session_id: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
+    ) -> DeviceList:
         """End one session of the licence (``session_id``), or all of them (None). Its place is
         free at once; its server cuts the connection when it next reports."""
-        licence, _ = self.checks.authenticate(email, typed_code, ip)
+        licence, _ = self.checks.authenticate(email, typed_code, ip, visitor_id, device_cookie)
         if session_id is None:
             self.sessions.mark_ending(licence.id, None)
         elif not self.sessions.mark_ending(licence.id, [session_id]):

@@ -69,7 +69,8 @@ def mailbox_key(address: str) -> str:
     """
     local, _, domain = unicodedata.normalize("NFC", address.strip()).rpartition("@")
     domain = _canonical_domain(domain)
-    local = local.casefold()
+    # Case folding may decompose a letter ("ΐ"): composed again, one mailbox has one key.
+    local = unicodedata.normalize("NFC", local.casefold())
     local = local.split("+", 1)[0] or local
     if domain in GMAIL_DOMAINS:
         local, domain = local.replace(".", "") or local, GMAIL

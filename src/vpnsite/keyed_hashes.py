@@ -82,6 +82,8 @@ class KeySet:
     mail: bytes = field(repr=False)
     erasure_links: bytes = field(repr=False)
     """The licence e-mail's "erase this address" links (``erasures.ErasureLinks``)."""
+    devices: KeyedHasher
+    """The device cookies of browsers that have opened a licence (``device_cookies``)."""
 
     @classmethod
     def derive(cls, key_id: int, master: bytes) -> KeySet:
@@ -97,6 +99,7 @@ class KeySet:
             archive_links=derive_key(master, "archive-links"),
             mail=derive_key(master, "mail-queue"),
             erasure_links=derive_key(master, "erasure-links"),
+            devices=KeyedHasher(derive_key(master, "device-cookies")),
         )
 
 

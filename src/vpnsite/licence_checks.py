@@ -11,6 +11,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import clean_typed_code, code_problem
+from vpnsite.device_cookies import DeviceCookies
 from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField, LicenceNotFound
 from vpnsite.keyed_hashes import Candidates, KeyedHash, Keyring
@@ -62,11 +63,17 @@ class LicenceChecks:
     links: ArchiveLinks
     clock: Clock
     random: RandomSource
+    devices: DeviceCookies
 
     def check(
-        self, email: str, typed_code: str, ip: str | None, visitor_id: str | None = None
+        self,
+        email: str,
+        typed_code: str,
+        ip: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
     ) -> CheckedLicence:
-        licence, code = self.authenticate(email, typed_code, ip, visitor_id)
+        licence, code = self.authenticate(email, typed_code, ip, visitor_id, device_cookie)
         return self.opened(licence, code)
 
     def opened(self, licence: Licence, code: str) -> CheckedLicence:
@@ -77,12 +84,19 @@ class LicenceChecks:
         return CheckedLicence(licence, code, self.new_archive_link(licence.id))
 
     def authenticate(
-        self, email: str, typed_code: str, ip: str | None, visitor_id: str | None = None
+        self,
+        email: str,
+        typed_code: str,
+        ip: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
     ) -> tuple[Licence, str]:
         """The licence an e-mail and activation code open, and the code as typed cleanly; rate
         limited per address and e-mail, failures counted. Every call that proves ownership of a
         licence by its code goes through here. ``visitor_id`` (the ``hz_id`` cookie) tells people
-        apart who come through one of our servers."""
+        apart who come through one of our servers; ``device_cookie``, the browser's device cookie
+        (``device_cookies``), is judged by its own failures alone when it vouches for the
+        address."""
         address = normalise_email(email)
         code = clean_typed_code(typed_code)
         if not code:
@@ -92,12 +106,13 @@ class LicenceChecks:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
         subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}
-        self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now)
+        device = self.devices.recognised(device_cookie, address)
+        self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now, device)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
         licence, candidates = find_by_code(self.store, self.keys, code)
         held_by = mailbox_key(licence.email) if licence is not None and licence.email else _NOBODY
         if not hmac.compare_digest(held_by.encode(), mailbox_key(address).encode()) or licence is None:
-            self.limiter.count_failure(CHECK_LICENSE, subjects, now)
+            self.limiter.count_failure(CHECK_LICENSE, subjects, now, device)
             raise LicenceNotFound()
         return rekey_if_stale(self.store, licence, candidates), code
 

@@ -29,8 +29,9 @@ SUPPORT = "support"
 ARCHIVE = "archive"
 QR_CODE = "qr-code"
 ACTIONS = (SUBMIT_EMAIL, CREATE_USER, CHECK_LICENSE, SUPPORT, ARCHIVE, QR_CODE)
-# Not one of ACTIONS: no operator's rule can name it, and nothing is ever refused for it.
+# Not ACTIONS: no operator's rule can name them, and nothing is ever refused for them.
 ACKNOWLEDGE_TICKET = "acknowledge-ticket"
+MAIL_LICENCE = "mail-licence"
 
 
 @frozen
@@ -90,6 +91,13 @@ TICKET_ACKNOWLEDGEMENTS = RateLimit(ACKNOWLEDGE_TICKET, "email", 1, timedelta(ho
 forwarded all the same, only not acknowledged. Fixed, not an operator's setting: it is what keeps
 the support form from being a way to mail someone in bulk, and it never refuses anything."""
 
+LICENCE_EMAILS = RateLimit(MAIL_LICENCE, "email", 1, timedelta(days=1))
+"""A sign-up's licence is e-mailed to its address at most once a day (the mailbox as
+:func:`vpnsite.emails.mailbox_key` reads it), whoever signs up for it and from wherever: anyone
+may type any address, and the site must not become a way to mail someone over and over. A later
+sign-up within the day still gets its licence, shown on screen only. Fixed, like
+:data:`TICKET_ACKNOWLEDGEMENTS`, and never refuses anything."""
+
 _RULE = re.compile(
     r"^(?P<action>[a-z-]+):(?P<subject>ip|visitor|email_ip|email)=(?P<limit>\d+)/(?P<count>\d*)(?P<unit>[smhd])"
     r"(?P<failures>!)?$"
@@ -144,9 +152,9 @@ def longest_window(rules: Sequence[RateLimit]) -> timedelta:
 
 
 def events_kept_for(rules: Sequence[RateLimit]) -> timedelta:
-    """How long counted events must be kept for ``rules`` and the fixed rule of acknowledgements
-    (which holds even with every limit off)."""
-    return longest_window((*rules, TICKET_ACKNOWLEDGEMENTS))
+    """How long counted events must be kept for ``rules`` and the fixed rules of the mail an
+    address is sent (which hold even with every limit off)."""
+    return longest_window((*rules, TICKET_ACKNOWLEDGEMENTS, LICENCE_EMAILS))
 
 
 @frozen
@@ -174,6 +182,20 @@ class RateLimitStore(Protocol):
 # holds them all to one person's allowance unless they are told apart, and a server must not
 # become an unlimited source of sign-ups either, so it gets this many people's worth.
 EXIT_FACTOR = 20
+# A network is held to this many clients' worth of sign-ups, in every window of the per-client
+# rules: an IPv4 /24, or an IPv6 /48 (a site: 65,536 /64s, each of which counts as one client).
+# Without it one /48 could take a free tier of a million in a day; with it, 90 licences.
+NETWORK_FACTOR = 3
+NETWORK_PREFIX = {4: 24, 6: 48}
+NETWORK_BOUNDED = (SUBMIT_EMAIL, CREATE_USER)
+# A client is a guesser for an e-mail, and held back by the e-mail's shared ceiling while it is
+# full, once it has got a code wrong for it this many times within the ceiling's window; a network
+# (as above) once its clients have together, NETWORK_FACTOR times as often.
+GUESSER_FAILURES = 2
+# A browser with a device cookie for the e-mail is judged by its own wrong codes alone: this many
+# an hour, then it waits like anyone.
+DEVICE_FAILURES = 10
+DEVICE_WINDOW = timedelta(hours=1)
 
 ExitOf = Callable[[str | None], VpnServer | None]
 """The online server of ours whose exit address a client address is; None for any other."""
@@ -184,27 +206,46 @@ def no_exits(address: str | None) -> VpnServer | None:
     return None
 
 
+def network_of(ip: str | None) -> str | None:
+    """The network a client address is held to with its neighbours (``NETWORK_PREFIX``); None for
+    what is not an address."""
+    try:
+        address = ipaddress.ip_address(ip or "")
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return str(ipaddress.ip_network((address, NETWORK_PREFIX[address.version]), strict=False))
+
+
 def counted(
     rule: RateLimit, subjects: Mapping[Subject, str | None], server: str | None
 ) -> list[tuple[RateLimit, str]]:
     """Which counts one call makes under ``rule``: each the rule it is held to and the value it is
     counted under (kept only as a keyed hash).
 
-    ``server`` is the id of the online server of ours whose exit address the call comes from, if
-    it does. That address stands for everyone on the server, so a per-address rule counts the call
-    twice: for the server, at ``EXIT_FACTOR`` times the rule's limit, and at the rule's own limit
-    for the person — for ``ip`` their visitor id or, without one, the e-mail they give; for
+    A per-client rule of a sign-up counts the client's network too, at ``NETWORK_FACTOR`` times
+    its limit. ``server`` is the id of the online server of ours whose exit address the call comes
+    from, if it does. That address stands for everyone on the server, so a per-address rule counts
+    the call for the server, at ``EXIT_FACTOR`` times the rule's limit, and at the rule's own limit
+    for the person: for ``ip`` by their visitor id, and without one with the server only — never by
+    the e-mail they give alone, which strangers could type to use up its owner's allowance; for
     ``email_ip`` the e-mail with their visitor id (see :func:`email_client`).
     """
     if server is None or rule.subject not in PER_ADDRESS:
         found = [(rule, _value(rule.subject, subjects))]
+        network = network_of(subjects.get("ip"))
+        if server is None and rule.subject == "ip" and rule.action in NETWORK_BOUNDED and network:
+            found.append((_times(rule, NETWORK_FACTOR), _network(network)))
     elif rule.subject == "ip":
-        person: Subject = "visitor" if subjects.get("visitor") else "email"
-        found = [(_shared(rule), _server(server)), (attrs.evolve(rule, subject=person), subjects.get(person))]
+        visitor = subjects.get("visitor")
+        found = [(_times(rule, EXIT_FACTOR), _server(server))]
+        if visitor:
+            found.append((attrs.evolve(rule, subject="visitor"), visitor))
     else:
         email = subjects.get("email")
         found = [
-            (_shared(rule), email and f"{email}|{_server(server)}"),
+            (_times(rule, EXIT_FACTOR), email and f"{email}|{_server(server)}"),
             (rule, email_client(subjects, server)),
         ]
     return [(applied, value) for applied, value in found if value]
@@ -223,13 +264,18 @@ def email_client(subjects: Mapping[Subject, str | None], server: str | None) -> 
     return f"{email}|visitor:{visitor}" if visitor else f"{email}|{_server(server)}"
 
 
-def _shared(rule: RateLimit) -> RateLimit:
-    return attrs.evolve(rule, limit=rule.limit * EXIT_FACTOR)
+def _times(rule: RateLimit, factor: int) -> RateLimit:
+    return attrs.evolve(rule, limit=rule.limit * factor)
 
 
 def _server(server: str) -> str:
     # No client's address reads so: the server's count is never one client's.
     return f"server:{server}"
+
+
+def _network(network: str) -> str:
+    # Nor a network's: "198.51.100.0/24" would otherwise share a count with no client, but say so.
+    return f"network:{network}"
 
 
 def _value(subject: Subject, subjects: Mapping[Subject, str | None]) -> str | None:
@@ -243,11 +289,11 @@ def _value(subject: Subject, subjects: Mapping[Subject, str | None]) -> str | No
 
 @frozen
 class OwnMarks:
-    """The keys of one client's own record for one e-mail: its failures, and its failures counted
-    while a ceiling on the e-mail was full."""
+    """Where one client's failures for one e-mail are kept, and its network's (None: a call
+    through one of our servers, whose exit address is no network of the client's)."""
 
-    failures: str
-    while_full: str
+    client: str
+    network: str | None
 
 
 @frozen
@@ -275,75 +321,94 @@ class Limiter:
         ]
         return self.store.admit(counters, now) is None
 
-    def refuse_if_failing(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
+    def refuse_if_failing(
+        self, action: str, subjects: Mapping[Subject, str | None], now: datetime, device: str | None = None
+    ) -> None:
         """Raise :class:`RateLimited` if this client has failed too often for ``action``.
 
-        A failures rule on an e-mail alone is a ceiling every client's failures fill together, so
-        it must not hold back everyone, or strangers' guesses lock the owner out. It holds back a
-        client only within its window, if the client has failed for that e-mail there itself
-        either at least twice, or once while that or another ceiling was already full (a mark
-        :meth:`count_failure` records). Why:
+        ``device``: the id of the caller's device cookie for the e-mail
+        (``device_cookies.DeviceCookies.recognised``). A browser that has opened the licence before
+        is judged by its own failures alone (``DEVICE_FAILURES`` an hour): nothing strangers do
+        holds it back.
 
-        - an owner who mistyped once (a mistyping the check digit did not catch: a transposition,
-          an old code) before strangers filled the ceiling still gets in, where any own failure
-          used to hold them back for the rest of the hour;
-        - guessing is as hard as before. Each client's own rule (20 an hour) holds as ever; once
-          the ceiling is full a client gets past it at most once more (that failure is counted
-          while it is full), so an hour allows at most the ceiling plus one guess per client, as
-          before. Only the clients that had failed exactly once when it filled gain that one guess:
-          with twenty addresses in turn the ceiling fills after ten each, so nothing changes
-          (bench/attack.py: 20 from one address, 200 from twenty, one per try from a new address
-          each time). The worst case is as many addresses as the ceiling allows, each failing once
-          before it fills and once after: 400 with 200 addresses, where before the same 200
-          addresses got 390 (ten filling the ceiling, 190 fresh ones once each).
+        Otherwise every failures rule holds as configured, but for a failures rule on an e-mail
+        alone: that is a ceiling every client's failures fill together, so it must not hold back
+        everyone, or strangers' guesses lock the owner out. It holds back, while full, only a
+        client that has itself got a code wrong for the e-mail ``GUESSER_FAILURES`` times within
+        its window, or whose network's clients have ``NETWORK_FACTOR`` times as often. Why:
 
-        A client with no address of its own (no IP, or through our server with no visitor id and no
-        e-mail) cannot be told from others: every ceiling holds it. Everything is read in one look
-        at the store.
+        - an owner who mistypes once (a transposition the check digit did not catch, an old
+          code), then types the right code, gets in even while strangers keep the ceiling full;
+        - guessing stays bounded. Each client's own rule (20 an hour) holds as ever; once the
+          ceiling is full a client gets past it only until it has failed twice, and a network until
+          its clients have failed six times: an hour allows at most the ceiling plus six guesses
+          per network (IPv4 /24 or IPv6 /48) an attacker brings (bench/attack.py). Against 10^19
+          codes, a million networks an hour would need 10^12 hours for an even chance.
+
+        A client with no address of its own (no IP) cannot be told from others: every ceiling
+        holds it. Everything is read in one look at the
+        store.
         """
+        if device is not None:
+            wait = self.store.waits([self._device_counter(action, device)], now)[0]
+            if wait is not None:
+                raise RateLimited(wait, action)
+            return
         server = self._through(subjects)
         counters = self._counters(action, subjects, True, server)
         own = self._own_marks(action, subjects, server)
         ceilings = [counter for counter in counters if counter.rule.subject == "email"]
-        marks = (
-            [
-                Counter(RateLimit(action, "email_ip", limit, ceiling.rule.window, True), key)
-                for ceiling in ceilings
-                for limit, key in ((2, own.failures), (1, own.while_full))
-            ]
-            if own is not None
-            else []
-        )
+        marks = [
+            Counter(RateLimit(action, "email_ip", limit, ceiling.rule.window, True), key)
+            for ceiling in ceilings
+            for limit, key in self._guesser_marks(own)
+        ]
         waits = self.store.waits([*counters, *marks], now)
-        looks_like_a_guesser = iter(
-            waits[position] is not None or waits[position + 1] is not None
+        guessers = iter(
+            any(wait is not None for wait in waits[position : position + 2])
             for position in range(len(counters), len(waits), 2)
         )
         applying = [
             wait
             for counter, wait in zip(counters, waits, strict=False)
-            if counter.rule.subject != "email" or own is None or next(looks_like_a_guesser)
+            if counter.rule.subject != "email" or own is None or next(guessers)
         ]
         wait = max((wait for wait in applying if wait is not None), default=None)
         if wait is not None:
             raise RateLimited(wait, action)
 
-    def count_failure(self, action: str, subjects: Mapping[Subject, str | None], now: datetime) -> None:
-        """Record one failure under every failures rule, and under the client's own marks (see
-        :meth:`refuse_if_failing`): always its failures for the e-mail, and that it failed while a
-        ceiling was full if one was (looked at first, before this failure is counted)."""
+    def count_failure(
+        self, action: str, subjects: Mapping[Subject, str | None], now: datetime, device: str | None = None
+    ) -> None:
+        """Record one failure under every failures rule, under the client's and its network's
+        marks (see :meth:`refuse_if_failing`), and under the device's own count when the caller
+        showed a device cookie."""
         server = self._through(subjects)
-        counters = self._counters(action, subjects, True, server)
         own = self._own_marks(action, subjects, server)
-        if own is None:
-            self.store.record(counters, now)
-            return
-        ceilings = [counter for counter in counters if counter.rule.subject == "email"]
-        full = bool(ceilings) and any(wait is not None for wait in self.store.waits(ceilings, now))
+        marks = [] if own is None else [own.client, *([own.network] if own.network else [])]
         # Recording uses only the key; the rule is there because a Counter carries one.
         mark = RateLimit(action, "email_ip", 1, timedelta(seconds=1), True)
-        marks = [Counter(mark, own.failures), *([Counter(mark, own.while_full)] if full else [])]
-        self.store.record([*counters, *marks], now)
+        counters = [
+            *self._counters(action, subjects, True, server),
+            *(Counter(mark, key) for key in marks),
+            *([self._device_counter(action, device)] if device is not None else []),
+        ]
+        self.store.record(counters, now)
+
+    def _guesser_marks(self, own: OwnMarks | None) -> list[tuple[int, str]]:
+        """The two marks that make a client a guesser, each with the failures it takes; a mark
+        that cannot fill (no network) is the client's again."""
+        if own is None:
+            return []
+        return [
+            (GUESSER_FAILURES, own.client),
+            (GUESSER_FAILURES * NETWORK_FACTOR, own.network or own.client),
+        ]
+
+    def _device_counter(self, action: str, device: str) -> Counter:
+        rule = RateLimit(action, "visitor", DEVICE_FAILURES, DEVICE_WINDOW, True)
+        # A kind of its own where _key says "calls" or "failures": never another counter's key.
+        return Counter(rule, self.hasher.hash(f"{action}|device|failures|{device}"))
 
     def _through(self, subjects: Mapping[Subject, str | None]) -> str | None:
         """Our server whose exit address the call comes from (its id), if it does."""
@@ -358,10 +423,11 @@ class Limiter:
         value = email_client(subjects, server)
         if not value:
             return None
+        network = network_of(subjects.get("ip")) if server is None else None
         return OwnMarks(
-            failures=self._key(action, "email_ip", True, value),
-            # A kind of its own where _key says "calls" or "failures": never another counter's key.
-            while_full=self.hasher.hash(f"{action}|email_ip|failures-while-full|{value}"),
+            client=self._key(action, "email_ip", True, value),
+            network=network
+            and self._key(action, "email_ip", True, f"{subjects.get('email')}|{_network(network)}"),
         )
 
     def _counters(

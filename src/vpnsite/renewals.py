@@ -118,7 +118,15 @@ class Renewals:
     notifications: Notifications
     unit_of_work: UnitOfWork
 
-    def renew(self, token: str | None, email: str | None, typed_code: str | None, ip: str | None) -> Renewed:
+    def renew(
+        self,
+        token: str | None,
+        email: str | None,
+        typed_code: str | None,
+        ip: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
+    ) -> Renewed:
         """Renew with a reminder's link when one is given, else with the e-mail and the code, which
         are then both needed: InvalidField names every one missing."""
         if token:
@@ -126,11 +134,18 @@ class Renewals:
         missing = [name for name, value in (("email", email), ("activation_code", typed_code)) if not value]
         if missing:
             raise InvalidField(missing[0], "missing", also=missing[1:])
-        checked = self.renew_with_code(str(email), str(typed_code), ip)
+        checked = self.renew_with_code(str(email), str(typed_code), ip, visitor_id, device_cookie)
         return Renewed(checked.licence, checked.code, checked.archive_token)
 
-    def renew_with_code(self, email: str, typed_code: str, ip: str | None) -> CheckedLicence:
-        checked = self.checks.check(email, typed_code, ip)
+    def renew_with_code(
+        self,
+        email: str,
+        typed_code: str,
+        ip: str | None,
+        visitor_id: str | None = None,
+        device_cookie: str | None = None,
+    ) -> CheckedLicence:
+        checked = self.checks.check(email, typed_code, ip, visitor_id, device_cookie)
         renewed = self._renew(checked.licence)
         link = checked.archive_token or self.checks.new_archive_link(renewed.id)
         return CheckedLicence(renewed, checked.code, link)

@@ -17,7 +17,7 @@ from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
-from vpnsite.rate_limits import CREATE_USER, SUBMIT_EMAIL, Limiter
+from vpnsite.rate_limits import CREATE_USER, LICENCE_EMAILS, SUBMIT_EMAIL, Limiter, Subject
 from vpnsite.signup_requests import (
     REQUEST_TTL,
     SUBSCRIPTION_FREE,
@@ -59,11 +59,14 @@ class FreeTier:
 
 @frozen
 class Activation:
-    """What a redeemed request gives the visitor; the only time the code exists in clear."""
+    """What a redeemed request gives the visitor; the only time the code exists in clear.
+    ``emailed``: whether the licence e-mail went too, or the mailbox had had one within the day
+    (:data:`vpnsite.rate_limits.LICENCE_EMAILS`) and this licence is shown on screen only."""
 
     licence: Licence
     code: str
     archive_token: str
+    emailed: bool = True
 
 
 class NotRedeemed(Exception):
@@ -131,8 +134,8 @@ class Signups:
 
     def create_user(self, signed: SignedForm, ip: str | None, visitor_id: str | None = None) -> Activation:
         now = self.clock.now()
-        email = mailbox_key(signed.form.user_email)
-        self.limiter.admit(CREATE_USER, {"ip": ip, "visitor": visitor_id, "email": email}, now)
+        mailbox: dict[Subject, str | None] = {"email": mailbox_key(signed.form.user_email)}
+        self.limiter.admit(CREATE_USER, {"ip": ip, "visitor": visitor_id, **mailbox}, now)
         if not any(signature_matches(signed.form, signed.sig, keys.signup) for keys in self.keys.read().sets):
             raise InvalidSignature()
         request = SignupRequest.parse(signed.form.request_id)
@@ -160,9 +163,13 @@ class Signups:
             with self.unit_of_work.atomic():
                 outcome = self.store.redeem(request.id, licence, signed_up_from)
                 if outcome == "redeemed":
-                    activation = Activation(licence, code, self.links.mint(licence.id, now))
-                    # The e-mail is the visitor's only copy of the code if the answer never reaches them.
-                    self.notifications.licence_issued(activation)
+                    # Decided with the licence, in its unit of work: the day's e-mail is counted
+                    # only if its licence is kept.
+                    emailed = self.limiter.admits_one_more(LICENCE_EMAILS, mailbox, now)
+                    activation = Activation(licence, code, self.links.mint(licence.id, now), emailed)
+                    if emailed:
+                        # The visitor's only copy of the code if the answer never reaches them.
+                        self.notifications.licence_issued(activation)
                     return activation
             if outcome == "already_used":
                 raise RequestAlreadyUsed()

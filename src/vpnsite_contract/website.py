@@ -171,6 +171,12 @@ class ActivationResult:
     user_stop: int = field(metadata=constraints(description=f"Expiry, {_UNIX_TIME}"))
     activation_url: str = field(metadata=constraints(format="uri"))
     profiles: list[ProfileServer] = field(metadata=_PROFILES)
+    emailed: bool = field(
+        metadata=constraints(
+            description="Whether the licence was also e-mailed: an address is sent one licence e-mail a day, "
+            "and a later sign-up's licence is shown here only"
+        )
+    )
     success: Literal[True] = True
 
 

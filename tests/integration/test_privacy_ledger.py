@@ -45,9 +45,10 @@ clients = itertools.count(1)
 
 
 def client_ip() -> str:
-    """A new client address for every call: the examples share one hub and its rate limits."""
+    """A new client, in a /24 of its own, for every call: the examples share one hub and its rate
+    limits."""
     n = next(clients)
-    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+    return f"10.{n // 256 % 256}.{n % 256}.1"
 
 
 def live_columns(db: peewee.Database) -> set[tuple[str, str]]:

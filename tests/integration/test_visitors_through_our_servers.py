@@ -184,3 +184,17 @@ def test_people_opening_their_dashboards_through_our_server_are_told_apart(hub: 
     for (email, visitor), code in zip(people, codes, strict=True):
         assert check(email, code, "198.51.100.30", visitor).status_code == 200
     assert check(people[1][0], codes[1], "198.51.100.30", people[1][1]).status_code == 429
+
+
+def test_strangers_without_a_cookie_on_our_server_cannot_use_up_an_owners_tickets(hub: Hub) -> None:
+    """The review's case: behind our exit, six cookieless tickets name an address, then its owner
+    (no cookie either: the support form works without the script) opens their own. Six tickets in
+    an hour is one client's allowance, but these people cannot be told apart: only the server's
+    allowance (EXIT_FACTOR clients') holds them, never the address they typed."""
+    for n in range(6):
+        stranger = post(
+            hub.base, "/api/support", {"email": "owner@example.org", "message": f"spam {n}"}, EXIT
+        )
+        assert stranger.status_code == 200, stranger.text
+    owner = post(hub.base, "/api/support", {"email": "owner@example.org", "message": "VPN is slow"}, EXIT)
+    assert owner.status_code == 200, owner.text

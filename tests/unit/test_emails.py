@@ -100,8 +100,11 @@ def test_lower_casing_that_lengthens_the_domain_cannot_push_an_address_over_254(
 
 @given(addresses | idn_addresses)
 def test_case_variants_are_the_same_person(address: str) -> None:
-    # Only true case variants: "ı".upper() is "I", whose lower case is another letter.
+    # Only true case variants: "ı".upper() is "I", whose lower case is another letter; and a domain
+    # with "ß", which IDNA 2008 keeps apart from "ss" (straße.de and strasse.de are two domains).
     assume(address.upper().casefold() == address.lower().casefold() == address.casefold())
+    domain = address.split("@")[1]
+    assume(canonical_domain(domain.upper()) == canonical_domain(domain.lower()) == canonical_domain(domain))
     upper, lower = normalise_email(address.upper()), normalise_email(address.lower())
     assert mailbox_key(upper) == mailbox_key(lower) == mailbox_key(normalise_email(address))
 

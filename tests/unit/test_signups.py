@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import attrs
 import pytest
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.codes import is_well_formed
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import (
     FreeTierFull,
     InvalidField,
@@ -222,3 +223,69 @@ def test_a_request_gives_one_licence_at_most_and_only_within_thirty_minutes(
                 world.checks.check(f"USER{n}@example.org", activation.code, ip=None).licence
                 == activation.licence
             )
+
+
+# Three mailboxes, the first spelt five ways.
+SPELLINGS = [
+    "victim@gmail.com",
+    "v.ictim@gmail.com",
+    "Victim+vpn@googlemail.com",
+    "VIC.TIM@GMAIL.COM",
+    "victim@googlemail.com",
+    "anna@bücher.de",
+    "ANNA@XN--BCHER-KVA.DE",
+    "bob@example.org",
+]
+
+
+@store_property
+@given(
+    backend=st.sampled_from(["memory", "sqlite"]),
+    signups=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=8 * 3600),  # seconds since the previous sign-up
+            st.sampled_from(SPELLINGS),
+        ),
+        max_size=20,
+    ),
+)
+def test_a_mailbox_gets_one_licence_e_mail_a_day_whoever_signs_it_up(
+    backend: str, signups: list[tuple[int, str]]
+) -> None:
+    """Every sign-up gets its licence; the licence is e-mailed exactly when its mailbox had no
+    licence e-mail within the day before, however its address was spelt and wherever the sign-up
+    came from."""
+    with open_world(backend) as world:
+        mailed: dict[str, list[datetime]] = {}
+        for client, (gap, address) in enumerate(signups):
+            world.clock.advance(seconds=gap)
+            now = world.clock.now()
+            before = len(world.notifications.said)
+            ip = f"198.51.{client}.1"  # a stranger each, in networks of their own
+            activation = world.signups.create_user(world.signups.submit_email(address, ip, None), ip)
+            mailbox = mailbox_key(normalise_email(address))
+            due = all(now - at >= timedelta(days=1) for at in mailed.get(mailbox, []))
+            assert activation.emailed == due
+            assert world.notifications.said[before:] == ([("licence", activation)] if due else [])
+            assert world.checks.check(address, activation.code, ip).licence == activation.licence
+            if due:
+                mailed.setdefault(mailbox, []).append(now)
+
+
+def test_six_strangers_and_six_spellings_cause_one_licence_e_mail(world: World) -> None:
+    """The review's case: six sign-ups for one mailbox from six addresses; each shows its licence,
+    one e-mail goes; the next day, one more may."""
+    spelt = ["victim@gmail.com", "v.ictim@gmail.com", "Victim+x@googlemail.com", "vic.tim@gmail.com"]
+    activations = [
+        world.signups.create_user(
+            world.signups.submit_email(spelt[n % len(spelt)], f"203.0.113.{n}", None), f"203.0.113.{n}"
+        )
+        for n in range(6)
+    ]
+    assert [activation.emailed for activation in activations] == [True, False, False, False, False, False]
+    assert [kind for kind, _ in world.notifications.said] == ["licence"]
+    world.clock.advance(days=1)
+    again = world.signups.create_user(
+        world.signups.submit_email("victim@gmail.com", "203.0.113.9", None), None
+    )
+    assert again.emailed

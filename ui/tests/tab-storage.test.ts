@@ -30,6 +30,7 @@ const activation: Activation = {
   user_stop: 1_707_776_000,
   activation_url: "https://vpn.example/api/config/TOKEN",
   profiles: [],
+  emailed: false,
 };
 const form: FormData = { user_email: "tab@example.org", user_days: 90, subscription: "free", user_comment: "", request_id: "r", sig: "ab".repeat(32) };
 
@@ -37,7 +38,7 @@ const form: FormData = { user_email: "tab@example.org", user_days: 90, subscript
 test("a new page gets the kept fields of the tab's activation, never a code, even one an earlier version stored", () => {
   assert.equal(lastActivation(), null);
   tab.set("vpnsite:activation", JSON.stringify({ user_email: "old@example.org", user_days: 90, user_stop: 1, user_code: CODE, activation_url: "x" }));
-  assert.deepEqual(lastActivation(), { user_email: "old@example.org", user_days: 90, user_stop: 1 });
+  assert.deepEqual(lastActivation(), { user_email: "old@example.org", user_days: 90, user_stop: 1, emailed: true });
   tab.set("vpnsite:activation", JSON.stringify({ user_email: "old@example.org" }));
   assert.equal(lastActivation(), null);
   tab.set("vpnsite:activation", "not json");
@@ -46,7 +47,7 @@ test("a new page gets the kept fields of the tab's activation, never a code, eve
 
 test("an activation is kept whole in memory and without its code or links in the tab", () => {
   rememberActivation(activation);
-  assert.deepEqual(JSON.parse(tab.get("vpnsite:activation") ?? ""), { user_email: "tab@example.org", user_days: 90, user_stop: 1_707_776_000 });
+  assert.deepEqual(JSON.parse(tab.get("vpnsite:activation") ?? ""), { user_email: "tab@example.org", user_days: 90, user_stop: 1_707_776_000, emailed: false });
   for (const value of tab.values()) assert.ok(!value.includes(CODE) && !value.includes("TOKEN"));
   const last = lastActivation();
   assert.ok(last && isWhole(last) && last.user_code === CODE);

@@ -32,6 +32,10 @@ from vpnsite_contract.website import Licence as LicenceAnswer
 api = Blueprint("api", __name__)
 
 VISITOR_ID_MAX = 64
+# The device cookie of a browser that has opened a licence (vpnsite.device_cookies): read only by
+# the server (HttpOnly), sent only with the site's own requests (SameSite=Strict), for a year.
+DEVICE_COOKIE = "hz_device"
+DEVICE_COOKIE_DAYS = 365
 
 
 def services() -> Services:
@@ -47,6 +51,26 @@ def visitor_id(sent: Cookies | None = None) -> str | None:
     sent the cookie; one longer than any the site sets is nobody's."""
     found = (sent.hz_id if sent else None) or request.cookies.get("hz_id")
     return found if found and len(found) <= VISITOR_ID_MAX else None
+
+
+def device_cookie() -> str | None:
+    return request.cookies.get(DEVICE_COOKIE)
+
+
+def remember_device(response: Response, email: str) -> Response:
+    """The answer to a call that proved a licence's code: it carries the browser's device cookie
+    for the licence's address, so strangers' guesses never lock this browser out."""
+    value = services().licence_checks.devices.opened(device_cookie(), email)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=DEVICE_COOKIE_DAYS * 86_400,
+        path="/",
+        secure=services().settings.origin.startswith("https://"),
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
 
 
 def personal(response: Response) -> Response:
@@ -113,6 +137,7 @@ def create_user() -> Response:
                 user_stop=int(licence.ends_at.timestamp()),
                 activation_url=personal_archive_url(activation.archive_token),
                 profiles=personal_profiles(activation.archive_token),
+                emailed=activation.emailed,
             )
         )
     )
@@ -140,20 +165,23 @@ def licence_answer(licence: Licence, code: str | None, archive_token: str | None
 def check_license() -> Response:
     body = json_body(CheckLicense)
     with services().metrics.counting_licence_check():
-        checked = services().licence_checks.check(body.email, body.activation_code, caller_ip(), visitor_id())
-    return personal(
-        answer(LicenceResult(licence_answer(checked.licence, checked.code, checked.archive_token)))
-    )
+        checked = services().licence_checks.check(
+            body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
+        )
+    response = answer(LicenceResult(licence_answer(checked.licence, checked.code, checked.archive_token)))
+    return personal(remember_device(response, body.email))
 
 
 @api.post("/api/renew")
 def renew() -> Response:
     body = json_body(RenewLicence)
-    renewed = services().renewals.renew(body.token, body.email, body.activation_code, caller_ip())
-    services().metrics.renewals.inc()
-    return personal(
-        answer(LicenceResult(licence_answer(renewed.licence, renewed.code, renewed.archive_token)))
+    renewed = services().renewals.renew(
+        body.token, body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
     )
+    services().metrics.renewals.inc()
+    response = answer(LicenceResult(licence_answer(renewed.licence, renewed.code, renewed.archive_token)))
+    # Renewed by its code (not a reminder's link): the code was proven.
+    return personal(remember_device(response, body.email) if body.email and renewed.code else response)
 
 
 @api.post("/api/support")

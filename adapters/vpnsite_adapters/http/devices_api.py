@@ -7,7 +7,14 @@ from flask import Blueprint, Response
 
 from vpnsite.devices import DeviceList as Listing
 from vpnsite.devices import devices_at_once
-from vpnsite_adapters.http.api import caller_ip, personal, services
+from vpnsite_adapters.http.api import (
+    caller_ip,
+    device_cookie,
+    personal,
+    remember_device,
+    services,
+    visitor_id,
+)
 from vpnsite_adapters.http.connection_answer import connection_check_answer, server_name
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_contract.structuring import FieldError, InvalidBody
@@ -33,8 +40,10 @@ def device_list(listing: Listing) -> DeviceList:
 @devices_api.post("/api/devices")
 def devices() -> Response:
     body = json_body(CheckLicense)
-    listing = services().devices.list(body.email, body.activation_code, caller_ip())
-    return personal(answer(device_list(listing)))
+    listing = services().devices.list(
+        body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
+    )
+    return personal(remember_device(answer(device_list(listing)), body.email))
 
 
 @devices_api.post("/api/devices/disconnect")
@@ -43,8 +52,10 @@ def disconnect() -> Response:
     if not body.all and not body.session:
         raise InvalidBody([FieldError(("body", "session"), "missing", {})])
     session = None if body.all else body.session
-    listing = services().devices.disconnect(body.email, body.activation_code, caller_ip(), session)
-    return personal(answer(device_list(listing)))
+    listing = services().devices.disconnect(
+        body.email, body.activation_code, caller_ip(), session, visitor_id(), device_cookie()
+    )
+    return personal(remember_device(answer(device_list(listing)), body.email))
 
 
 @devices_api.get("/api/connection-check")

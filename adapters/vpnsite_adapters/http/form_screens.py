@@ -15,7 +15,9 @@ _SIGNED = frozenset(
 )
 
 SCREEN_SLOTS: Declared = {
-    "activation-success": frozenset({"EMAIL", "DAYS", "EXPIRES", "ARCHIVE_URL", "PHONE", "RAW_ONE_TAP"})
+    "activation-success": frozenset(
+        {"EMAIL", "DAYS", "EXPIRES", "ARCHIVE_URL", "PHONE", "RAW_ONE_TAP", "MAILED"}
+    )
     | _CODE_GROUPS,
     "activation-generic": frozenset({"ERROR"}) | _SIGNED,
     "activation-already_used": frozenset(),

@@ -26,9 +26,11 @@ from vpnsite.signup_requests import SignedForm
 from vpnsite.signups import NotRedeemed
 from vpnsite_adapters.http.api import (
     caller_ip,
+    device_cookie,
     licence_answer,
     personal_archive_url,
     personal_profiles,
+    remember_device,
     services,
     signed_form,
     visitor_id,
@@ -191,6 +193,7 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "DAYS": formats.days_text(licence.term_days),
                 "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
                 "ARCHIVE_URL": personal_archive_url(activation.archive_token),
+                "MAILED": "yes" if activation.emailed else "no",
             },
             pieces={
                 "ONE_TAP": site.profile_rows.section(
@@ -211,20 +214,27 @@ def forms_blueprint(site: Site) -> Blueprint:
             body: CheckLicense | DisconnectDevices = ended
             with suppress(SessionNotFound):  # gone already, which is what its owner wanted
                 listing = devices.disconnect(
-                    ended.email, ended.activation_code, caller_ip(), None if ended.all else ended.session
+                    ended.email,
+                    ended.activation_code,
+                    caller_ip(),
+                    None if ended.all else ended.session,
+                    visitor_id(),
+                    device_cookie(),
                 )
         else:
             body = structure(_present(fields, "email", "activation_code"), CheckLicense)
         if listing is None:
             with services().metrics.counting_licence_check():
-                checked = checks.check(body.email, body.activation_code, caller_ip(), visitor_id())
+                checked = checks.check(
+                    body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
+                )
             listing = devices.of(checked.licence)
         else:
             checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
         view = licence_answer(checked.licence, checked.code, checked.archive_token)
         code = view.code or clean_typed_code(body.activation_code)
         formats = site.formats[language]
-        return answer(
+        dashboard = answer(
             "licence-active" if view.active else "licence-ended",
             200,
             {
@@ -250,6 +260,7 @@ def forms_blueprint(site: Site) -> Blueprint:
                 ),
             },
         )
+        return remember_device(dashboard, body.email)
 
     def check_refused(refused: Refused, fields: dict[str, str]) -> Response:
         values = {

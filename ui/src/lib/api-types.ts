@@ -2056,6 +2056,8 @@ export interface components {
             activation_url: string;
             /** @description Per server: its personal profile links (empty when the licence has ended) */
             profiles: components["schemas"]["ProfileServer"][];
+            /** @description Whether the licence was also e-mailed: an address is sent one licence e-mail a day, and a later sign-up's licence is shown here only */
+            emailed: boolean;
             /** @constant */
             success: true;
         };

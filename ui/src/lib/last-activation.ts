@@ -7,15 +7,15 @@ import { readTab, writeTab } from "./tab-storage";
 // only what the success screen shows besides them, and the licence form's e-mail.
 
 /** What the tab keeps of its last activation: nothing that opens the VPN. */
-export type KeptActivation = Pick<Activation, "user_email" | "user_days" | "user_stop">;
+export type KeptActivation = Pick<Activation, "user_email" | "user_days" | "user_stop" | "emailed">;
 
 const KEY = "vpnsite:activation";
 let whole: Activation | null = null;
 
 export function rememberActivation(activation: Activation): void {
   whole = activation;
-  const { user_email, user_days, user_stop } = activation;
-  writeTab(KEY, { user_email, user_days, user_stop } satisfies KeptActivation);
+  const { user_email, user_days, user_stop, emailed } = activation;
+  writeTab(KEY, { user_email, user_days, user_stop, emailed } satisfies KeptActivation);
 }
 
 /** The tab's last activation: whole while this page lives, else what the tab kept of it, or null. */
@@ -23,7 +23,8 @@ export function lastActivation(): Activation | KeptActivation | null {
   if (whole) return whole;
   const kept = readTab(KEY) as Partial<KeptActivation> | null;
   if (typeof kept?.user_email !== "string" || typeof kept.user_days !== "number" || typeof kept.user_stop !== "number") return null;
-  return { user_email: kept.user_email, user_days: kept.user_days, user_stop: kept.user_stop };
+  // Kept before the answer said whether it was e-mailed: it was.
+  return { user_email: kept.user_email, user_days: kept.user_days, user_stop: kept.user_stop, emailed: kept.emailed !== false };
 }
 
 export function isWhole(activation: Activation | KeptActivation): activation is Activation {

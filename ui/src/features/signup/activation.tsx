@@ -27,7 +27,9 @@ type Arrival = { formData: FormData; email: string };
 type State = { kind: "loading" } | { kind: "success"; activation: Activation | KeptActivation } | { kind: "error"; outcome: ActivationOutcome; message: string };
 /** What the success screen shows, formatted; without the code and the archive's links once the
  * page that had them is gone (last-activation.ts). */
-type Shown = { email: string; codeGroups: string[] | null; days: string; expires: string; archiveUrl: string | null; setup: ComponentChildren };
+/** ``mailed``: "yes" when the licence e-mail went too, "no" when the address had had one that day;
+ * in the server's answer its slot, for the stylesheet to show or hide the note by. */
+type Shown = { email: string; codeGroups: string[] | null; days: string; expires: string; archiveUrl: string | null; setup: ComponentChildren; mailed: string };
 /** The signed request the server's "Try again" posts back (spec: create-user's fields). */
 const SIGNED_FIELDS = ["email", "user_days", "subscription", "user_comment", "request_id", "sig"] as const;
 
@@ -85,7 +87,18 @@ function ActivationSuccess({ shown }: { shown: Shown }) {
           <div><dt>{t("activation.email")}</dt><dd>{shown.email}</dd></div>
           <div class="wide">
             <dt>{t("activation.code")}</dt>
-            <dd>{shown.codeGroups ? <CopyCode groups={shown.codeGroups} /> : <p class="notice">{t("activation.codeInEmail")}</p>}</dd>
+            <dd>
+              {shown.codeGroups ? (
+                <CopyCode groups={shown.codeGroups} />
+              ) : (
+                <p class="notice">{t(shown.mailed === "no" ? "activation.codeNotMailed" : "activation.codeInEmail")}</p>
+              )}
+              {shown.codeGroups && shown.mailed !== "yes" && (
+                <p class="notice mail-note" data-mailed={shown.mailed} role="note">
+                  {t("activation.notMailed")}
+                </p>
+              )}
+            </dd>
           </div>
           <div><dt>{t("activation.validity")}</dt><dd>{shown.days}</dd></div>
           <div><dt>{t("activation.expires")}</dt><dd>{shown.expires}</dd></div>
@@ -169,7 +182,7 @@ export function ActivationScreen() {
   };
 
   if (answered === "success") {
-    const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL"), setup: slot("RAW_ONE_TAP") };
+    const shown = { email: slot("EMAIL"), codeGroups: SERVED_CODE_GROUPS, days: slot("DAYS"), expires: slot("EXPIRES"), archiveUrl: slot("ARCHIVE_URL"), setup: slot("RAW_ONE_TAP"), mailed: slot("MAILED") };
     return <ActivationSuccess shown={shown} />;
   }
 
@@ -212,6 +225,7 @@ export function ActivationScreen() {
         expires: formatDate(new Date(activation.user_stop * 1000), language),
         archiveUrl: whole && whole.activation_url,
         setup: whole && <OneTapSetup profiles={whole.profiles} />,
+        mailed: activation.emailed ? "yes" : "no",
       }}
     />
   );

@@ -77,6 +77,8 @@ export default {
     email: "E-mail",
     code: "Activation code",
     codeInEmail: "For your security, the site keeps no copy of your activation code in this browser, so it is not shown again here. You will find it, with your personal download link, in the licence e-mail we sent you.",
+    codeNotMailed: "For your security, the site keeps no copy of your activation code in this browser, so it is not shown again here. This licence was not e-mailed: its address had already had a licence e-mail today.",
+    notMailed: "This address already had a licence e-mail today, so this licence is not e-mailed: note your activation code now. It is shown only on this page.",
     copy: "Copy",
     copied: "Copied!",
     validity: "Valid for",

@@ -74,6 +74,8 @@ const es: ScreenDictionary = {
     email: "Correo electrónico",
     code: "Código de activación",
     codeInEmail: "Por tu seguridad, el sitio no guarda tu código de activación en este navegador, así que ya no se muestra aquí. Lo encontrarás, junto con tu enlace de descarga personal, en el correo de la licencia que te enviamos.",
+    codeNotMailed: "Por tu seguridad, el sitio no guarda tu código de activación en este navegador, así que ya no se muestra aquí. Esta licencia no se envió por correo: su dirección ya había recibido hoy un correo de licencia.",
+    notMailed: "Esta dirección ya recibió hoy un correo de licencia, así que esta licencia no se envía por correo: anota ahora tu código de activación. Solo se muestra en esta página.",
     copy: "Copiar",
     copied: "¡Copiado!",
     validity: "Válida durante",

@@ -74,6 +74,8 @@ const fr: ScreenDictionary = {
     email: "E-mail",
     code: "Code d’activation",
     codeInEmail: "Pour votre sécurité, le site ne conserve pas votre code d’activation dans ce navigateur : il n’est donc plus affiché ici. Vous le trouverez, avec votre lien de téléchargement personnel, dans l’e-mail de licence que nous vous avons envoyé.",
+    codeNotMailed: "Pour votre sécurité, le site ne conserve pas votre code d’activation dans ce navigateur : il n’est donc plus affiché ici. Cette licence n’a pas été envoyée par e-mail, car cette adresse avait déjà reçu un e-mail de licence aujourd’hui.",
+    notMailed: "Cette adresse a déjà reçu un e-mail de licence aujourd’hui : cette licence ne lui est donc pas envoyée. Notez dès maintenant votre code d’activation ; il n’est affiché que sur cette page.",
     copy: "Copier",
     copied: "Copié !",
     validity: "Durée de validité",

@@ -74,6 +74,8 @@ const pt: ScreenDictionary = {
     email: "E-mail",
     code: "Código de ativação",
     codeInEmail: "Para sua segurança, o site não guarda seu código de ativação neste navegador, por isso ele não aparece mais aqui. Você o encontra, junto com seu link de download pessoal, no e-mail da licença que enviamos para você.",
+    codeNotMailed: "Para sua segurança, o site não guarda seu código de ativação neste navegador, por isso ele não aparece mais aqui. Esta licença não foi enviada por e-mail: o endereço já tinha recebido hoje um e-mail de licença.",
+    notMailed: "Este endereço já recebeu hoje um e-mail de licença, por isso esta licença não é enviada por e-mail: anote agora seu código de ativação. Ele só aparece nesta página.",
     copy: "Copiar",
     copied: "Copiado!",
     validity: "Válida por",
