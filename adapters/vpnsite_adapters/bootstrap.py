@@ -26,6 +26,7 @@ from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
+from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
@@ -154,6 +155,9 @@ class UseCaseStores(Protocol):
     def wireguard(self) -> TunnelAddressStore: ...
 
     @property
+    def rate_limits(self) -> CountStore: ...
+
+    @property
     def unit_of_work(self) -> UnitOfWork: ...
 
 
@@ -212,7 +216,16 @@ def wire_use_cases(
         ),
         fleet=fleet,
         node_access=NodeAccess(
-            stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work, fleet
+            stores.sessions,
+            stores.licences,
+            stores.wireguard,
+            keys,
+            clock,
+            random,
+            unit_of_work,
+            fleet,
+            # Counted in the rate-limit store, hashed as its subjects are, whatever the rules say.
+            WrongCodeCeilings(limiter.hasher, stores.rate_limits, clock),
         ),
         devices=Devices(checks, stores.sessions, clock),
     )

@@ -40,6 +40,8 @@ class Verdict:
     reason: str
     session: str = ""
     licence: str = ""
+    # Refused for now ("rate_limited"): seconds before the hub judges this address's login again.
+    retry_after: int = 0
 
 
 class HubUnavailable(Exception):
@@ -94,7 +96,7 @@ class HubClient:
             # Busy, failing or misconfigured: the hub did not decide, so the client tries again.
             log.warning("login refused for now: the hub answered %s", status)
             return Verdict(False, HUB_UNAVAILABLE)
-        return Verdict(False, answer.reason)
+        return Verdict(False, answer.reason, retry_after=answer.retry_after or 0)
 
     def session_event(self, event: str, session: str) -> None:
         """Tell the hub a session was established or ended; a miss is put right by the next
