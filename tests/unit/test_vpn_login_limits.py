@@ -4,7 +4,9 @@ refused for now, its code unread, with how long to wait; and after that wait the
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +17,7 @@ from tests.unit.memory import MemoryStore
 from vpnsite.rate_limits import TICKET_ACKNOWLEDGEMENTS, events_kept_for
 from vpnsite.vpn_access import Admission
 from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER
+from vpnsite_node.gatekeeper import told
 
 SERVERS = [f"server-{n}" for n in range(12)]
 WRONG = "0" * 20
@@ -182,3 +185,25 @@ def test_the_counts_are_kept_as_long_as_their_window() -> None:
     acknowledgements' hour, whatever the operator's rules: longer than these ceilings' minute."""
     assert events_kept_for(()) == TICKET_ACKNOWLEDGEMENTS.window
     assert max(PER_SERVER.window, ACROSS_FLEET.window) <= events_kept_for(())
+
+
+@given(st.integers(min_value=0, max_value=3600), st.sampled_from(["", "https://vpn.example/"]))
+def test_the_app_is_told_to_wait_as_long_as_the_hub_said_then_try_again(seconds: int, site: str) -> None:
+    """OpenVPN 2.6 reads ``TEMP[backoff N]`` as "wait at least N seconds, then connect again"
+    (a wait of 0 is no backoff at all: the app waits a second at least)."""
+    shown = told("rate_limited", site, seconds)
+    matched = re.match(r"TEMP\[backoff (\d+)\]: \S", shown)
+    assert matched is not None and int(matched.group(1)) == max(seconds, 1), shown
+    assert told("bad_credentials", site, seconds) == "Wrong e-mail or activation code.", (
+        "not for a wrong code"
+    )
+
+
+def test_the_readme_states_the_ceilings() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert (
+        f"judges at most {PER_SERVER.limit} wrong codes a minute for one address on one server and "
+        f"{ACROSS_FLEET.limit} a minute across the fleet" in readme
+    )
+    assert f"at most {PER_SERVER.limit} a minute per server, {ACROSS_FLEET.limit} across the fleet" in readme
+    assert PER_SERVER.window == ACROSS_FLEET.window == timedelta(minutes=1)
