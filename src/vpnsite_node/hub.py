@@ -76,12 +76,7 @@ class HubClient:
         """The hub's status and its answer as ``cls``; None when the answer is not one (an error's
         JSON, say)."""
         status, raw = self._call(path, body, timeout)
-        try:
-            return status, structure(json.loads(raw), cls)
-        except InvalidBody:
-            return status, None
-        except ValueError:
-            raise HubUnavailable(f"unreadable answer ({status})") from None
+        return status, _read(status, raw, cls)
 
     def log_in(self, username: str, password: str, protocol: str | None = None) -> Verdict:
         body = NodeLogin(username=username, password=password, protocol=protocol)
@@ -122,12 +117,14 @@ class HubClient:
             exit_addresses=self.exit_addresses or None,
         )
         try:
-            status, answer = self._answer("heartbeat", body, HeartbeatResult)
+            status, raw = self._call("heartbeat", body, CALL_TIMEOUT)
+            answer = _read(status, raw, HeartbeatResult)
         except HubUnavailable as error:
             log.warning("the hub is unreachable (%s)", error)
             return None
         if status != 200 or answer is None:
-            log.warning("the hub answered %s to a heartbeat", status)
+            # The hub's reasons, such as an exit address only the operator may set.
+            log.warning("the hub answered %s to a heartbeat%s", status, _reasons(raw))
             return None
         return answer.end
 
@@ -149,3 +146,24 @@ class HubClient:
         if status != 200 or answer is None:
             return None
         return {peer.public_key: (peer.allowed_ips, peer.licence) for peer in answer.peers}
+
+
+def _read(status: int, raw: bytes, cls: type[T]) -> T | None:
+    """The hub's answer as ``cls``; None when it is not one (an error's JSON, say)."""
+    try:
+        return structure(json.loads(raw), cls)
+    except InvalidBody:
+        return None
+    except ValueError:
+        raise HubUnavailable(f"unreadable answer ({status})") from None
+
+
+def _reasons(raw: bytes) -> str:
+    """What a refusal's JSON says, for the log: its detail, or each field's message."""
+    try:
+        detail = json.loads(raw).get("detail")
+    except (ValueError, AttributeError):
+        return ""
+    if isinstance(detail, list):
+        detail = "; ".join(str(problem.get("msg", "")) for problem in detail if isinstance(problem, dict))
+    return f": {detail}" if isinstance(detail, str) and detail else ""
