@@ -16,7 +16,10 @@ manual clock so an hour takes seconds):
 4. one network taking the free tier: a sign-up every ten seconds for a day from an IPv6 /48 (a new
    /64 each time) and from an IPv4 /24 (a new address each time): the licences it gets;
 5. a wrong e-mail and a wrong code: status, body and latency side by side (median, and the
-   difference of means in units of its standard error).
+   difference of means in units of its standard error);
+6. a VPN-login burst: 300 wrong codes for one address in 10 s through the servers' login, from
+   one server and from twelve in turn: how many are judged and how many refused for now, and how
+   long the owner's app is told to wait before its right code gets in.
 
 Usage: ``python bench/attack.py``.
 """
@@ -33,7 +36,9 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from vpnsite.codes import luhn_check_digit
-from vpnsite_adapters.bootstrap import build_hub
+from vpnsite.fleet import Location, issue_server_token
+from vpnsite_adapters.bootstrap import Hub, build_hub
+from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.settings import load_settings
 
@@ -151,6 +156,7 @@ def main() -> None:
                 f"difference of means {(statistics.mean(a) - statistics.mean(b)) / se:+.1f} standard errors; "
                 f"same status and body: {bodies[0] == bodies[1]}"
             )
+        vpn_login_burst(hub, client, clock)
         hub.close()
 
 
@@ -262,6 +268,44 @@ def one_network(client: FlaskClient, clock: ManualClock) -> None:
             )
             licences += created.status_code == 200
         print(f"one network, {label}, a sign-up every ten seconds for a day: {licences} licences")
+
+
+def vpn_login_burst(hub: Hub, client: FlaskClient, clock: ManualClock) -> None:
+    """Scenario 6: the burst a server's token allows, as the node API meets it."""
+    keys, fleet = hub.services.node_access.keys, hub.store.fleet
+    tokens = []
+    for n in range(12):
+        name = f"burst-{n}"
+        fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), f"{name}.example", 1194, 443)
+        tokens.append(issue_server_token(fleet, name, keys, SystemRandom()))
+    for label, servers in (("one server", tokens[:1]), ("twelve servers in turn", tokens)):
+        clock.moment += timedelta(days=1)
+        email = f"vpn-{len(servers)}@example.org"
+        form = client.post("/api/submit-email", json={"email": email}).get_json()["form_data"]
+        owner = client.post("/api/create-user", json={"email": form.pop("user_email"), **form}).get_json()
+        start = clock.moment
+        answers = []
+        for n in range(300):
+            clock.moment = start + timedelta(seconds=n / 30)
+            headers = {"Authorization": f"Bearer {servers[n % len(servers)]}"}
+            body = {"username": email, "password": code(n), "protocol": "udp"}
+            answers.append(client.post("/api/node/login", json=body, headers=headers).get_json()["reason"])
+        clock.moment = start + timedelta(seconds=10)
+        headers = {"Authorization": f"Bearer {servers[0]}"}
+        body = {"username": email, "password": owner["user_code"], "protocol": "udp"}
+        told = client.post("/api/node/login", json=body, headers=headers).get_json()
+        clock.moment += timedelta(seconds=told.get("retry_after", 0))
+        after = client.post("/api/node/login", json=body, headers=headers).get_json()
+        print(
+            f"VPN-login burst, {label}: 300 wrong codes in 10 s, {answers.count('bad_credentials')} judged, "
+            f"{answers.count('rate_limited')} refused for now; the owner's app, right after, is told "
+            f"{told.get('reason')} and to wait {told.get('retry_after', 0)} s, "
+            f"then admitted: {after['admitted']}"
+        )
+    print(
+        "best guessing rate through the VPN login for one address: 10 a minute on one server, "
+        "100 a minute across the fleet (144,000 a day)"
+    )
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
+from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.erasure_journal import JournalFile
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
@@ -187,6 +188,9 @@ class UseCaseStores(Protocol):
     def privacy(self) -> PrivacyStore: ...
 
     @property
+    def rate_limits(self) -> CountStore: ...
+
+    @property
     def unit_of_work(self) -> UnitOfWork: ...
 
 
@@ -248,7 +252,16 @@ def wire_use_cases(
         ),
         fleet=fleet,
         node_access=NodeAccess(
-            stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work, fleet
+            stores.sessions,
+            stores.licences,
+            stores.wireguard,
+            keys,
+            clock,
+            random,
+            unit_of_work,
+            fleet,
+            # Counted in the rate-limit store, hashed as its subjects are, whatever the rules say.
+            WrongCodeCeilings(limiter.hasher, stores.rate_limits, clock),
         ),
         devices=Devices(checks, stores.sessions, clock),
         erasures=wire_erasures(stores.privacy, stores.licences, keys, clock, erasure_outbox, erasure_journal),

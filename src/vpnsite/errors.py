@@ -70,15 +70,17 @@ class RateLimited(DomainError):
 
 class InvalidField(DomainError):
     """A field failed a domain rule (``also``: more fields that failed it); the adapter reports
-    it as a validation error naming each."""
+    it as a validation error naming each, its text filled in with ``details`` (the network a
+    server may not report, say)."""
 
     code = "validation_error"
 
-    def __init__(self, field: str, kind: str, also: Sequence[str] = ()) -> None:
+    def __init__(self, field: str, kind: str, also: Sequence[str] = (), **details: str) -> None:
         super().__init__(field=field, kind=kind)
         self.field = field
         self.kind = kind
         self.fields = (field, *also)
+        self.details = details
 
 
 class SessionNotFound(DomainError):

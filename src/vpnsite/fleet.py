@@ -31,9 +31,11 @@ MAX_EXIT_ADDRESSES = 16
 # visitor) that they are protected.
 WIDEST_EXIT_PREFIX = {4: 24, 6: 48}
 
-# Where no visitor comes from over the internet. A heartbeat from one of these has come through a
-# proxy the hub was not told to trust (a local nginx, a container bridge), whose address every
-# visitor would share: learnt, it would tell them all they are protected.
+# Where no visitor comes from over the internet: unspecified, private, shared (CGNAT), loopback,
+# link-local, benchmarking, multicast and reserved networks. A heartbeat from one of these has come
+# through a proxy the hub was not told to trust (a local nginx, a container bridge), whose address
+# every visitor would share: learnt, it would tell them all they are protected. A server may not
+# report one as its exit either (``unvouched_exit``): only its operator may set one.
 NOT_LEARNED = tuple(
     ipaddress.ip_network(network)
     for network in (
@@ -44,11 +46,13 @@ NOT_LEARNED = tuple(
         "169.254.0.0/16",
         "172.16.0.0/12",
         "192.168.0.0/16",
+        "198.18.0.0/15",
         "224.0.0.0/4",
         "240.0.0.0/4",
         "::/127",
         "fc00::/7",
         "fe80::/10",
+        "fec0::/10",
         "ff00::/8",
     )
 )
@@ -148,6 +152,44 @@ def learned_exit(source: str | None) -> tuple[str, ...]:
     if any(address.version == network.version and address in network for network in NOT_LEARNED):
         return ()
     return (str(address),)
+
+
+def unvouched_exit(configured: Sequence[str], reported: Sequence[str]) -> str | None:
+    """The first of the exits a server reports (as ``exit_addresses`` keeps them) that no visitor
+    comes from over the internet (one of, or in, ``NOT_LEARNED``; an IPv4 network seen through
+    IPv6 as IPv4) and that is not within an exit its operator gave; None when there is none.
+
+    A server that said its clients leave from 127.0.0.0/24, or from a private network that homes
+    and offices everywhere use, would have the hub tell everyone there that they are protected
+    (and count them as our exits' people): only the operator (``vpn add-server --exit-address``)
+    may set such an exit, and a server that reports its operator's own is believed."""
+    operators = [_plain(ipaddress.ip_network(text)) for text in configured if _may_exit(text)]
+    for text in reported:
+        network = _plain(ipaddress.ip_network(text))
+        internal = any(network.version == other.version and network.overlaps(other) for other in NOT_LEARNED)
+        if internal and not any(_within(network, other) for other in operators):
+            return text
+    return None
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _within(network: Network, other: Network) -> bool:
+    if isinstance(network, ipaddress.IPv4Network) and isinstance(other, ipaddress.IPv4Network):
+        return network.subnet_of(other)
+    if isinstance(network, ipaddress.IPv6Network) and isinstance(other, ipaddress.IPv6Network):
+        return network.subnet_of(other)
+    return False
+
+
+def _plain(network: Network) -> Network:
+    """An IPv4 network written as IPv6 (``::ffff:10.0.0.0/120``) as the IPv4 one it is."""
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
+        mapped = network.network_address.ipv4_mapped
+        if mapped is not None:
+            return ipaddress.IPv4Network((mapped, network.prefixlen - 96))
+    return network
 
 
 def exits_in_use(
@@ -325,12 +367,17 @@ class Fleet:
         if heard is None:
             raise NodeUnauthorized()
         server = heard.server_id
+        if beat.exit_addresses is not None:
+            reported = exit_addresses(beat.exit_addresses)
+            refused = unvouched_exit(heard.configured_exits, reported)
+            if refused is not None:
+                # Nothing of the beat is recorded: the server is told why, in its operator's log.
+                raise InvalidField("exit_addresses", "exit_not_public", network=refused)
+            beat = attrs.evolve(beat, exit_addresses=reported)
         if candidates.is_stale(heard.token_hash):
             # The server keeps its token; the hub keeps it under the current key from now on.
             self.store.rekey_token(server, heard.token_hash, candidates.current)
         now = self.clock.now()
-        if beat.exit_addresses is not None:
-            beat = attrs.evolve(beat, exit_addresses=exit_addresses(beat.exit_addresses))
         exits = exits_in_use(heard.configured_exits, beat.exit_addresses, source)
         self.store.record_heartbeat(
             server,

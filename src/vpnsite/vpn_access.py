@@ -3,7 +3,8 @@ servers in all ("up to 10 devices if they use different servers"). A new login o
 server where it already has a session replaces that session, so nobody is locked out by their own
 dead connection. Sessions hold the licence, the server, the start time and an id for the
 connection (sealed by the hub for a login, the node's own for a WireGuard peer) — nothing about
-what the user does, and no address."""
+what the user does, and no address. Wrong codes for one address are bounded per server and across
+the fleet (``vpn_login_limits``)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import Fleet, Heartbeat, silent_since
-from vpnsite.keyed_hashes import Keyring, KeySet, RingKeys
+from vpnsite.keyed_hashes import Candidates, Keyring, KeySet, RingKeys
 from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.tunnel_addresses import TunnelAddressStore
+from vpnsite.vpn_login_limits import WrongCodeCeilings
 
 MAX_SESSIONS = 10
 # A login the hub admitted holds its place this long for the server to report it established;
@@ -39,7 +41,9 @@ SEAL_CHARS = 32
 DENY_LISTED_FOR = timedelta(days=90)
 # What a server may say a connection runs over; anything else it says is not taken.
 SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
-Refusal = Literal["bad_credentials", "ended", "too_many_devices"]
+# rate_limited: too many wrong codes for the address lately; the login is refused for now, its
+# code unread, and the answer says how long to wait.
+Refusal = Literal["bad_credentials", "ended", "too_many_devices", "rate_limited"]
 
 
 @frozen
@@ -235,6 +239,18 @@ class Admission:
     licence_id: str | None
     refused: Refusal | None
     session_id: str | None = None
+    # For "rate_limited": how long until a login of the address is judged again.
+    retry_after: timedelta | None = None
+
+
+class _RightCode(Exception):
+    """Raised out of the unit of work that judged a right code, so the wrong code counted in
+    advance is rolled back with it: a right code is never counted."""
+
+    def __init__(self, licence: Licence, candidates: Candidates) -> None:
+        super().__init__()
+        self.licence = licence
+        self.candidates = candidates
 
 
 @frozen
@@ -260,6 +276,7 @@ class NodeAccess:
     random: RandomSource
     unit_of_work: UnitOfWork
     fleet: Fleet
+    ceilings: WrongCodeCeilings
 
     def server(self, token: str) -> str:
         server = self.sessions.server_for_token(self.keys.read().nodes(token).values) if token else None
@@ -272,9 +289,12 @@ class NodeAccess:
         (a WireGuard peer does not log in)."""
         server = self.server(token)
         protocol = protocol if protocol in OPENVPN_PROTOCOLS else None
-        licence = self._licence(username, password)
-        if licence is None:
+        judged = self._judged(server, username, password)
+        if isinstance(judged, timedelta):
+            return Admission(None, "rate_limited", retry_after=judged)
+        if judged is None:
             return Admission(None, "bad_credentials")
+        licence = judged
         now = self.clock.now()
         nonce = self.random.token_bytes(SESSION_ID_BYTES).hex()
         session_id = sealed_id(self.keys.current, server, licence.id, nonce)
@@ -362,20 +382,34 @@ class NodeAccess:
             self.sessions.lock_licence(licence_id)
             yield self.sessions.sessions_of(licence_id, now - UNCONFIRMED_FOR, silent_since(now))
 
-    def _licence(self, username: str, password: str) -> Licence | None:
+    def _judged(self, server: str, username: str, password: str) -> Licence | timedelta | None:
+        """The licence these credentials open; None when they open none; or, when the address has
+        had too many wrong codes lately (``WrongCodeCeilings``), how long until its codes are
+        judged again — the code is then not looked at. A username that is no address opens
+        nothing and is counted nowhere: there is no mailbox to guess for."""
+        try:
+            address = normalise_email(username)
+        except InvalidField:
+            return None
+        try:
+            with self.unit_of_work.atomic():
+                wait = self.ceilings.count_in_advance(server, mailbox_key(address))
+                if wait is not None:
+                    return wait
+                found = self._licence(address, password)
+                if found is None:
+                    return None
+                raise _RightCode(*found)
+        except _RightCode as right:
+            return rekey_if_stale(self.licences, right.licence, right.candidates)
+
+    def _licence(self, address: str, password: str) -> tuple[Licence, Candidates] | None:
+        """The licence of this address and code, and the code's hashes it was found by."""
         code = clean_typed_code(password)
-        key = _key(username)
-        if not key or not is_well_formed(code):
+        if not is_well_formed(code):
             return None
         licence, candidates = find_by_code(self.licences, self.keys, code)
         held_by = mailbox_key(licence.email) if licence is not None and licence.email else "\x00nobody"
-        if licence is None or not hmac.compare_digest(held_by.encode(), key.encode()):
+        if licence is None or not hmac.compare_digest(held_by.encode(), mailbox_key(address).encode()):
             return None
-        return rekey_if_stale(self.licences, licence, candidates)
-
-
-def _key(username: str) -> str:
-    try:
-        return mailbox_key(normalise_email(username))
-    except InvalidField:
-        return ""
+        return licence, candidates

@@ -89,6 +89,15 @@ class NodeLoginResult:
     licence: str | None = field(
         default=None, metadata=constraints(description="The licence that logged in", omit_if_none=True)
     )
+    retry_after: int | None = field(
+        default=None,
+        metadata=constraints(
+            minimum=1,
+            description="Refused as rate_limited: seconds until a login of this address is judged "
+            "again (the server tells the app to wait that long and try again)",
+            omit_if_none=True,
+        ),
+    )
 
 
 @frozen

@@ -22,13 +22,17 @@ LOGIN_WORKERS = 32
 RETRY_AFTER = 5
 
 
-def told(reason: str, site: str) -> str:
+def told(reason: str, site: str, retry_after: int = 0) -> str:
     """What the VPN app shows after AUTH_FAILED for the hub's refusal ``reason``. A login the hub
-    could not decide gets OpenVPN 2.6's temporary refusal: the app waits and tries again by
-    itself instead of giving up."""
+    could not decide, or will not judge yet (too many wrong codes for the address lately: it says
+    for how long, ``retry_after``), gets OpenVPN 2.6's temporary refusal: the app waits at least
+    that long (``backoff``) and tries again by itself instead of giving up."""
     where = f" at {site.rstrip('/')}/license" if site else " on the website"
     return {
         HUB_UNAVAILABLE: f"TEMP[backoff {RETRY_AFTER}]: vpnsite cannot check licences now; trying again",
+        "rate_limited": (
+            f"TEMP[backoff {max(retry_after, 1)}]: too many wrong codes for this e-mail lately; trying again"
+        ),
         "ended": f"Your vpnsite licence has ended. Renew it{where}, then connect again.",
         "too_many_devices": (
             f"Your vpnsite licence is in use on {MAX_SESSIONS} servers. Disconnect one{where}."
@@ -114,7 +118,9 @@ class Gatekeeper:
                     instance, event.cid, username, verdict.session, verdict.licence
                 )
         if not verdict.admitted:
-            instance.deny(event.cid, event.kid, verdict.reason, told(verdict.reason, self.site))
+            instance.deny(
+                event.cid, event.kid, verdict.reason, told(verdict.reason, self.site, verdict.retry_after)
+            )
             return
         if gone:
             self.hub.session_event("ended", verdict.session)

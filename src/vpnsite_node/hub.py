@@ -40,6 +40,8 @@ class Verdict:
     reason: str
     session: str = ""
     licence: str = ""
+    # Refused for now ("rate_limited"): seconds before the hub judges this address's login again.
+    retry_after: int = 0
 
 
 class HubUnavailable(Exception):
@@ -74,12 +76,7 @@ class HubClient:
         """The hub's status and its answer as ``cls``; None when the answer is not one (an error's
         JSON, say)."""
         status, raw = self._call(path, body, timeout)
-        try:
-            return status, structure(json.loads(raw), cls)
-        except InvalidBody:
-            return status, None
-        except ValueError:
-            raise HubUnavailable(f"unreadable answer ({status})") from None
+        return status, _read(status, raw, cls)
 
     def log_in(self, username: str, password: str, protocol: str | None = None) -> Verdict:
         body = NodeLogin(username=username, password=password, protocol=protocol)
@@ -94,7 +91,7 @@ class HubClient:
             # Busy, failing or misconfigured: the hub did not decide, so the client tries again.
             log.warning("login refused for now: the hub answered %s", status)
             return Verdict(False, HUB_UNAVAILABLE)
-        return Verdict(False, answer.reason)
+        return Verdict(False, answer.reason, retry_after=answer.retry_after or 0)
 
     def session_event(self, event: str, session: str) -> None:
         """Tell the hub a session was established or ended; a miss is put right by the next
@@ -120,12 +117,14 @@ class HubClient:
             exit_addresses=self.exit_addresses or None,
         )
         try:
-            status, answer = self._answer("heartbeat", body, HeartbeatResult)
+            status, raw = self._call("heartbeat", body, CALL_TIMEOUT)
+            answer = _read(status, raw, HeartbeatResult)
         except HubUnavailable as error:
             log.warning("the hub is unreachable (%s)", error)
             return None
         if status != 200 or answer is None:
-            log.warning("the hub answered %s to a heartbeat", status)
+            # The hub's reasons, such as an exit address only the operator may set.
+            log.warning("the hub answered %s to a heartbeat%s", status, _reasons(raw))
             return None
         return answer.end
 
@@ -147,3 +146,24 @@ class HubClient:
         if status != 200 or answer is None:
             return None
         return {peer.public_key: (peer.allowed_ips, peer.licence) for peer in answer.peers}
+
+
+def _read(status: int, raw: bytes, cls: type[T]) -> T | None:
+    """The hub's answer as ``cls``; None when it is not one (an error's JSON, say)."""
+    try:
+        return structure(json.loads(raw), cls)
+    except InvalidBody:
+        return None
+    except ValueError:
+        raise HubUnavailable(f"unreadable answer ({status})") from None
+
+
+def _reasons(raw: bytes) -> str:
+    """What a refusal's JSON says, for the log: its detail, or each field's message."""
+    try:
+        detail = json.loads(raw).get("detail")
+    except (ValueError, AttributeError):
+        return ""
+    if isinstance(detail, list):
+        detail = "; ".join(str(problem.get("msg", "")) for problem in detail if isinstance(problem, dict))
+    return f": {detail}" if isinstance(detail, str) and detail else ""

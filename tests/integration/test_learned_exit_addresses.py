@@ -19,10 +19,12 @@ from tests.integration.contract import assert_matches_contract
 from tests.integration.processes import vpnsite
 from tests.integration.sql import execute_sql
 from tests.support.serve import serve, stop
-from vpnsite.fleet import Location
+from vpnsite.fleet import Heartbeat, Location, exit_addresses
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.store import SqlStore
+from vpnsite_node.config import NodeConfig
+from vpnsite_node.hub import HubClient
 
 BEAT = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
 PROXY = "192.0.2.10"
@@ -275,3 +277,96 @@ def test_the_operator_cannot_configure_an_exit_network_wider_than_an_exit(
         "vpn", "add-server", "nl-ams-1", *where, "--exit-address", "198.51.100.0/24", env=operator_env
     )
     assert narrow.returncode == 0, narrow.stderr
+
+
+# A network of each kind no visitor comes from over the internet, as a server might claim it.
+RESERVED_CLAIMS = (
+    "127.0.0.0/24",
+    "10.0.0.0/24",
+    "172.16.0.1",
+    "192.168.1.0/24",
+    "100.64.0.0/24",
+    "169.254.0.0/24",
+    "198.18.0.0/24",
+    "224.0.0.1",
+    "240.0.0.0/24",
+    "0.0.0.0",
+    "::1",
+    "fd00::/64",
+    "fe80::/64",
+    "ff02::1",
+)
+
+
+def test_a_running_hub_refuses_a_reserved_exit_a_server_reports_unless_its_operator_gave_it(
+    operator_env: dict[str, str], database_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Reported, a loopback or private exit would tell everyone there that they are protected:
+    refused (422, naming the network, in the caller's language), nothing recorded. The operator
+    may set one, and the node that reports its operator's own (node.json) keeps beating."""
+    stranger = add_server(operator_env)
+    where = ("--country", "nl", "--city", "Amsterdam", "--host", "vpn2.example")
+    given = vpnsite(
+        "vpn", "add-server", "nl-ams-2", *where, "--exit-address", "10.1.2.0/24", env=operator_env
+    )
+    assert given.returncode == 0, given.stderr
+    operators = given.stdout.strip().splitlines()[-1]
+    served = serve(operator_env, tmp_path / "serve.log")
+    try:
+
+        def beat(token: str, exits: list[str], language: str = "en") -> requests.Response:
+            return requests.post(
+                served.base + "/api/node/heartbeat",
+                json={**BEAT, "exit_addresses": exits},
+                headers={"Authorization": f"Bearer {token}", "Accept-Language": language},
+                timeout=10,
+            )
+
+        for claim in RESERVED_CLAIMS:
+            network = exit_addresses([claim])[0]
+            messages = set()
+            for language in ("en", "ru", "es", "fr", "pt"):
+                refused = beat(stranger, ["198.51.100.7", claim], language)
+                assert refused.status_code == 422, (claim, refused.text)
+                [problem] = refused.json()["detail"]
+                assert problem["loc"] == ["body", "exit_addresses"]
+                assert problem["type"] == "value_error.exit_not_public"
+                assert network in problem["msg"], (language, problem["msg"])
+                messages.add(problem["msg"])
+            assert len(messages) == 5, "one text per language"
+        with closing(SqlStore.open(database_url)) as store:
+            server = store.fleet.find_server("nl-ams-1")
+        assert server is not None and server.last_seen is None and server.exit_addresses == (), (
+            "nothing recorded"
+        )
+        assert beat(stranger, ["198.51.100.7", "2001:db8:7::/64"]).status_code == 200, "public ones as before"
+
+        out = tmp_path / "nl-ams-2"
+        config = (
+            "vpn",
+            "server-config",
+            "nl-ams-2",
+            "--out",
+            str(out),
+            "--hub",
+            served.base,
+            "--token",
+            operators,
+        )
+        written = vpnsite(*config, env=operator_env)
+        assert written.returncode == 0, written.stderr
+        node = NodeConfig.load(out)
+        assert node.exit_addresses == ("10.1.2.0/24",), "the operator's exit, in the node's own file"
+        hub = HubClient(node.hub, node.token, node.exit_addresses)
+        assert hub.heartbeat(Heartbeat(5.0, 1.0, 0, True), None) == [], "the node keeps beating"
+        with closing(SqlStore.open(database_url)) as store:
+            server = store.fleet.find_server("nl-ams-2")
+        assert server is not None and server.last_seen is not None
+        assert server.exit_addresses == ("10.1.2.0/24",)
+
+        edited = HubClient(node.hub, node.token, ["10.9.9.0/24"])
+        with caplog.at_level(logging.WARNING, logger="vpnsite.node"):
+            assert edited.heartbeat(Heartbeat(5.0, 1.0, 0, True), None) is None
+        assert "only the operator can set it as an exit" in caplog.text, "the node's log says why"
+    finally:
+        stop(served.process)

@@ -12,8 +12,10 @@ from werkzeug.serving import make_server
 from tests.integration.test_fleet import BEAT, beat, token_for
 from tests.support.api import call, sign_up
 from vpnsite.fleet import Heartbeat
+from vpnsite.vpn_login_limits import PER_SERVER
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.openapi import CALLS, openapi_document
+from vpnsite_node.gatekeeper import told
 from vpnsite_node.hub import HubClient, Verdict
 
 
@@ -90,6 +92,25 @@ def test_the_agent_and_the_hub_speak_the_same_classes(hub: Any) -> None:
         assert client.log_in("anna@example.org", "0" * 20, "udp") == Verdict(False, "bad_credentials")
         assert client.wireguard_peers() == {}
         assert HubClient(client.url, "not-a-token").heartbeat(beat, None) is None
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_login_refused_for_now_reaches_the_app_as_openvpns_temporary_refusal(hub: Any) -> None:
+    """Too many wrong codes for an address on a server: the hub says how long until it judges
+    one again, and the node tells the app to wait that long and try again by itself."""
+    server = make_server("127.0.0.1", 0, create_app(hub.services), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = HubClient(f"http://127.0.0.1:{server.server_port}", token_for(hub, "nl-amsterdam"))
+        for n in range(PER_SERVER.limit):
+            assert client.log_in("anna@example.org", f"{n:020d}") == Verdict(False, "bad_credentials")
+        verdict = client.log_in("anna@example.org", "0" * 20, "udp")
+        seconds = int(PER_SERVER.window.total_seconds())
+        assert verdict == Verdict(False, "rate_limited", retry_after=seconds), "the hub's clock stands still"
+        shown = told(verdict.reason, "https://vpn.example", verdict.retry_after)
+        assert shown.startswith(f"TEMP[backoff {seconds}]: "), shown
     finally:
         server.shutdown()
         server.server_close()

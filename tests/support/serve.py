@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,14 +33,21 @@ class Served(NamedTuple):
 
 
 def serve(
-    env: Mapping[str, str], log: Path, port: int | None = None, host: str | None = None, wait: float = 30
+    env: Mapping[str, str],
+    log: Path,
+    port: int | None = None,
+    host: str | None = None,
+    wait: float = 30,
+    launcher: Sequence[str] = ("-m", "vpnsite_adapters.cli.main"),
 ) -> Served:
     """Start `vpnsite serve` with ``env`` (``VPNSITE_PUBLIC_URL`` defaults to the process's own
     address, the operator to :data:`OPERATOR_ENV`), its output appended to ``log``; return once
-    /readyz answers at all (a 503 while the database is away counts: the process is up)."""
+    /readyz answers at all (a 503 while the database is away counts: the process is up).
+    ``launcher``: what Python runs as `vpnsite` (tests/support/moved_clock.py: with a clock the
+    test moves)."""
     port = port or free_port()
     base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "vpnsite_adapters.cli.main", "serve", "--port", str(port)]
+    command = [sys.executable, *launcher, "serve", "--port", str(port)]
     if host:
         command += ["--host", host]
     with log.open("ab") as output:

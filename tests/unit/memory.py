@@ -303,6 +303,9 @@ class MemoryRateLimitStore:
         for key in sorted({counter.key for counter in counters}):
             self.events.setdefault(key, []).append(now)
 
+    def lock(self, counters: Sequence[Counter]) -> None:
+        """One thread at a time: nothing else can come between."""
+
 
 @frozen
 class MemoryTicketStore:

@@ -6,19 +6,23 @@ from __future__ import annotations
 import ipaddress
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.connection_check import ExitIndex
+from vpnsite.errors import InvalidField
 from vpnsite.fleet import (
     NOT_LEARNED,
+    WIDEST_EXIT_PREFIX,
     Heartbeat,
     Location,
     VpnServer,
     exit_addresses,
     exits_in_use,
     learned_exit,
+    unvouched_exit,
     view_fleet,
 )
 
@@ -95,9 +99,17 @@ def test_a_heartbeat_leaves_the_server_with_the_exit_addresses_of_the_rule_on_ev
         world.add_server("nl-amsterdam", "node-secret")
         kept = exit_addresses(configured)
         world.store.fleet.configure_exit_addresses("nl-amsterdam", kept)
+        refused = None if reported is None else unvouched_exit(kept, exit_addresses(reported))
         for source in (first, then):
             world.clock.advance(seconds=10)
             beat = Heartbeat(5.0, 10.0, 0, True, None if reported is None else tuple(reported))
+            if refused is not None:
+                before = world.store.fleet.find_server("nl-amsterdam")
+                with pytest.raises(InvalidField) as told:
+                    world.fleet.heartbeat("node-secret", beat, source=source)
+                assert (told.value.kind, told.value.details) == ("exit_not_public", {"network": refused})
+                assert world.store.fleet.find_server("nl-amsterdam") == before, "nothing recorded"
+                continue
             assert world.fleet.heartbeat("node-secret", beat, source=source) == "nl-amsterdam"
             server = world.store.fleet.find_server("nl-amsterdam")
             assert server is not None and server.configured_exit_addresses == kept
@@ -126,3 +138,102 @@ def test_a_server_silent_about_its_exit_is_followed_from_address_to_address(worl
     world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True, ("192.0.2.1",)), source="203.0.113.5")
     server = world.store.fleet.find_server("nl-amsterdam")
     assert server is not None and server.exit_addresses == ("198.51.100.7",), "the operator's come first"
+
+
+# A network a server might claim as its exit inside each of the reserved ones: any subnet of it
+# as wide as an exit may be, or narrower.
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _inside(reserved: Network) -> st.SearchStrategy[str]:
+    widest = max(reserved.prefixlen, WIDEST_EXIT_PREFIX[reserved.version])
+    return st.integers(widest, reserved.max_prefixlen).flatmap(
+        lambda prefix: st.integers(0, 2 ** (prefix - reserved.prefixlen) - 1).map(
+            lambda n: str(_nth_subnet(reserved, prefix, n))
+        )
+    )
+
+
+def _nth_subnet(reserved: Network, prefix: int, n: int) -> Network:
+    start = int(reserved.network_address) + n * 2 ** (reserved.max_prefixlen - prefix)
+    return ipaddress.ip_network((start, prefix))
+
+
+reserved_claims = st.sampled_from(NOT_LEARNED).flatmap(_inside)
+
+
+def plain(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """An IPv4 address seen through IPv6 as the IPv4 one it is."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
+
+
+public_addresses = addresses.filter(lambda address: not not_learned(plain(address))).map(str)
+
+
+@given(reserved_claims)
+def test_a_server_may_not_claim_a_reserved_network_as_its_exit_unless_its_operator_gave_it(
+    claim: str,
+) -> None:
+    """Loopback, private, CGNAT, link-local, benchmarking, multicast, unspecified and reserved
+    networks: no visitor comes from them over the internet, so a server's own word is not
+    enough; the operator's is."""
+    kept = exit_addresses([claim])
+    assert unvouched_exit((), kept) == kept[0]
+    assert unvouched_exit(("198.51.100.7",), kept) == kept[0], (
+        "another exit of the operator's vouches nothing"
+    )
+    network = ipaddress.ip_network(kept[0])
+    enclosing = network.supernet(new_prefix=min(network.prefixlen, WIDEST_EXIT_PREFIX[network.version]))
+    assert unvouched_exit((kept[0],), kept) is None, "the operator's own, reported back"
+    assert unvouched_exit((str(enclosing),), kept) is None, "within the operator's"
+    if network.version == 4:
+        mapped = exit_addresses([f"::ffff:{network.network_address}/{network.prefixlen + 96}"])
+        assert unvouched_exit((), mapped) == mapped[0], "an IPv4 network written as IPv6 is the same"
+
+
+@given(st.lists(public_addresses, min_size=1, max_size=4), address_lists)
+def test_public_exits_are_believed_as_before(reported: list[str], configured: list[str]) -> None:
+    assert unvouched_exit(exit_addresses(configured), exit_addresses(reported)) is None
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "127.0.0.0/24",
+        "127.0.0.1",
+        "10.1.2.0/24",
+        "172.16.5.5",
+        "192.168.1.0/24",
+        "100.64.0.0/24",
+        "169.254.1.0/24",
+        "198.18.0.0/24",
+        "224.0.0.0/24",
+        "240.0.0.0/24",
+        "255.255.255.255",
+        "0.0.0.0/24",
+        "::",
+        "::1",
+        "fd00::/64",
+        "fe80::/64",
+        "fec0::/48",
+        "ff02::1",
+        "::ffff:127.0.0.1",
+    ],
+)
+def test_each_reserved_range_is_refused_when_a_server_reports_it(world: World, claim: str) -> None:
+    world.add_server("nl-amsterdam", "node-secret")
+    before = world.store.fleet.find_server("nl-amsterdam")
+    world.clock.advance(seconds=10)
+    with pytest.raises(InvalidField) as told:
+        world.fleet.heartbeat(
+            "node-secret", Heartbeat(5.0, 10.0, 0, True, ("198.51.100.7", claim)), "203.0.113.5"
+        )
+    assert told.value.details == {"network": exit_addresses([claim])[0]}
+    assert world.store.fleet.find_server("nl-amsterdam") == before, "nothing recorded"
+    world.store.fleet.configure_exit_addresses("nl-amsterdam", exit_addresses([claim]))
+    world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True, (claim,)), "203.0.113.5")
+    server = world.store.fleet.find_server("nl-amsterdam")
+    assert server is not None and server.exit_addresses == exit_addresses([claim]), "the operator may set it"

@@ -132,13 +132,16 @@ def test_a_string_over_its_cap_is_refused_by_both(cls: type, data: st.DataObject
 
 @given(
     admitted=st.booleans(),
-    reason=st.sampled_from([None, "bad_credentials", "ended", "too_many_devices"]),
+    reason=st.sampled_from([None, "bad_credentials", "ended", "too_many_devices", "rate_limited"]),
     session=st.none() | st.text(TEXT, max_size=8),
+    retry_after=st.none() | st.integers(min_value=1, max_value=60),
 )
 def test_an_answer_leaves_out_what_it_does_not_have_and_reads_back_as_sent(
-    admitted: bool, reason: Any, session: str | None
+    admitted: bool, reason: Any, session: str | None, retry_after: int | None
 ) -> None:
-    sent = node_calls.NodeLoginResult(admitted=admitted, reason=reason, session=session)
+    sent = node_calls.NodeLoginResult(
+        admitted=admitted, reason=reason, session=session, retry_after=retry_after
+    )
     wire = unstructure(sent)
     assert None not in wire.values()
     assert Draft202012Validator(schema_of(node_calls.NodeLoginResult, request=False)).is_valid(wire)

@@ -6,6 +6,7 @@ Pings go one a second through the tunnels the whole time; every wait polls again
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -14,9 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.vpn.netns import wait_for
 from tests.vpn.world import CONNECTED, REFUSED, SERVER_A_EXIT, Client, World, poll
+from vpnsite.vpn_login_limits import PER_SERVER
 
 # Server B starts a renegotiation of every session itself, as often as this.
 SERVER_RENEG_SECONDS = 8
@@ -122,6 +125,39 @@ def test_a_client_that_connects_during_a_hub_outage_gets_in_once_the_hub_is_back
     assert steady.fetch() == SERVER_A_EXIT
     newcomer.stop()
     steady.stop()
+
+
+def test_a_client_held_back_by_a_burst_of_wrong_codes_waits_and_gets_in_by_itself(world: World) -> None:
+    """Strangers fill the address's ceiling on server A with wrong codes (with the server's own
+    token, as a stolen one would be used); the owner's app, with the right code, is told to wait
+    (OpenVPN's temporary refusal), waits, tries again by itself and connects within the minute."""
+    email = "burst@example.org"
+    code, profiles = world.sign_up(email)
+    token = json.loads((world.node_dirs["vpn-a"] / "node.json").read_text())["token"]
+    burst = time.monotonic()
+    reasons = [
+        requests.post(
+            f"http://127.0.0.1:{world.node_port}/api/node/login",
+            json={"username": email, "password": f"{n:020d}", "protocol": "udp"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        ).json()["reason"]
+        for n in range(3 * PER_SERVER.limit)
+    ]
+    assert reasons.count("bad_credentials") == PER_SERVER.limit, reasons
+    client = world.connect(profiles["vpn-a-udp.ovpn"], email, code)
+    assert wait_for(client.log, "AUTH_FAILED,TEMP[backoff ", 20, CONNECTED), client.text()
+    told = time.monotonic()
+    assert wait_for(client.log, CONNECTED, PER_SERVER.window.total_seconds() + 30), client.text()
+    backoff = re.search(r"TEMP\[backoff (\d+)\]", client.text())
+    print(
+        f"told to wait {backoff and backoff.group(1)} s; connected {time.monotonic() - told:.1f} s later, "
+        f"{time.monotonic() - burst:.1f} s after the burst began"
+    )
+    assert client.text().count("AUTH_FAILED") == 1, "it waited as told, and tried once more"
+    assert client.fetch() == SERVER_A_EXIT
+    assert poll(lambda: world.sessions(email) == 1, 20)
+    client.stop()
 
 
 def test_udp_clients_are_back_soon_after_openvpn_restarts(world: World) -> None:

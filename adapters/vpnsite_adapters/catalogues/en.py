@@ -39,6 +39,7 @@ CATALOGUE = Catalogue(
     field_errors={
         "not_an_address": "Expected IP addresses or networks.",
         "network_too_wide": "An exit network may be no wider than a /24 (IPv4) or a /48 (IPv6).",
+        "exit_not_public": "{network} is a private or reserved network, not one visitors reach us from over the internet: only the operator can set it as an exit (vpn add-server --exit-address).",
         "too_many": "Too many items.",
         "missing": "This field is required.",
         "wrong_type": "Expected {expected}.",

@@ -39,6 +39,7 @@ CATALOGUE = Catalogue(
     field_errors={
         "not_an_address": "Este campo debe contener direcciones IP o redes.",
         "network_too_wide": "Una red de salida no puede ser más amplia que un /24 (IPv4) o un /48 (IPv6).",
+        "exit_not_public": "{network} es una red privada o reservada, desde la que nadie llega por internet: solo el operador puede fijarla como salida (vpn add-server --exit-address).",
         "too_many": "Demasiados elementos.",
         "missing": "Este campo es obligatorio.",
         "wrong_type": "Este campo debe contener {expected}.",

@@ -39,6 +39,7 @@ CATALOGUE = Catalogue(
     field_errors={
         "not_an_address": "Ce champ doit contenir des adresses IP ou des réseaux.",
         "network_too_wide": "Un réseau de sortie ne peut pas être plus large qu’un /24 (IPv4) ou un /48 (IPv6).",
+        "exit_not_public": "{network} est un réseau privé ou réservé, d’où personne ne vient par internet\xa0: seul l’opérateur peut en faire une sortie (vpn add-server --exit-address).",
         "too_many": "Trop d’éléments.",
         "missing": "Ce champ est obligatoire.",
         "wrong_type": "Ce champ doit contenir {expected}.",

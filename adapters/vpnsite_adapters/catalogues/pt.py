@@ -39,6 +39,7 @@ CATALOGUE = Catalogue(
     field_errors={
         "not_an_address": "Este campo precisa conter endereços IP ou redes.",
         "network_too_wide": "Uma rede de saída não pode ser mais ampla que um /24 (IPv4) ou um /48 (IPv6).",
+        "exit_not_public": "{network} é uma rede privada ou reservada, de onde ninguém chega pela internet: só o operador pode defini-la como saída (vpn add-server --exit-address).",
         "too_many": "Itens demais.",
         "missing": "Este campo é obrigatório.",
         "wrong_type": "Este campo precisa conter {expected}.",

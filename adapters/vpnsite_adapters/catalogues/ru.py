@@ -39,6 +39,7 @@ CATALOGUE = Catalogue(
     field_errors={
         "not_an_address": "Здесь нужно указать IP-адреса или сети.",
         "network_too_wide": "Сеть выхода может быть не шире /24 (IPv4) или /48 (IPv6).",
+        "exit_not_public": "{network}\xa0— частная или зарезервированная сеть: из интернета с неё никто не приходит. Назначить её выходом может только оператор (vpn add-server --exit-address).",
         "too_many": "Слишком много элементов.",
         "missing": "Это поле обязательно.",
         "wrong_type": "Здесь нужно указать {expected}.",

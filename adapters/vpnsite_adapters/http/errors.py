@@ -118,7 +118,9 @@ def domain_error_response(error: DomainError) -> Response:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InvalidField)
     def invalid_field(error: InvalidField) -> Response:
-        return validation_response([FieldError(("body", name), error.kind, {}) for name in error.fields])
+        return validation_response(
+            [FieldError(("body", name), error.kind, dict(error.details)) for name in error.fields]
+        )
 
     @app.errorhandler(InvalidBody)
     def invalid_body(error: InvalidBody) -> Response:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from flask import Blueprint, Response, current_app, request
 
 from vpnsite.errors import NodeUnauthorized
@@ -82,6 +84,16 @@ def login() -> Response:
         services.metrics.node_logins.labels("bad_token").inc()
         raise
     services.metrics.node_login(admission.refused)
+    if admission.retry_after is not None:
+        # Too many wrong codes for the address lately: refused for now, and for how long. A 403
+        # as every refusal with a reason (a node that does not know this reason reads it as no
+        # decision, and tells the app to try again all the same).
+        seconds = max(1, math.ceil(admission.retry_after.total_seconds()))
+        refused = answer(
+            NodeLoginResult(admitted=False, reason="rate_limited", retry_after=seconds), status=403
+        )
+        refused.headers["Retry-After"] = str(seconds)
+        return refused
     if admission.refused:
         return answer(NodeLoginResult(admitted=False, reason=admission.refused), status=403)
     return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))

@@ -113,7 +113,7 @@ CALLS: dict[str, Call] = {
         "May this e-mail and activation code use the calling server?",
         node_calls.NodeLoginResult,
         node_calls.NodeLogin,
-        answered="Admitted (403 with a reason when refused)",
+        answered="Admitted (403 with a reason when refused; rate_limited says when to try again)",
         node=True,
     ),
     "/api/node/established": Call(

@@ -47,6 +47,14 @@ class SqlRateLimitStore:
     def waits(self, counters: Sequence[Counter], now: datetime) -> list[timedelta | None]:
         return self._waits(counters, now, ("", [])) if counters else []
 
+    def lock(self, counters: Sequence[Counter]) -> None:
+        """Inside a transaction: hold off every other one that locks or admits under these keys
+        until this one ends (vpn_login_limits.CountLocks). SQLite's began IMMEDIATE, which holds
+        off every other writer already."""
+        statement, values = self._relaxed_and_locked(counters, relax=False)
+        if statement:
+            self.db.execute_sql(statement, values)
+
     def record(self, counters: Sequence[Counter], now: datetime) -> None:
         if counters:
             write_relaxed(self.db, *self._insert(counters, now))

@@ -1074,7 +1074,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Admitted (403 with a reason when refused) */
+                /** @description Admitted (403 with a reason when refused; rate_limited says when to try again) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1976,11 +1976,13 @@ export interface components {
         NodeLoginResult: {
             admitted: boolean;
             /** @enum {unknown} */
-            reason?: "bad_credentials" | "ended" | "too_many_devices";
+            reason?: "bad_credentials" | "ended" | "too_many_devices" | "rate_limited";
             /** @description The session's id, for established and ended */
             session?: string;
             /** @description The licence that logged in */
             licence?: string;
+            /** @description Refused as rate_limited: seconds until a login of this address is judged again (the server tells the app to wait that long and try again) */
+            retry_after?: number;
         };
         UserCount: {
             user_count: number;
