@@ -20,12 +20,15 @@ from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
+from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
+from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
+from vpnsite_adapters.altcha_challenges import AltchaChallenges
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
@@ -175,6 +178,7 @@ def wire_use_cases(
     free_tier: FreeTier,
     user_count: Callable[[], int],
     term_days: int,
+    proof_of_work: ProofOfWork | None = None,
 ) -> UseCases:
     """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores."""
     links = ArchiveLinks(keys)
@@ -194,6 +198,7 @@ def wire_use_cases(
             term_days=term_days,
             notifications=notifications,
             unit_of_work=unit_of_work,
+            proof_of_work=proof_of_work,
         ),
         licence_checks=checks,
         archives=Archives(links, stores.licences, stores.fleet, stores.wireguard, limiter, clock),
@@ -215,6 +220,22 @@ def wire_use_cases(
             stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work, fleet
         ),
         devices=Devices(checks, stores.sessions, clock),
+    )
+
+
+def signup_challenges(
+    settings: Settings, store: SqlStore, keys: Keyring, random: RandomSource
+) -> ProofOfWork | None:
+    """The proof of work sign-ups pay when they come faster than people do; None when the
+    operator turned it off. Its pace is counted in the database every hub shares."""
+    if settings.signup_challenge == "off":
+        return None
+    return ProofOfWork(
+        mode=settings.signup_challenge,
+        pace=Pace(settings.signup_challenge_factor, settings.signup_challenge_floor),
+        gauge=PaceGauge(store.licences),
+        issuer=AltchaChallenges(keys, random),
+        store=store.rate_limits,
     )
 
 
@@ -269,6 +290,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         FreeTier(settings.free_tier_cap),
         lambda: snapshot.users,
         settings.licence_days,
+        signup_challenges(settings, store, keys, random),
     )
     services = Services(
         **attrs.asdict(uses, recurse=False),

@@ -80,6 +80,8 @@ class KeySet:
     the mail an address is about, the erasures to re-apply after a restore."""
     archive_links: bytes = field(repr=False)
     mail: bytes = field(repr=False)
+    challenges: bytes = field(repr=False)
+    """Signs the proof-of-work challenges sign-ups are asked to solve under pressure."""
 
     @classmethod
     def derive(cls, key_id: int, master: bytes) -> KeySet:
@@ -94,6 +96,7 @@ class KeySet:
             addresses=KeyedHasher(derive_key(master, "e-mail-addresses")),
             archive_links=derive_key(master, "archive-links"),
             mail=derive_key(master, "mail-queue"),
+            challenges=derive_key(master, "sign-up-challenges"),
         )
 
 
