@@ -5,9 +5,9 @@ not ask the store for them on every request.
 The pace of an hour is the mean number of licences started in the same hour-long window on each of
 the seven days before: people sign up at their own hours (evenings, weekdays), so the last hour is
 held to the same hour of earlier days, not to a day's average. Sign-ups are *under pressure* when
-the last hour holds more than ``factor`` times that pace, and more than the ``floor``: a new
+the last hour would hold more than ``factor`` times that pace, and more than the ``floor``: a new
 service, with no history, is never challenged for its first visitors, nor is any hour that stays
-under the floor.
+within the floor.
 """
 
 from __future__ import annotations
@@ -66,10 +66,13 @@ class Pace:
     floor: int = DEFAULT_FLOOR
 
     def under_pressure(self, reading: PaceReading) -> bool:
-        # Compared as whole sums (last × days > factor × total), not as a mean, so no rounding
+        """Whether the sign-up asking now would make the last hour hold more than the floor and
+        more than ``factor`` times the usual pace: with a floor of 60, the 61st of an hour is
+        challenged, whatever the history."""
+        coming, days = reading.last_hour + 1, len(reading.same_hours) or 1
+        # Compared as whole sums (coming × days > factor × total), not as a mean, so no rounding
         # decides a boundary.
-        last, days = reading.last_hour, len(reading.same_hours) or 1
-        return last > self.floor and last * days > self.factor * sum(reading.same_hours)
+        return coming > self.floor and coming * days > self.factor * sum(reading.same_hours)
 
     def unchallenged_allowance(self, reading: PaceReading) -> int:
         """Sign-ups an hour that may go through unchallenged while under pressure (a page without a
