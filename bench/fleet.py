@@ -86,7 +86,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import free_port, fresh_postgres, snapshot_refresh_ms, vpnsite  # noqa: E402
 
 from vpnsite.codes import luhn_check_digit  # noqa: E402
-from vpnsite.emails import email_key, normalise_email  # noqa: E402
+from vpnsite.emails import mailbox_key, normalise_email  # noqa: E402
 from vpnsite.fleet import Location, issue_server_token  # noqa: E402
 from vpnsite.keyed_hashes import Keyring  # noqa: E402
 from vpnsite_adapters.clock_and_random import SystemRandom  # noqa: E402
@@ -148,7 +148,7 @@ def seed(url: str, keys: Keyring, total: int, known: int) -> list[tuple[str, str
                 else:
                     email = f"filler{n}@example.org"
                     code_hash = secrets.token_hex(32)
-                key = email_key(normalise_email(email))
+                key = mailbox_key(normalise_email(email))
                 licences.write(
                     f"{secrets.token_hex(16)}\t{email}\t{key}\t{code_hash}\t{current.id}\t"
                     f"{starts_at}\t{ends_at}\ten\n"

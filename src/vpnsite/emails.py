@@ -1,24 +1,34 @@
-"""E-mail address validation and normalisation."""
+"""E-mail addresses: which are accepted, the form one is kept in, and the mailbox it reaches.
+
+Syntax and internationalised domains are judged by ``email-validator`` (RFC 5321/5322 dot-atoms,
+IDNA 2008 with UTS #46 mapping), not by hand: a domain typed in Unicode or in its ``xn--`` form
+is kept in one form, so ``anna@bücher.de`` and ``anna@XN--BCHER-KVA.DE`` are one address."""
 
 from __future__ import annotations
 
-import string
 import unicodedata
+
+from email_validator import EmailNotValidError, validate_email
+from email_validator.syntax import validate_email_domain_name
 
 from vpnsite.errors import InvalidField
 
 MAX_LOCAL_PART = 64
 MAX_ADDRESS = 254
-MAX_LABEL = 63
-# RFC 5322 "atext": what a dot-atom local part may hold. No quotes, commas, angle brackets,
-# parentheses or semicolons, so an address can never be read as a list or a display name.
-_ATEXT = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-/=?^_`{|}~")
+# Google delivers every spelling of a Gmail address to one mailbox: any dots in the local part,
+# either domain.
+GMAIL_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
+GMAIL = "gmail.com"
 
 
 def normalise_email(raw: str, field: str = "email") -> str:
-    """The address with surrounding whitespace removed and the domain lower-cased.
+    """The address as it is kept and shown: surrounding whitespace removed, the local part as typed
+    (in Unicode's composed form), the domain in its canonical form (lower case, Unicode labels for
+    an internationalised one).
 
-    Raises :class:`InvalidField` with a kind that says what is wrong.
+    Raises :class:`InvalidField` with a kind that says what is wrong. Special-use domains that no
+    mail reaches (``localhost``, ``.local``, ``.invalid``, ``.onion``, ``.arpa``) are refused;
+    ``.test`` is not, for test deployments.
     """
     address = raw.strip()
     if not address:
@@ -27,52 +37,50 @@ def normalise_email(raw: str, field: str = "email") -> str:
         raise InvalidField(field, "email_too_long")
     if any(char.isspace() or unicodedata.category(char)[0] == "C" for char in address):
         raise InvalidField(field, "email_invalid")
-    if address.count("@") != 1:
+    try:
+        valid = validate_email(address, check_deliverability=False, test_environment=True)
+    except EmailNotValidError as refused:
+        # Its one message for every length it enforces; anything else is the address's shape.
+        raise InvalidField(
+            field, "email_too_long" if "too long" in str(refused) else "email_invalid"
+        ) from None
+    # Without quotes, a local part can never hold an @ or white space, so a kept address is one plain
+    # local@domain (email-validator refuses quoted local parts unless asked).
+    if len(valid.local_part) > MAX_LOCAL_PART:
         raise InvalidField(field, "email_invalid")
-    local, domain = address.split("@")
-    if not local or len(local) > MAX_LOCAL_PART:
-        raise InvalidField(field, "email_invalid")
-    if local.startswith(".") or local.endswith(".") or ".." in local:
-        raise InvalidField(field, "email_invalid")
-    if not all(char == "." or _is_atext(char) for char in local):
-        raise InvalidField(field, "email_invalid")
-    domain = domain.lower()
-    if not _is_domain(domain):
-        raise InvalidField(field, "email_invalid")
-    normal = f"{local}@{domain}"
-    # Lower-casing can lengthen a domain ("İ" becomes "i" and a combining dot): the limit holds
+    normal = valid.normalized
+    # Canonical forms can lengthen an address ("İ" lower-cases to two characters): the limit holds
     # for what is kept, so a kept address is always accepted again.
     if len(normal) > MAX_ADDRESS:
         raise InvalidField(field, "email_too_long")
     return normal
 
 
-def email_key(email: str) -> str:
-    """The form two addresses are compared in: people do not expect 'Anna@x.org' and 'anna@x.org'
-    to be different accounts, so matching ignores case."""
-    return email.casefold()
+def mailbox_key(address: str) -> str:
+    """The mailbox an address reaches, as far as can be told from the address alone: every
+    per-address rule (the limits, the mail an address may be sent, what an erasure finds, who
+    counts as one user) reads an address through it, so no spelling of one mailbox counts twice.
+
+    Ignored: case; a ``+tag`` after the local part (which most providers deliver to the same
+    mailbox); for Gmail, dots in the local part and ``googlemail.com``; the form an
+    internationalised domain is written in (Unicode or ``xn--``). Takes an address as
+    :func:`normalise_email` keeps it or as a mail header writes it, and never raises: an address
+    kept before a rule was added still has a key.
+    """
+    local, _, domain = unicodedata.normalize("NFC", address.strip()).rpartition("@")
+    domain = _canonical_domain(domain)
+    local = local.casefold()
+    local = local.split("+", 1)[0] or local
+    if domain in GMAIL_DOMAINS:
+        local, domain = local.replace(".", "") or local, GMAIL
+    return f"{local}@{domain}"
 
 
-def _is_atext(char: str) -> bool:
-    """ASCII atext, or a letter, mark or digit of another script (internationalised mailboxes)."""
-    if char.isascii():
-        return char in _ATEXT
-    return unicodedata.category(char)[0] in "LMN"
-
-
-def _is_domain(domain: str) -> bool:
-    labels = domain.split(".")
-    if len(labels) < 2:
-        return False
-    for label in labels:
-        try:
-            ascii_label = label.encode("idna").decode("ascii") if not label.isascii() else label
-        except UnicodeError:
-            return False
-        if not 0 < len(ascii_label) <= MAX_LABEL:
-            return False
-        if ascii_label.startswith("-") or ascii_label.endswith("-"):
-            return False
-        if not all(char.isalnum() or char == "-" for char in ascii_label):
-            return False
-    return not labels[-1].isdigit()
+def _canonical_domain(domain: str) -> str:
+    lowered = domain.lower()
+    if lowered.isascii() and "xn--" not in lowered:
+        return lowered
+    try:
+        return validate_email_domain_name(domain, test_environment=True, globally_deliverable=False)["domain"]
+    except EmailNotValidError:
+        return domain.casefold()

@@ -76,7 +76,7 @@ class KeySet:
     nodes: KeyedHasher
     sessions: KeyedHasher
     addresses: KeyedHasher
-    """E-mail addresses (their :func:`~vpnsite.emails.email_key`) where only a match is needed:
+    """E-mail addresses (their :func:`~vpnsite.emails.mailbox_key`) where only a match is needed:
     the mail an address is about, the erasures to re-apply after a restore."""
     archive_links: bytes = field(repr=False)
     mail: bytes = field(repr=False)

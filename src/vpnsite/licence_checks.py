@@ -11,7 +11,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import clean_typed_code, code_problem
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField, LicenceNotFound
 from vpnsite.keyed_hashes import Candidates, KeyedHash, Keyring
 from vpnsite.licences import Licence
@@ -91,12 +91,12 @@ class LicenceChecks:
         if problem is not None:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
-        subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": email_key(address)}
+        subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}
         self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
         licence, candidates = find_by_code(self.store, self.keys, code)
-        held_by = email_key(licence.email) if licence is not None and licence.email else _NOBODY
-        if not hmac.compare_digest(held_by.encode(), email_key(address).encode()) or licence is None:
+        held_by = mailbox_key(licence.email) if licence is not None and licence.email else _NOBODY
+        if not hmac.compare_digest(held_by.encode(), mailbox_key(address).encode()) or licence is None:
             self.limiter.count_failure(CHECK_LICENSE, subjects, now)
             raise LicenceNotFound()
         return rekey_if_stale(self.store, licence, candidates), code

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import attrs
 from attrs import frozen
 
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.keyed_hashes import Keyring, RingKeys
 
 
@@ -102,8 +102,8 @@ class ErasureRecord:
 
 class PrivacyStore(Protocol):
     def held(self, key: str, hashes: Sequence[str]) -> Held:
-        """Everything stored about the address whose :func:`email_key` is ``key``; ``hashes`` are
-        its keyed hashes under every ring key (mail is found by them)."""
+        """Everything stored about the mailbox whose :func:`~vpnsite.emails.mailbox_key` is ``key``;
+        ``hashes`` are its keyed hashes under every ring key (mail is found by them)."""
         ...
 
     def erase_address(self, key: str, hashes: Sequence[str], record: ErasureRecord) -> Erased:
@@ -116,7 +116,7 @@ class PrivacyStore(Protocol):
         ...
 
     def addresses(self) -> set[str]:
-        """Every address (as its :func:`email_key`) anything is still held about."""
+        """Every address (as its :func:`~vpnsite.emails.mailbox_key`) anything is still held about."""
         ...
 
     def erasures(self) -> list[ErasureRecord]:
@@ -125,7 +125,7 @@ class PrivacyStore(Protocol):
 
 
 def _address_key(email: str) -> str:
-    return email_key(normalise_email(email))
+    return mailbox_key(normalise_email(email))
 
 
 def export_address(store: PrivacyStore, keys: Keyring, email: str) -> Held:

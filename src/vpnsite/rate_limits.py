@@ -86,7 +86,7 @@ DEFAULT_RULES: tuple[RateLimit, ...] = (
 
 TICKET_ACKNOWLEDGEMENTS = RateLimit(ACKNOWLEDGE_TICKET, "email", 1, timedelta(hours=1))
 """A ticket is acknowledged by e-mail to its address at most once an hour (the address as
-:func:`vpnsite.support.mailbox_key` reads it); later tickets within the hour are stored and
+:func:`vpnsite.emails.mailbox_key` reads it); later tickets within the hour are stored and
 forwarded all the same, only not acknowledged. Fixed, not an operator's setting: it is what keeps
 the support form from being a way to mail someone in bulk, and it never refuses anything."""
 

@@ -10,7 +10,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import DomainError, FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
@@ -110,7 +110,9 @@ class Signups:
         # Before the rate limits: a challenge costs the store nothing to ask for, and a visitor who
         # is asked for one is not counted twice for a sign-up it then makes.
         owed = FREE if self.proof_of_work is None else self.proof_of_work.check(solution, solvable, now)
-        self.limiter.admit(SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
+        self.limiter.admit(
+            SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}, now
+        )
         if self.proof_of_work is not None and owed != FREE:
             self.proof_of_work.record(owed, now)
         users = self.user_count()
@@ -146,7 +148,7 @@ class Signups:
 
     def create_user(self, signed: SignedForm, ip: str | None, visitor_id: str | None = None) -> Activation:
         now = self.clock.now()
-        email = email_key(signed.form.user_email)
+        email = mailbox_key(signed.form.user_email)
         self.limiter.admit(CREATE_USER, {"ip": ip, "visitor": visitor_id, "email": email}, now)
         if not any(signature_matches(signed.form, signed.sig, keys.signup) for keys in self.keys.read().sets):
             raise InvalidSignature()

@@ -14,7 +14,7 @@ from typing import Protocol
 from attrs import frozen
 
 from vpnsite.codes import clean_typed_code, code_problem
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField
 from vpnsite.identifiers import new_ticket_number
 from vpnsite.keyed_hashes import Keyring
@@ -37,14 +37,6 @@ class Ticket:
     """The keyed hash of the activation code the visitor gave, so support can find the licence."""
     closed_at: datetime | None = None
     language: str = "en"
-
-
-def mailbox_key(address: str) -> str:
-    """The mailbox an address reaches, as far as can be told from it alone: compared ignoring case
-    (:func:`email_key`) and without a ``+tag`` after the local part, which most providers deliver
-    to the same mailbox, so tagging an address does not earn it a second acknowledgement."""
-    local, at, domain = email_key(address).rpartition("@")
-    return f"{local.split('+', 1)[0] or local}{at}{domain}"
 
 
 class TicketStore(Protocol):
@@ -83,8 +75,8 @@ class Support:
         if problem is not None:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
-        self.limiter.admit(SUPPORT, {"ip": ip, "visitor": visitor_id, "email": email_key(address)}, now)
         mailbox: dict[Subject, str | None] = {"email": mailbox_key(address)}
+        self.limiter.admit(SUPPORT, {"ip": ip, "visitor": visitor_id, **mailbox}, now)
         while True:
             ticket = Ticket(
                 number=new_ticket_number(self.random),

@@ -18,7 +18,7 @@ from attrs import frozen
 
 from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.codes import clean_typed_code, is_well_formed
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import Fleet, Heartbeat, silent_since
 from vpnsite.keyed_hashes import Keyring, KeySet, RingKeys
@@ -368,7 +368,7 @@ class NodeAccess:
         if not key or not is_well_formed(code):
             return None
         licence, candidates = find_by_code(self.licences, self.keys, code)
-        held_by = email_key(licence.email) if licence is not None and licence.email else "\x00nobody"
+        held_by = mailbox_key(licence.email) if licence is not None and licence.email else "\x00nobody"
         if licence is None or not hmac.compare_digest(held_by.encode(), key.encode()):
             return None
         return rekey_if_stale(self.licences, licence, candidates)
@@ -376,6 +376,6 @@ class NodeAccess:
 
 def _key(username: str) -> str:
     try:
-        return email_key(normalise_email(username))
+        return mailbox_key(normalise_email(username))
     except InvalidField:
         return ""

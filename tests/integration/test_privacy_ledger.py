@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tests.integration.processes import vpnsite
 from tests.integration.sql import execute_sql
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.fleet import Heartbeat, Location
 from vpnsite.personal_data import INVENTORY, columns, kept_by_erasure
 from vpnsite.privacy import erase_address, export_address, held_document
@@ -123,7 +123,7 @@ def leave_footprint(hub: Hub, email: str, plan: dict[str, Any]) -> Footprint:
 def traces(hub: Hub, footprint: Footprint) -> set[tuple[str, str]]:
     """Every (table, column) that still holds the address, one of its keyed hashes or one of its
     licence ids."""
-    key = email_key(footprint.email)
+    key = mailbox_key(footprint.email)
     ring = hub.services.licence_checks.keys.read()
     wanted = {key, footprint.email, *ring.addresses(key).values, *footprint.licence_ids}
     db = hub.store.db
@@ -186,7 +186,7 @@ def test_erasure_leaves_only_what_the_inventory_declares(
     }
     assert not [text[:600] for text in written if erased.email.casefold() in text.casefold()]
     journal = {record.address_hash for record in hub.store.privacy.erasures()}
-    assert journal & set(keys.read().addresses(email_key(erased.email)).values)
+    assert journal & set(keys.read().addresses(mailbox_key(erased.email)).values)
 
 
 def test_a_queued_mail_to_an_erased_address_is_never_sent(make_hub: Any) -> None:

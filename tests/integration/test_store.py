@@ -11,7 +11,7 @@ import attrs
 import peewee
 
 from tests.integration.sql import cursor, execute_sql
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
 from vpnsite.retention import anonymises_licence, deletes_rate_event, erases_signup_ip, plan_retention
@@ -156,9 +156,11 @@ def test_retention_erases_exactly_what_the_policy_says(store: SqlStore, clock: A
     plan = plan_retention(now, timedelta(hours=1))
     report = store.retention.apply_retention(plan)
 
-    live_keys = {email_key(lic.email) for lic in licences if lic.ends_at > now}
+    live_keys = {mailbox_key(lic.email) for lic in licences if lic.ends_at > now}
     expected_anonymised = {
-        lic.id for lic in licences if anonymises_licence(plan, lic.ends_at, email_key(lic.email) in live_keys)
+        lic.id
+        for lic in licences
+        if anonymises_licence(plan, lic.ends_at, mailbox_key(lic.email) in live_keys)
     }
     rows = execute_sql(store.db, "SELECT id, email, ip FROM licence").fetchall()
     anonymised = {row[0] for row in rows if row[1] is None}

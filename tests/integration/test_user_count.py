@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from tests.integration.sql import execute_sql
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.licences import Licence
 from vpnsite.privacy import ErasureRecord
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.store import SqlStore
 
 START = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
@@ -26,6 +27,8 @@ ADDRESSES = [
     "bob@example.org",
     "carl@example.org",
     "dora@example.org",
+    "e.va@gmail.com",
+    "Eva+vpn@googlemail.com",
 ]
 
 
@@ -72,7 +75,7 @@ def test_the_kept_count_equals_the_recount_whatever_happens(store: SqlStore) -> 
 
         @rule(address=st.sampled_from(ADDRESSES))
         def erase(self, address: str) -> None:
-            store.privacy.erase_address(email_key(address), [], ErasureRecord(1, address, self.now))
+            store.privacy.erase_address(mailbox_key(address), [], ErasureRecord(1, address, self.now))
             # Erasure ends the address's live licences now.
             ends = dict(execute_sql(store.db, "SELECT id, ends_at FROM licence").fetchall())
             self.issued = [(licence_id, from_db(ends[licence_id])) for licence_id, _ in self.issued]
@@ -133,3 +136,58 @@ def test_concurrent_sign_ups_keep_the_count_exact(store: SqlStore) -> None:
     for later in (now, now + timedelta(days=10), now + timedelta(days=30), now + timedelta(days=60)):
         assert store.licences.count_users(later) == recount(store, later)
     assert recount(store, now) == 10
+
+
+def test_an_upgrade_counts_every_spelling_of_one_mailbox_once(database_url: str) -> None:
+    """Before addresses were kept by their mailbox, two spellings of one Gmail address (or one
+    with a tag) were two users; the upgrade keys every licence and ticket by its mailbox and
+    counts again."""
+    store = SqlStore.open(database_url, run_migrations=False)
+    ends = to_db(START + timedelta(days=90))
+    try:
+        with store.unit_of_work.scope():
+            migrate(store.db, up_to=12)
+            rows = [
+                ("l1", "v.ictim@gmail.com"),
+                ("l2", "Victim@googlemail.com"),
+                ("l3", "victim+vpn@gmail.com"),
+                ("l4", "anna@xn--bcher-kva.de"),
+                ("l5", "bob@example.org"),
+            ]
+            for number, (licence, email) in enumerate(rows):
+                execute_sql(
+                    store.db,
+                    "INSERT INTO licence (id, email, email_key, code_hash, starts_at, ends_at)"
+                    f" VALUES ({', '.join([store.db.param] * 6)})",
+                    (licence, email, email.casefold(), f"h{number}", to_db(START), ends),
+                )
+            execute_sql(
+                store.db,
+                "INSERT INTO ticket (number, email, email_key, message, created_at)"
+                f" VALUES ('T-1', 'VIC.TIM@gmail.com', 'vic.tim@gmail.com', 'hi', {to_db(START)})",
+            )
+            execute_sql(
+                store.db, "INSERT INTO user_end (email_key, ends_at) SELECT email_key, ends_at FROM licence"
+            )
+            execute_sql(store.db, "UPDATE user_tally SET users = 5 WHERE stripe = 0")
+            assert store.licences.count_users(START) == 5
+            assert migrate(store.db, up_to=13) == [13]
+            keys = execute_sql(store.db, "SELECT email_key FROM licence ORDER BY id").fetchall()
+            ticket = execute_sql(store.db, "SELECT email_key FROM ticket").fetchone()
+            counted = store.licences.count_users(START)
+            migrate(store.db)
+    finally:
+        store.close()
+    assert [key for (key,) in keys] == [
+        "victim@gmail.com",
+        "victim@gmail.com",
+        "victim@gmail.com",
+        "anna@bücher.de",
+        "bob@example.org",
+    ]
+    assert ticket == ("victim@gmail.com",)
+    assert counted == recount_of(keys) == 3
+
+
+def recount_of(keys: list[tuple[str]]) -> int:
+    return len(set(keys))

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 from attrs import Factory, define, frozen
 
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
@@ -66,7 +66,7 @@ class LicenceRow:
 
     @property
     def email_key(self) -> str | None:
-        return None if self.email is None else email_key(self.email)
+        return None if self.email is None else mailbox_key(self.email)
 
     def licence(self) -> Licence:
         return Licence(
@@ -97,7 +97,7 @@ class TicketRow:
 
     @property
     def email_key(self) -> str | None:
-        return None if self.email is None else email_key(self.email)
+        return None if self.email is None else mailbox_key(self.email)
 
     def read(self) -> Ticket:
         return attrs.evolve(

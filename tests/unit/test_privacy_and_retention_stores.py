@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import TERM_DAYS, World, open_world, store_property
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.errors import LicenceNotFound
 from vpnsite.privacy import (
     Held,
@@ -171,9 +171,11 @@ def test_retention_anonymises_exactly_the_licences_the_policy_names(
         users = world.users()
         report = run_retention(world.store.retention, now, WINDOW)
         plan = plan_retention(now, WINDOW)
-        live = {email_key(lic.email) for lic in licences if lic.is_live(now)}
+        live = {mailbox_key(lic.email) for lic in licences if lic.is_live(now)}
         expected = {
-            lic.id for lic in licences if anonymises_licence(plan, lic.ends_at, email_key(lic.email) in live)
+            lic.id
+            for lic in licences
+            if anonymises_licence(plan, lic.ends_at, mailbox_key(lic.email) in live)
         }
         erased = {lic.id for lic in licences if world.store.licences.find_by_id(lic.id).email == ""}  # type: ignore[union-attr]
         assert erased == expected and report.licences_anonymised == len(expected)

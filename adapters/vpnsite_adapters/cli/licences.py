@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
@@ -21,7 +21,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_find(console: Console, args: argparse.Namespace) -> int:
     try:
-        key = email_key(normalise_email(args.email))
+        key = mailbox_key(normalise_email(args.email))
     except InvalidField:
         print("vpnsite: that is not an e-mail address")
         return 2

@@ -10,7 +10,7 @@ from email.policy import default
 from email.utils import getaddresses
 from pathlib import Path
 
-from vpnsite.emails import email_key, normalise_email
+from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.mail import MailFailed, Message
 from vpnsite_adapters.mail.compose import to_mime
 
@@ -41,7 +41,7 @@ def erase_from_outbox(folder: Path, address: str) -> int:
     """Delete the outbox's messages about ``address`` (to it, or with replies going to it, as a
     ticket's copy to support has): erasure reaches the files mail was written to instead of sent.
     How many were deleted."""
-    wanted = email_key(normalise_email(address))
+    wanted = mailbox_key(normalise_email(address))
     deleted = 0
     try:
         names = sorted(os.listdir(folder))
@@ -54,7 +54,7 @@ def erase_from_outbox(folder: Path, address: str) -> int:
         with path.open("rb") as file:
             head = BytesHeaderParser(policy=default).parse(file)
         named = [str(head.get(field, "")) for field in ("To", "Reply-To")]
-        if any(email_key(found) == wanted for _, found in getaddresses(named) if found):
+        if any(mailbox_key(found) == wanted for _, found in getaddresses(named) if found):
             path.unlink()
             deleted += 1
     return deleted

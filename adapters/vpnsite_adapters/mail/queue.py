@@ -18,7 +18,7 @@ import attrs
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.keyed_hashes import Keyring, KeySet
 from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, QueuedMail, next_attempt
 from vpnsite.ports import Clock, UnitOfWork
@@ -99,7 +99,7 @@ class MailQueue:
         message is about (a ticket's copy to support is about its sender): erasing that address
         deletes the message while it waits."""
         queued = QueuedMail(os.urandom(16).hex(), kind, self.sealer.seal(message), 0)
-        about_key = self.keys.current.addresses.hash(email_key(about))
+        about_key = self.keys.current.addresses.hash(mailbox_key(about))
         self.store.add(queued.id, kind, queued.payload, about_key, self.clock.now(), LEASE)
         self.unit_of_work.after_commit(partial(self._hand, queued, message))
 

@@ -98,7 +98,7 @@ class SqlLicenceStore:
 
     def licences_started(self, windows: Sequence[tuple[datetime, datetime]]) -> list[int]:
         """Licences started in each window (after its start, up to its end): the sign-up pace, in
-        one round trip, each count a range of the start-time index (migration 13)."""
+        one round trip, each count a range of the start-time index (migration 14)."""
         if not windows:
             return []
         param = self.db.param

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 import peewee
+from attrs import frozen
 
+from vpnsite.emails import mailbox_key
 from vpnsite_adapters.sql.database import is_postgres
 
 
@@ -19,7 +22,17 @@ class PostgresOnly(str):
     """A statement for what PostgreSQL alone has."""
 
 
-MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+@frozen
+class Rewrite:
+    """A step that rewrites rows by a rule of the core's, which SQL cannot state, in the
+    migration's transaction."""
+
+    run: Callable[[peewee.Database], None]
+
+
+Step = str | Rewrite
+
+MIGRATIONS: tuple[tuple[int, str, tuple[Step, ...]], ...] = (
     (
         1,
         "licences, sign-up requests, archive links, rate limits, tickets, fleet, mail queue",
@@ -293,9 +306,50 @@ MIGRATIONS += (
     ),
 )
 
+
+def _keys_by_mailbox(db: peewee.Database) -> None:
+    """Each licence's and ticket's key becomes the mailbox its address reaches (until now: the
+    address ignoring case), read in batches so a million licences need no more memory than a few
+    thousand."""
+    param = db.param
+    for table, primary in (("licence", "id"), ("ticket", "number")):
+        last = ""
+        while True:
+            rows = db.execute_sql(
+                f"SELECT {primary}, email, email_key FROM {table}"
+                f" WHERE {primary} > {param} AND email IS NOT NULL ORDER BY {primary} LIMIT 5000",
+                (last,),
+            ).fetchall()
+            if not rows:
+                break
+            for row_id, email, key in rows:
+                if mailbox_key(email) != key:
+                    db.execute_sql(
+                        f"UPDATE {table} SET email_key = {param} WHERE {primary} = {param}",
+                        (mailbox_key(email), row_id),
+                    )
+            last = rows[-1][0]
+
+
 MIGRATIONS += (
     (
         13,
+        "an address is kept under the mailbox it reaches, so no spelling of one mailbox counts twice",
+        (
+            Rewrite(_keys_by_mailbox),
+            # Two spellings of one mailbox were two users; they are one from now on.
+            "DELETE FROM user_end",
+            """INSERT INTO user_end (email_key, ends_at)
+                SELECT email_key, MAX(ends_at) FROM licence WHERE email_key IS NOT NULL GROUP BY email_key""",
+            "DELETE FROM user_tally",
+            "INSERT INTO user_tally (stripe, users) SELECT 0, COUNT(*) FROM user_end",
+        ),
+    ),
+)
+
+MIGRATIONS += (
+    (
+        14,
         "licences by start time: the sign-up pace, which decides when sign-ups must solve a challenge",
         (
             # The last hour and the same hour of the seven days before, counted every few seconds
@@ -323,6 +377,8 @@ def tables_at(version: int) -> tuple[str, ...]:
         if number > version:
             break
         for statement in statements:
+            if isinstance(statement, Rewrite):
+                continue
             if created := re.match(r"\s*CREATE TABLE (\w+)", statement):
                 tables.append(created[1])
             elif dropped := re.match(r"\s*DROP TABLE (\w+)", statement):
@@ -346,7 +402,9 @@ def migrate(db: peewee.Database, up_to: int = LATEST) -> list[int]:
             if version <= current or version > up_to:
                 continue
             for statement in statements:
-                if is_postgres(db) or not isinstance(statement, PostgresOnly):
+                if isinstance(statement, Rewrite):
+                    statement.run(db)
+                elif is_postgres(db) or not isinstance(statement, PostgresOnly):
                     db.execute_sql(statement)
             db.execute_sql(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES "

@@ -7,7 +7,7 @@ import contextlib
 import peewee
 from attrs import frozen
 
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.licences import Licence
 from vpnsite.signups import Redemption
 from vpnsite_adapters.sql.database import is_postgres, to_db
@@ -39,7 +39,7 @@ class SqlSignupStore:
                     licence.id,
                     request_id,
                     licence.email,
-                    email_key(licence.email),
+                    mailbox_key(licence.email),
                     ip,
                     licence.code_hash,
                     licence.code_key,

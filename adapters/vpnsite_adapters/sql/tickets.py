@@ -8,7 +8,7 @@ from typing import Any
 import peewee
 from attrs import frozen
 
-from vpnsite.emails import email_key
+from vpnsite.emails import mailbox_key
 from vpnsite.support import Ticket
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.models import Models
@@ -27,7 +27,7 @@ class SqlTicketStore:
             tickets.insert(
                 number=ticket.number,
                 email=ticket.email,
-                email_key=email_key(ticket.email),
+                email_key=mailbox_key(ticket.email),
                 code_hash=ticket.code_hash,
                 message=ticket.message,
                 created_at=to_db(ticket.created_at),
