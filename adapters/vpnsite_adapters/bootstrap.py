@@ -233,7 +233,7 @@ def signup_challenges(
     return ProofOfWork(
         mode=settings.signup_challenge,
         pace=Pace(settings.signup_challenge_factor, settings.signup_challenge_floor),
-        gauge=PaceGauge(store.licences),
+        gauge=PaceGauge(store.licences, store.unit_of_work),
         issuer=AltchaChallenges(keys, random),
         store=store.rate_limits,
     )

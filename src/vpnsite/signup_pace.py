@@ -20,6 +20,9 @@ from typing import Protocol
 
 from attrs import Factory, define, field, frozen
 
+from vpnsite.errors import StoreUnavailable
+from vpnsite.ports import UnitOfWork
+
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 DAYS_OF_HISTORY = 7
@@ -86,12 +89,20 @@ class SignupCounts(Protocol):
         ...
 
 
+NO_SIGN_UPS = PaceReading(0, (0,) * DAYS_OF_HISTORY)
+
+
 @define
 class PaceGauge:
     """The counts the rule reads, from the store every hub shares, read at most once every
-    ``fresh_for`` by the injected clock in each process (a clock that moved back reads afresh)."""
+    ``fresh_for`` by the injected clock in each process (a clock that moved back reads afresh).
+
+    While the store cannot be reached the last reading stands (none yet: no sign-ups), for as long
+    as a fresh one would: no licence can be written then anyway, and a page that only starts a
+    sign-up (submit-email, which writes nothing) keeps working as it did without the gauge."""
 
     counts: SignupCounts
+    unit_of_work: UnitOfWork
     fresh_for: timedelta = COUNTS_FRESH_FOR
     _last: tuple[datetime, PaceReading] | None = field(default=None, init=False)
     _lock: threading.Lock = field(default=Factory(threading.Lock), init=False)
@@ -100,7 +111,12 @@ class PaceGauge:
         with self._lock:
             if self._last is not None and self._last[0] <= now < self._last[0] + self.fresh_for:
                 return self._last[1]
-            last_hour, *same_hours = self.counts.licences_started(pace_windows(now))
-            reading = PaceReading(last_hour, tuple(same_hours))
+            try:
+                # A scope of its own, so an unreachable store is said here, as StoreUnavailable.
+                with self.unit_of_work.scope():
+                    last_hour, *same_hours = self.counts.licences_started(pace_windows(now))
+                reading = PaceReading(last_hour, tuple(same_hours))
+            except StoreUnavailable:
+                reading = NO_SIGN_UPS if self._last is None else self._last[1]
             self._last = (now, reading)
             return reading

@@ -35,7 +35,7 @@ def challenged(world: World, mode: ChallengeMode = "always", floor: int = 60, fa
     proof = ProofOfWork(
         mode=mode,
         pace=Pace(factor, floor),
-        gauge=PaceGauge(world.store.licences),
+        gauge=PaceGauge(world.store.licences, world.store.unit_of_work),
         issuer=AltchaChallenges(world.keys, world.random, EASY),
         store=world.store.rate_limits,
     )

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from tests.support.clock import ManualClock
 from tests.unit.conftest import World
+from tests.unit.memory import MemoryDatabase, MemoryUnitOfWork
+from vpnsite.errors import StoreUnavailable
 from vpnsite.signup_pace import (
     COUNTS_FRESH_FOR,
     DAYS_OF_HISTORY,
@@ -96,21 +98,25 @@ def test_the_windows_are_the_last_hour_and_the_same_hour_of_each_of_the_seven_da
 
 
 class CountingStore:
-    """Licences started at the given moments; counts how often it is asked."""
+    """Licences started at the given moments; counts how often it is asked, and is unreachable
+    when told so."""
 
     def __init__(self, starts: Sequence[datetime] = ()) -> None:
         self.starts = list(starts)
         self.asked = 0
+        self.unreachable = False
 
     def licences_started(self, windows: Sequence[Window]) -> list[int]:
         self.asked += 1
+        if self.unreachable:
+            raise StoreUnavailable()
         return [sum(start < at <= end for at in self.starts) for start, end in windows]
 
 
 def test_one_reading_serves_every_request_for_a_few_seconds_by_the_clock() -> None:
     clock = ManualClock()
     store = CountingStore()
-    gauge = PaceGauge(store)
+    gauge = PaceGauge(store, MemoryUnitOfWork(MemoryDatabase()))
     first = gauge.read(clock.now())
     store.starts.append(clock.now())
     clock.advance(seconds=COUNTS_FRESH_FOR.total_seconds() - 1)
@@ -120,6 +126,22 @@ def test_one_reading_serves_every_request_for_a_few_seconds_by_the_clock() -> No
     clock.advance(seconds=-60)
     gauge.read(clock.now())
     assert store.asked == 3, "a clock that went back reads afresh"
+
+
+def test_while_the_store_is_away_the_last_reading_stands_and_is_asked_again_every_few_seconds() -> None:
+    clock = ManualClock()
+    store = CountingStore()
+    gauge = PaceGauge(store, MemoryUnitOfWork(MemoryDatabase()))
+    store.unreachable = True
+    assert gauge.read(clock.now()) == PaceReading(0, (0,) * DAYS_OF_HISTORY), "none read yet: no sign-ups"
+    store.unreachable = False
+    store.starts = [clock.now()] * 3
+    clock.advance(seconds=COUNTS_FRESH_FOR.total_seconds())
+    assert gauge.read(clock.now()).last_hour == 3
+    store.unreachable = True
+    clock.advance(seconds=COUNTS_FRESH_FOR.total_seconds())
+    assert gauge.read(clock.now()).last_hour == 3 and store.asked == 3
+    assert gauge.read(clock.now()).last_hour == 3 and store.asked == 3, "not asked again at once"
 
 
 def test_the_stores_count_licences_started_after_a_windows_start_and_up_to_its_end(world: World) -> None:
@@ -148,6 +170,6 @@ def test_the_gauge_reads_the_last_hour_and_the_same_hour_of_earlier_days(world: 
     world.clock.moment = today - timedelta(minutes=10)
     world.sign_up("now@example.org")
     world.clock.moment = today
-    reading = PaceGauge(world.store.licences).read(today)
+    reading = PaceGauge(world.store.licences, world.store.unit_of_work).read(today)
     assert reading == PaceReading(1, (2, 0, 1, 0, 0, 0, 4)), "the eighth day back is not in the week"
     assert reading.usual == 1
