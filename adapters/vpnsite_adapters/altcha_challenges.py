@@ -58,7 +58,7 @@ class AltchaChallenges:
             return Judged("invalid")
         expires = extract_params(payload).get("expires", [""])[0]
         if not expires.isdigit() or int(expires) <= now.timestamp():
-            # A challenge we made always carries its expiry; one without none is not ours.
+            # A challenge we made always carries its expiry: one without is not ours.
             return Judged("expired" if expires.isdigit() else "invalid")
         return Judged("solved", str(payload["challenge"]))
 

@@ -29,7 +29,7 @@ DIFFICULTY = 1_000_000
 """The challenge's ``maxnumber``: its number is drawn from 0 to this, so a solver tries half of it
 on average. A phone (Chromium, four times slowed) solves in about a second at the median, an
 attacker's native code pays a few milliseconds of CPU, Python's hashlib about a fifth of a second
-(README, "Proof of work"; ``python bench/attack.py --proof-of-work`` measures both)."""
+(README, "Proof of work on sign-ups"; ``python bench/proof_of_work.py`` measures both)."""
 
 # Not rate-limit actions an operator's rule can name: the store keeps these counts only.
 SOLVED_CHALLENGE = "solved-challenge"
@@ -103,12 +103,12 @@ class ProofOfWork:
         """
         if self.mode == "off":
             return FREE
-        reading = self.gauge.read(now) if self.mode == "auto" or not solvable else None
-        if self.mode == "auto" and reading is not None and not self.pace.under_pressure(reading):
-            return FREE
-        if not solvable:
-            assert reading is not None
-            return Passage(allowance=self.pace.unchallenged_allowance(reading))
+        if self.mode == "auto" or not solvable:
+            reading = self.gauge.read(now)
+            if self.mode == "auto" and not self.pace.under_pressure(reading):
+                return FREE
+            if not solvable:
+                return Passage(allowance=self.pace.unchallenged_allowance(reading))
         if not solution:
             raise ChallengeRequired(self.issue(now))
         judged = self.issuer.judge(solution, now)

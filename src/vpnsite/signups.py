@@ -113,7 +113,7 @@ class Signups:
         self.limiter.admit(
             SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}, now
         )
-        if self.proof_of_work is not None and owed != FREE:
+        if self.proof_of_work is not None:
             self.proof_of_work.record(owed, now)
         users = self.user_count()
         if not self.free_tier.admits(users):

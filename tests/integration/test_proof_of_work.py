@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import pytest
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.integration.contract import assert_matches_contract
 from tests.support.proof_of_work import payload, solution_number
@@ -142,7 +143,7 @@ def sign_up_without_script(served: Served, email: str, client: str, prefix: str 
 def test_the_plain_form_under_pressure_gets_its_allowance_then_try_again_in_its_language(
     serve: Serve,
 ) -> None:
-    served = serve(signup_challenge="always", signup_challenge_floor="2")
+    served = serve(signup_challenge="always", signup_challenge_floor="2", metrics_token=SECRET)
     for number in range(2):
         answer = sign_up_without_script(served, f"plain{number}@example.org", f"198.51.100.{number + 1}")
         assert answer.status_code == 200 and "activation" in answer.text
@@ -156,7 +157,17 @@ def test_the_plain_form_under_pressure_gets_its_allowance_then_try_again_in_its_
 
     api = submit(served, "api@example.org", "198.51.100.10")
     assert api.status_code == 428, "a script is still asked for a challenge, not held to the allowance"
-    assert requests.get(served.base + "/api/user-count", timeout=5).status_code == 200
+
+    # The operator sees the pressure: the challenges asked for, and the plain form's refusals.
+    scraped = requests.get(served.base + "/metrics", headers={"Authorization": f"Bearer {SECRET}"}, timeout=5)
+    samples = {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(scraped.text)
+        for sample in family.samples
+    }
+    assert samples[("vpnsite_signup_challenges_total", (("code", "challenge_required"),))] == 1
+    assert samples[("vpnsite_signup_challenges_total", (("code", "challenge_used"),))] == 0
+    assert samples[("vpnsite_rate_limit_refusals_total", (("action", "unchallenged-sign-up"),))] == 1
 
 
 def test_off_asks_nothing_of_anyone(serve: Serve) -> None:

@@ -133,6 +133,7 @@ def challenge_response(error: ChallengeRequired) -> Response:
     response = jsonify(unstructure(Challenged(detail_text(error.code, language()), error.code, challenge)))
     response.status_code = STATUS_OF[type(error)]
     response.headers["Cache-Control"] = "no-store"
+    current_app.extensions["vpnsite"].metrics.signup_challenges.labels(error.code).inc()
     return response
 
 

@@ -5,7 +5,7 @@
 //
 // SHA-256 is written out here rather than asked of Web Crypto: crypto.subtle.digest answers each
 // hash through a promise, and measured in Chromium it does about a tenth of the hashes a second
-// of this loop (bench/attack.py --proof-of-work), so a phone would need ten times longer for the
+// of this loop (bench/proof_of_work.py), so a phone would need ten times longer for the
 // same challenge. The search runs in slices of a few milliseconds, so the page stays responsive
 // and its status is read out while it works.
 
