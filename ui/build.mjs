@@ -110,17 +110,19 @@ async function buildSite(out) {
     `<link rel="alternate" hreflang="x-default" href="${ORIGIN}${route}">`;
 
   // `served`: an answer to a form post, filled by the server; it ships no script (it is a result
-  // to read, not an app) and is never indexed.
+  // to read, not an app) and is never indexed. An erasure link's page ("erasure") is personal: its
+  // address is the link's own, so the page names no canonical address to share or index.
   const page = (route, language, path, body, meta, served = false) => {
     const url = `${ORIGIN}${path}`;
+    const personal = meta === "erasure";
     const robots = served || ["/activation", "/license"].includes(route) || meta === "404" ? '<meta name="robots" content="noindex">' : "";
-    const info = ssr.DICTIONARIES[language].meta[meta === "404" ? "notFound" : ssr.pageOf(route)];
+    const info = ssr.DICTIONARIES[language].meta[meta === "404" ? "notFound" : personal ? "erasure" : ssr.pageOf(route)];
     const escape = (s) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
     return `<!doctype html><html lang="${ssr.HTML_LANG[language]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
       `<title>${escape(info.title)}</title><meta name="description" content="${escape(info.description)}">${robots}` +
-      (meta === "404" ? "" : `<link rel="canonical" href="${url}">${alternates(route)}`) +
+      (meta === "404" || personal ? "" : `<link rel="canonical" href="${url}">${alternates(route)}`) +
       `<meta property="og:type" content="website"><meta property="og:site_name" content="vpnsite"><meta property="og:title" content="${escape(info.title)}">` +
-      `<meta property="og:description" content="${escape(info.description)}"><meta property="og:url" content="${url}"><meta property="og:locale" content="${ssr.OG_LOCALE[language]}">` +
+      `<meta property="og:description" content="${escape(info.description)}">${personal ? "" : `<meta property="og:url" content="${url}">`}<meta property="og:locale" content="${ssr.OG_LOCALE[language]}">` +
       `<meta name="twitter:card" content="summary"><meta name="twitter:title" content="${escape(info.title)}"><meta name="twitter:description" content="${escape(info.description)}">` +
       ssr.operatorMeta() + `<meta name="theme-color" content="#2f5bea"><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
       // The server writes its last user count and servers online here (and into the page's counts): the script starts from them.
@@ -166,6 +168,13 @@ async function buildSite(out) {
       const file = join(out, "forms", language, `${name}.html`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, page(route, language, path, await ssr.render(path, language, screen), route, true));
+    }
+  }
+  // The pages of the licence e-mail's erasure link, answered by the server like the forms' screens.
+  for (const language of ssr.LANGUAGES) {
+    for (const { name, step } of ssr.ERASURE_SCREENS) {
+      const file = join(out, "forms", language, `${name}.html`);
+      writeFileSync(file, page("/erase", language, ssr.localPath("/erase", language), await ssr.renderErasure(language, step), "erasure", true));
     }
   }
   writeFileSync(join(out, "forms", "formats.json"), JSON.stringify(ssr.formats()));

@@ -14,12 +14,14 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
 from vpnsite.devices import Devices
+from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
+from vpnsite.privacy import PrivacyStore
 from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
@@ -30,12 +32,13 @@ from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite_adapters.altcha_challenges import AltchaChallenges
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
+from vpnsite_adapters.erasure_journal import JournalFile
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
 from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
 from vpnsite_adapters.keyring_file import file_keyring
 from vpnsite_adapters.mail.notifications import QueuedNotifications
-from vpnsite_adapters.mail.outbox import OutboxMailer
+from vpnsite_adapters.mail.outbox import OutboxFolder, OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.smtp import SmtpMailer
 from vpnsite_adapters.metrics.collectors import DatabaseCollector, SnapshotCollector
@@ -80,6 +83,12 @@ class Console:
 
     def close(self) -> None:
         self.store.close()
+
+    @property
+    def erasures(self) -> Erasures:
+        """The erasure the website's erasure link runs too (``bootstrap.erasure_copies``)."""
+        outbox, journal = erasure_copies(self.settings)
+        return wire_erasures(self.store.privacy, self.store.licences, self.keys, self.clock, outbox, journal)
 
 
 def open_store(settings: Settings, migrate: bool) -> SqlStore:
@@ -132,6 +141,26 @@ def make_mailer(settings: Settings) -> Mailer:
     return SmtpMailer(settings.mail_url, settings.mail_from, settings.mail_timeout)
 
 
+def erasure_copies(settings: Settings) -> tuple[OutboxCopies | None, ErasureJournal | None]:
+    """What an erasure reaches besides the store: the outbox's files (where mail goes to the outbox
+    rather than by SMTP) and the erasure journal (where VPNSITE_ERASURE_JOURNAL names one)."""
+    outbox = OutboxFolder(settings.data_dir / "outbox") if settings.mail_url == "outbox" else None
+    journal = None if settings.erasure_journal is None else JournalFile(settings.erasure_journal)
+    return outbox, journal
+
+
+def wire_erasures(
+    privacy: PrivacyStore,
+    licences: LicenceById,
+    keys: Keyring,
+    clock: Clock,
+    outbox: OutboxCopies | None,
+    journal: ErasureJournal | None,
+) -> Erasures:
+    """One erasure for both doors: `vpnsite privacy erase` and the licence e-mail's erasure link."""
+    return Erasures(privacy, licences, ErasureLinks(keys), keys, clock, outbox, journal)
+
+
 class UseCaseStores(Protocol):
     """The stores the use cases run on: a ``SqlStore``, or the in-memory one of the unit tests."""
 
@@ -157,6 +186,9 @@ class UseCaseStores(Protocol):
     def wireguard(self) -> TunnelAddressStore: ...
 
     @property
+    def privacy(self) -> PrivacyStore: ...
+
+    @property
     def unit_of_work(self) -> UnitOfWork: ...
 
 
@@ -178,9 +210,12 @@ def wire_use_cases(
     free_tier: FreeTier,
     user_count: Callable[[], int],
     term_days: int,
+    erasure_outbox: OutboxCopies | None = None,
+    erasure_journal: ErasureJournal | None = None,
     proof_of_work: ProofOfWork | None = None,
 ) -> UseCases:
-    """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores."""
+    """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores
+    (where an erasure reaches no outbox and no journal unless given them)."""
     links = ArchiveLinks(keys)
     unit_of_work = stores.unit_of_work
     checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random)
@@ -220,6 +255,7 @@ def wire_use_cases(
             stores.sessions, stores.licences, stores.wireguard, keys, clock, random, unit_of_work, fleet
         ),
         devices=Devices(checks, stores.sessions, clock),
+        erasures=wire_erasures(stores.privacy, stores.licences, keys, clock, erasure_outbox, erasure_journal),
     )
 
 
@@ -278,7 +314,12 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         unit_of_work,
     )
     notifications = QueuedNotifications(
-        mail, settings.support_email, settings.origin, settings.licence_days, settings.operator
+        mail,
+        settings.support_email,
+        settings.origin,
+        settings.licence_days,
+        settings.operator,
+        erasure_links=ErasureLinks(keys),
     )
     uses = wire_use_cases(
         store,
@@ -290,7 +331,8 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         FreeTier(settings.free_tier_cap),
         lambda: snapshot.users,
         settings.licence_days,
-        signup_challenges(settings, store, keys, random),
+        *erasure_copies(settings),
+        proof_of_work=signup_challenges(settings, store, keys, random),
     )
     services = Services(
         **attrs.asdict(uses, recurse=False),

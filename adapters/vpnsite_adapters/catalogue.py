@@ -37,6 +37,11 @@ class LicenceTexts:
     check: str
     # Who runs the service, as the site's footer says it (ui/src/i18n/*.ts: footer.company).
     operator: str
+    # The way out for an address someone else typed: "Didn't sign up? Erase this address", its
+    # link, and that the link only opens a confirmation (vpnsite/erasures.py).
+    not_you: str
+    erase: str
+    erase_note: str
 
 
 @frozen

@@ -1,5 +1,6 @@
-"""The erasure journal as a file: one JSON object a line, appended by `vpnsite privacy erase` (and
-written whole by `vpnsite privacy journal`), read by `vpnsite restore --erasures`."""
+"""The erasure journal as a file: one JSON object a line, appended by every erasure (`vpnsite
+privacy erase`, or the licence e-mail's erasure link) and written whole by `vpnsite privacy
+journal`, read by `vpnsite restore --erasures`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
+from vpnsite.erasures import JournalNotWritten
 from vpnsite.privacy import ErasureRecord
 
 
@@ -33,6 +35,19 @@ def append(path: Path, records: Iterable[ErasureRecord]) -> None:
         file.writelines(journal_line(record) + "\n" for record in records)
         file.flush()
         os.fsync(file.fileno())
+
+
+class JournalFile:
+    """The erasures' port (``erasures.ErasureJournal``) on the file ``VPNSITE_ERASURE_JOURNAL``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def append(self, record: ErasureRecord) -> None:
+        try:
+            append(self.path, [record])
+        except OSError as error:
+            raise JournalNotWritten(error.strerror or str(error)) from None
 
 
 def read(path: Path) -> list[ErasureRecord]:

@@ -32,5 +32,11 @@ def renewal_url(origin: str, language: str, token: str) -> str:
     return f"{licence_url(origin, language)}?renew={token}"
 
 
+def erasure_url(origin: str, language: str, token: str) -> str:
+    """The licence e-mail's "Didn't sign up? Erase this address": a confirmation page in the
+    licence's language (http/erasure_pages.py), whose button erases."""
+    return f"{origin}{_prefix(language)}/erase/{token}"
+
+
 def _prefix(language: str) -> str:
     return "" if language == "en" else f"/{language}"

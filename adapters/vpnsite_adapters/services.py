@@ -9,6 +9,7 @@ from attrs import frozen
 
 from vpnsite.archives import Archives
 from vpnsite.devices import Devices
+from vpnsite.erasures import Erasures
 from vpnsite.fleet import Fleet
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.ports import Clock, UnitOfWork
@@ -32,6 +33,7 @@ class UseCases:
     fleet: Fleet
     node_access: NodeAccess
     devices: Devices
+    erasures: Erasures
 
 
 @frozen

@@ -80,6 +80,8 @@ class KeySet:
     the mail an address is about, the erasures to re-apply after a restore."""
     archive_links: bytes = field(repr=False)
     mail: bytes = field(repr=False)
+    erasure_links: bytes = field(repr=False)
+    """The licence e-mail's "erase this address" links (``erasures.ErasureLinks``)."""
     challenges: bytes = field(repr=False)
     """Signs the proof-of-work challenges sign-ups are asked to solve under pressure."""
 
@@ -96,6 +98,7 @@ class KeySet:
             addresses=KeyedHasher(derive_key(master, "e-mail-addresses")),
             archive_links=derive_key(master, "archive-links"),
             mail=derive_key(master, "mail-queue"),
+            erasure_links=derive_key(master, "erasure-links"),
             challenges=derive_key(master, "sign-up-challenges"),
         )
 

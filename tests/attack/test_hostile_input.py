@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.api import sign_up
+from vpnsite.erasures import ErasureLinks
+from vpnsite.keyed_hashes import Keyring
 from vpnsite.mail import Message
 from vpnsite.support import Ticket
 from vpnsite_adapters.http.app import create_app
@@ -105,7 +107,13 @@ def test_what_a_visitor_wrote_reaches_support_as_plain_text_and_the_address_not_
     """The acknowledgement goes to whatever address was typed: it quotes nothing of the message."""
     hostile = '<script>alert("x")</script><img src=x onerror=y> Buy now at https://spam.example'
     queue = EnqueuedMail()
-    notifications = QueuedNotifications(queue, "help@vpn.test", "https://vpn.example", 90)  # type: ignore[arg-type]
+    notifications = QueuedNotifications(
+        queue,  # type: ignore[arg-type]
+        "help@vpn.test",
+        "https://vpn.example",
+        90,
+        erasure_links=ErasureLinks(Keyring.from_master(b"k" * 32)),
+    )
     ticket = Ticket("T-00000001", "victim@example.org", hostile, datetime(2026, 1, 1, tzinfo=UTC))
     notifications.ticket_opened(ticket)
     notifications.acknowledgement_due(ticket)

@@ -21,6 +21,7 @@ from tests.unit.fakes import RecordingNotifications, ScriptedRandom
 from tests.unit.memory import MemoryStore
 from vpnsite.archives import Archives
 from vpnsite.devices import Devices
+from vpnsite.erasures import Erasures
 from vpnsite.fleet import Fleet, Heartbeat, Location
 from vpnsite.key_ring import KeyRing
 from vpnsite.keyed_hashes import Keyring, RingKeys
@@ -77,6 +78,7 @@ class World:
     fleet: Fleet
     node_access: NodeAccess
     devices: Devices
+    erasures: Erasures
     notifications: RecordingNotifications
 
     def users(self) -> int:
@@ -135,6 +137,7 @@ def build_world(backend: str, path: Path | None) -> World:
         fleet=uses.fleet,
         node_access=uses.node_access,
         devices=uses.devices,
+        erasures=uses.erasures,
         notifications=notifications,
     )
 

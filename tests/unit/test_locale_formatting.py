@@ -66,7 +66,9 @@ def test_only_english_details_carry_english() -> None:
 def test_the_licence_e_mail_puts_no_colon_after_a_preposition() -> None:
     ends = date(2027, 2, 13)
     texts = {
-        language: licence_email("a@example.org", "1" * 20, ends, "https://x/a", "https://x/l", language).text
+        language: licence_email(
+            "a@example.org", "1" * 20, ends, "https://x/a", "https://x/l", "https://x/e", language
+        ).text
         for language in ("en", "ru", "es", "fr", "pt")
     }
     assert "Valid until 13 February 2027" in texts["en"]

@@ -9,6 +9,9 @@ import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, stat
 import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
+import { Router } from "wouter";
+import { Layout } from "./components/layout";
+import { ERASURE_SCREENS, ErasureScreen, erasurePath } from "./features/erasure/erasure-screen";
 import { FleetLocations, LocationCard, LocationsBlock, NoLocations, PickedTestimonials, Star, TestimonialCard, TestimonialsBlock } from "./routes/home-sections";
 import type { Testimonials } from "./content/testimonials";
 import { DICTIONARIES } from "./i18n/all";
@@ -18,9 +21,9 @@ import { OPERATOR_PLACEHOLDERS, operatorMeta } from "./lib/operator";
 import { FooterContact, SocialAnchor, type SocialLink } from "./components/footer-contact";
 import { ROUTES, pageOf } from "./lib/pages";
 import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
-import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, slot, type CountedUsers, type ServedScreen } from "./lib/served";
+import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, ServedContext, slot, type CountedUsers, type ErasureStep, type ServedScreen } from "./lib/served";
 
-export { DICTIONARIES, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
+export { DICTIONARIES, ERASURE_SCREENS, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
 
 export function render(path: string, language: Language, served: ServedScreen | null = null): Promise<string> {
   // preact/compat's useSyncExternalStore reads the client snapshot even on the server, so wouter
@@ -30,6 +33,26 @@ export function render(path: string, language: Language, served: ServedScreen | 
   const dictionary = DICTIONARIES[language];
   const parts = { screens: async () => dictionary, text: async () => TEXTS[language] };
   return renderToStringAsync(<App language={language} dictionary={dictionary} parts={parts} screens={dictionary} ssrPath={path} served={served} />) as Promise<string>;
+}
+
+/** A page of the licence e-mail's erasure link, in the site's layout, at the link's own path (its
+ * token a slot). Not a route of the app: only the server sends it, and the first script carries
+ * nothing for it. */
+export function renderErasure(language: Language, step: ErasureStep): Promise<string> {
+  const path = localPath(erasurePath(), language);
+  (globalThis as { location?: unknown }).location = { pathname: path, search: "", hash: "" };
+  const served: ServedScreen = { kind: "erasure", step };
+  return renderToStringAsync(
+    <WholeI18n value={makeI18n(language, DICTIONARIES[language])}>
+      <ServedContext.Provider value={served}>
+        <Router ssrPath={path}>
+          <Layout>
+            <ErasureScreen step={step} />
+          </Layout>
+        </Router>
+      </ServedContext.Provider>
+    </WholeI18n>,
+  ) as Promise<string>;
 }
 
 /** What the server needs to write counted texts as the script does, per language: the plural

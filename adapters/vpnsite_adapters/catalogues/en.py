@@ -83,6 +83,9 @@ CATALOGUE = Catalogue(
         phone_qr="Is the page open on a computer? Scan a server’s QR code with your phone’s camera instead.",
         check="Check your licence at any time, and get a fresh archive link",
         operator="vpnsite is run by {name}, a company registered in the United Kingdom, company number {number}. Registered office: {address}.",
+        not_you="Didn’t sign up?",
+        erase="Erase this address",
+        erase_note="The link opens a confirmation page: nothing is erased until you press its button.",
     ),
     reminder=ReminderTexts(
         subject="Your free VPN licence ends on {date}",

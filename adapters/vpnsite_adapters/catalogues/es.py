@@ -83,6 +83,9 @@ CATALOGUE = Catalogue(
         phone_qr="Si ves la página en el ordenador, escanea el código QR del servidor con el móvil.",
         check="Comprueba tu licencia cuando quieras y obtén un nuevo enlace al archivo",
         operator="vpnsite lo gestiona {name}, empresa registrada en el Reino Unido con el número {number}. Domicilio social: {address}.",
+        not_you="¿No te has registrado?",
+        erase="Borra esta dirección",
+        erase_note="El enlace abre una página de confirmación: no se borra nada hasta que pulses el botón.",
     ),
     reminder=ReminderTexts(
         subject="Tu licencia VPN gratuita termina el {date}",

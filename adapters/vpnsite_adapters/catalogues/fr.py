@@ -83,6 +83,9 @@ CATALOGUE = Catalogue(
         phone_qr="Si la page est ouverte sur un ordinateur, scannez le QR code du serveur avec votre téléphone.",
         check="Vérifiez votre licence à tout moment et obtenez un nouveau lien vers l’archive",
         operator="vpnsite est exploité par {name}, société immatriculée au Royaume-Uni sous le numéro {number}. Siège\xa0: {address}.",
+        not_you="Vous n’avez pas demandé de licence\xa0?",
+        erase="Effacez cette adresse",
+        erase_note="Le lien ouvre une page de confirmation\xa0: rien n’est effacé tant que vous n’avez pas cliqué sur le bouton.",
     ),
     reminder=ReminderTexts(
         subject="Votre licence VPN gratuite prend fin le {date}",

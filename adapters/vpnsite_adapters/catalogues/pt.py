@@ -83,6 +83,9 @@ CATALOGUE = Catalogue(
         phone_qr="Se estiver no computador, escaneie o QR code do servidor com o celular.",
         check="Verifique sua licença quando quiser e receba um novo link para o pacote",
         operator="O vpnsite é operado por {name}, empresa registrada no Reino Unido sob o número {number}. Sede: {address}.",
+        not_you="Não se cadastrou?",
+        erase="Apague este endereço",
+        erase_note="O link abre uma página de confirmação: nada é apagado até você apertar o botão.",
     ),
     reminder=ReminderTexts(
         subject="Sua licença VPN gratuita termina em {date}",

@@ -8,12 +8,12 @@ import json
 import logging
 import sys
 
+from vpnsite.erasures import erasure_document, erasure_summary
 from vpnsite.errors import InvalidField
 from vpnsite.personal_data import table_of_rows
-from vpnsite.privacy import erase_address, erased_document, export_address, held_document
+from vpnsite.privacy import export_address, held_document
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import Console
-from vpnsite_adapters.mail.outbox import erase_from_outbox
 
 log = logging.getLogger("vpnsite.privacy")
 
@@ -54,31 +54,22 @@ def run_export(console: Console, args: argparse.Namespace) -> int:
 
 def run_erase(console: Console, args: argparse.Namespace) -> int:
     try:
-        erased = erase_address(console.store.privacy, console.keys, args.email, console.clock.now())
+        erasure = console.erasures.erase(args.email)
     except InvalidField:
         return _not_an_address()
-    document = erased_document(erased)
-    settings = console.settings
-    if settings.mail_url == "outbox":
-        document["outbox_files_deleted"] = erase_from_outbox(settings.data_dir / "outbox", args.email)
-    log.info(
-        "privacy erase: %s",
-        ", ".join(
-            f"{name} {len(value) if isinstance(value, list) else value}" for name, value in document.items()
-        ),
-    )
+    erased, settings = erasure.erased, console.settings
+    document = erasure_document(erasure)
+    log.info("privacy erase: %s", erasure_summary(document))
     print(json.dumps(document))
-    if settings.erasure_journal is not None:
-        try:
-            erasure_journal.append(settings.erasure_journal, [erased.record])
-        except OSError as error:
-            # The erasure stands; only its copy for restores is missing: `privacy journal` has it.
-            print(
-                f"vpnsite: erased, but {settings.erasure_journal} could not be written ({error.strerror}):"
-                " copy `vpnsite privacy journal` beside the backups",
-                file=sys.stderr,
-            )
-            return 1
+    if erasure.journal_problem is not None:
+        # The erasure stands; only its copy for restores is missing: `privacy journal` has it.
+        problem = erasure.journal_problem
+        print(
+            f"vpnsite: erased, but {settings.erasure_journal} could not be written ({problem}):"
+            " copy `vpnsite privacy journal` beside the backups",
+            file=sys.stderr,
+        )
+        return 1
     if erased.tickets:
         print(
             "vpnsite: delete the copies of ticket(s) "

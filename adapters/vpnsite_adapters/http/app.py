@@ -16,6 +16,7 @@ from vpnsite_adapters.http.api import api
 from vpnsite_adapters.http.archive_api import archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.devices_api import devices_api
+from vpnsite_adapters.http.erasure_pages import erasure_blueprint
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
 from vpnsite_adapters.http.forms import forms_blueprint
 from vpnsite_adapters.http.languages import pick_language
@@ -32,7 +33,9 @@ from vpnsite_adapters.services import Services
 from vpnsite_adapters.testimonials_file import shown_testimonials
 
 access_log = logging.getLogger("vpnsite.access")
-_PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/)[^/]+")
+# The personal links: the archive's, its profiles' and their QR codes', and the licence e-mail's
+# erasure link (under any first segment: a language, or one mistyped).
+_PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/|(?:/[^/]+)?/erase/)[^/]+")
 
 Serves = Literal["all", "public", "node"]
 SECURITY_HEADERS = {
@@ -151,6 +154,7 @@ def register_public(app: Flask, services: Services) -> None:
     if site is not None:
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))
+        app.register_blueprint(erasure_blueprint(site))
         app.register_blueprint(testimonials_api(site.testimonials))
     if services.settings.metrics_token:
         register_metrics(app, services.settings.metrics_token)

@@ -1,6 +1,7 @@
-"""The screens the forms without JavaScript answer with (``http/forms.py``), and the values of the
-visitor's each is filled with on top of what every page has: the server's half of the slot
-manifest for them (``http/slot_manifest.py``)."""
+"""The screens the forms without JavaScript answer with (``http/forms.py``; and the pages of the
+licence e-mail's erasure link, ``http/erasure_pages.py``), and the values of the visitor's each is
+filled with on top of what every page has: the server's half of the slot manifest for them
+(``http/slot_manifest.py``)."""
 
 from __future__ import annotations
 
@@ -25,4 +26,10 @@ SCREEN_SLOTS: Declared = {
     "licence-error": frozenset({"ERROR", "EMAIL", "CODE"}),
     "support-sent": frozenset({"TICKET"}),
     "support-error": frozenset({"ERROR", "EMAIL", "CODE", "MESSAGE"}),
+    # The licence e-mail's erasure link (``http/erasure_pages.py``): each page keeps the link's
+    # TOKEN in its language menu's links.
+    "erasure-confirm": frozenset({"TOKEN", "EMAIL"}),
+    "erasure-done": frozenset({"TOKEN", "EMAIL", "LICENCES", "ENDED", "TICKETS", "MAILS"}),
+    "erasure-gone": frozenset({"TOKEN"}),
+    "erasure-failed": frozenset({"TOKEN", "ERROR"}),
 }

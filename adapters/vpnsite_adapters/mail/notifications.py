@@ -3,10 +3,11 @@ unit of work of the use case that calls them."""
 
 from __future__ import annotations
 
+from vpnsite.erasures import ErasureLinks
 from vpnsite.renewals import Reminder
 from vpnsite.signups import Activation
 from vpnsite.support import Ticket
-from vpnsite_adapters.links import archive_url, licence_url, renewal_url
+from vpnsite_adapters.links import archive_url, erasure_url, licence_url, renewal_url
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.templates import (
     licence_email,
@@ -20,7 +21,8 @@ from vpnsite_adapters.operator_identity import Operator
 class QueuedNotifications:
     """The Notifications port over the mail queue; ``site_url`` is the public origin links use,
     ``operator`` the company the licence e-mail names (the settings' one; None in the demo and in
-    tests, which name the fictitious demo operator as the site does)."""
+    tests, which name the fictitious demo operator as the site does); ``erasure_links`` sign the
+    licence e-mail's "Didn't sign up? Erase this address"."""
 
     def __init__(
         self,
@@ -29,12 +31,15 @@ class QueuedNotifications:
         site_url: str,
         term_days: int,
         operator: Operator | None = None,
+        *,
+        erasure_links: ErasureLinks,
     ) -> None:
         self.queue = queue
         self.support_address = support_address
         self.site_url = site_url
         self.term_days = term_days
         self.operator = operator
+        self.erasure_links = erasure_links
 
     def licence_issued(self, activation: Activation) -> None:
         licence = activation.licence
@@ -46,6 +51,7 @@ class QueuedNotifications:
                 ends=licence.ends_at.date(),
                 archive_url=archive_url(self.site_url, activation.archive_token),
                 licence_url=licence_url(self.site_url, licence.language),
+                erase_url=erasure_url(self.site_url, licence.language, self.erasure_links.mint(licence.id)),
                 language=licence.language,
                 operator=self.operator,
             ),

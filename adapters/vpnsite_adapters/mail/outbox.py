@@ -58,3 +58,13 @@ def erase_from_outbox(folder: Path, address: str) -> int:
             path.unlink()
             deleted += 1
     return deleted
+
+
+class OutboxFolder:
+    """The erasures' port (``erasures.OutboxCopies``) on the outbox folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def erase(self, email: str) -> int:
+        return erase_from_outbox(self.folder, email)

@@ -1,7 +1,8 @@
 """The e-mails, in the recipient's language (its catalogue: ``catalogue.py``), as plain text and
 simple HTML. The licence e-mail shows the code in groups of four as the site does, says how to set
-up a phone from the licence page (one tap, or its QR code), and ends with the operator's identity,
-as the site's footer gives it."""
+up a phone from the licence page (one tap, or its QR code), offers a way out to whoever did not
+sign up (a link that erases the address, after a confirmation), and ends with the operator's
+identity, as the site's footer gives it."""
 
 from __future__ import annotations
 
@@ -34,11 +35,13 @@ def licence_email(
     ends: date,
     archive_url: str,
     licence_url: str,
+    erase_url: str,
     language: str,
     operator: Operator | None = None,
 ) -> Message:
     """The licence and its code; without an operator (the demo, tests) the fictitious demo one is
-    named, as on the site."""
+    named, as on the site. Anyone may have typed the address: ``erase_url`` erases it (after a
+    confirmation)."""
     t = catalogue(language).licence
     steps = t.steps
     until = t.until.format(date=format_date(ends, language))
@@ -66,6 +69,10 @@ def licence_email(
             "",
             f"{_label(t.check, language)} {licence_url}",
             "",
+            f"{t.not_you} {_label(t.erase, language)}",
+            erase_url,
+            t.erase_note,
+            "",
             identity,
         ]
     )
@@ -82,6 +89,8 @@ def licence_email(
         f'<p><a href="{escape(licence_url)}">{escape(t.phone_open)}</a>.</p>'
         f"<p>{escape(t.phone_tap)} {escape(t.phone_qr)}</p>"
         f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>'
+        f'<p>{escape(t.not_you)} <a href="{escape(erase_url)}">{escape(t.erase)}</a><br>'
+        f'<span style="font-size:.85em;color:#555">{escape(t.erase_note)}</span></p>'
         f'<hr><p style="font-size:.85em;color:#555">{escape(identity)}</p>',
     )
     return Message(to=to, subject=t.subject, text=text, html=html)

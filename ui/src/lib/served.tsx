@@ -18,7 +18,14 @@ export type ServedScreen =
   | { kind: "licence-error" }
   | { kind: "licence"; active: boolean }
   | { kind: "support-error" }
-  | { kind: "support-sent" };
+  | { kind: "support-sent" }
+  | { kind: "erasure"; step: ErasureStep };
+
+/** The pages of the licence e-mail's erasure link (features/erasure): the confirmation its link
+ * opens, and the server's answers to its button — erased, the link leading nowhere (used, or no
+ * longer valid), or not erased (a refusal, its reason in a slot). The server sends them alone:
+ * no script renders them. */
+export type ErasureStep = "confirm" | "done" | "gone" | "failed";
 
 /** Every answer the build prerenders: its file name and the route it answers on. */
 export const SERVED_SCREENS: { name: string; route: string; screen: ServedScreen }[] = [

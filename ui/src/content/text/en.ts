@@ -13,7 +13,7 @@ const en: PageText = {
     logs: { question: "Do you keep logs?", answer: "No activity logs: we do not record the sites you visit, your traffic or the address you connect from." },
     speed: { question: "How fast is it?", answer: "There are no speed limits. Pick a server close to you for the lowest latency; the server status page shows the load of each one." },
     apps: { question: "Which apps can I use?", answer: "Any OpenVPN-compatible app. OpenVPN Connect for Windows, macOS, Android and iOS is the simplest choice." },
-    delete: { question: "How do I delete my data?", answer: "Write to us through the support form and we erase it, answering within one month. Otherwise your e-mail address is erased 30 days after your last licence ends, and the IP address you signed up from 30 days after that licence ends. The privacy policy lists everything we hold and for how long." },
+    delete: { question: "How do I delete my data?", answer: "The “Erase this address” link at the end of your licence e-mail erases your address at once, after you confirm. You can also write to us through the support form and we erase it, answering within one month. Otherwise your e-mail address is erased 30 days after your last licence ends, and the IP address you signed up from 30 days after that licence ends. The privacy policy lists everything we hold and for how long." },
     languages: { question: "Which languages does the site speak?", answer: "English, Russian, Spanish, French and Portuguese. Switch with the language menu at the top of every page." },
   },
   terms: [

@@ -13,7 +13,7 @@ const pt: PageText = {
     logs: { question: "Vocês guardam registros?", answer: "Nenhum registro de atividade: não registramos os sites que você visita, o seu tráfego nem o endereço de onde você se conecta." },
     speed: { question: "Qual é a velocidade?", answer: "Não há limite de velocidade. Escolha um servidor próximo para ter a menor latência; a página de status mostra a carga de cada um." },
     apps: { question: "Quais aplicativos posso usar?", answer: "Qualquer aplicativo compatível com OpenVPN. O mais simples é o OpenVPN Connect para Windows, macOS, Android e iOS." },
-    delete: { question: "Como apago meus dados?", answer: "Escreva para nós pelo formulário de suporte: apagamos seus dados e respondemos em até um mês. Se você não pedir, seu e-mail é apagado 30 dias depois do fim da sua última licença, e o endereço IP de onde você se cadastrou, 30 dias depois do fim da licença obtida nesse cadastro. A política de privacidade lista tudo o que guardamos e por quanto tempo." },
+    delete: { question: "Como apago meus dados?", answer: "O link “Apague este endereço”, no fim do e-mail da sua licença, apaga seu endereço na hora, depois que você confirma. Você também pode escrever para nós pelo formulário de suporte: apagamos seus dados e respondemos em até um mês. Se você não pedir, seu e-mail é apagado 30 dias depois do fim da sua última licença, e o endereço IP de onde você se cadastrou, 30 dias depois do fim da licença obtida nesse cadastro. A política de privacidade lista tudo o que guardamos e por quanto tempo." },
     languages: { question: "Em quais idiomas o site funciona?", answer: "Inglês, russo, espanhol, francês e português. Troque de idioma no menu no topo de cada página." },
   },
   terms: [

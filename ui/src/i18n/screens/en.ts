@@ -12,6 +12,8 @@ export default {
     cookie: { title: "Cookie policy | vpnsite", description: "The one cookie the site sets, and the categories of cookies we may use." },
     license: { title: "My licence | vpnsite", description: "Check your VPN licence with your e-mail and activation code." },
     status: { title: "Server status | vpnsite", description: "Live status, load and ping of every VPN server." },
+    // The licence e-mail's erasure link (features/erasure): a personal page, never indexed.
+    erasure: { title: "Erase an address | vpnsite", description: "Erase an e-mail address and everything vpnsite holds about it." },
   },
   notFound: {
     title: "Page not found",
@@ -232,5 +234,32 @@ export default {
     why: "Why",
     basis: "Legal basis",
     kept: "Kept",
+  },
+  // The licence e-mail's "Didn't sign up? Erase this address" (features/erasure/erasure-screen.tsx):
+  // the page its link opens, and the server's answers to its button.
+  erasure: {
+    confirmTitle: "Erase this address?",
+    confirmLead: "Someone asked us for a free VPN licence for this address. If it was not you, erase it:",
+    address: "E-mail address",
+    what: [
+      "Its licences end at once: their activation codes and configuration files stop working.",
+      "What its support tickets say is erased.",
+      "Every e-mail we still hold for it is deleted.",
+    ],
+    confirmKeep: "This cannot be undone. Did you sign up yourself? Then just close this page: nothing changes until you press the button.",
+    button: "Erase this address",
+    home: "Back to home",
+    doneTitle: "Address erased",
+    doneLead: "We no longer hold this address: its licences have ended and their activation codes no longer work.",
+    licences: "Licences erased",
+    ended: "Running licences ended",
+    tickets: "Support tickets erased",
+    mails: "E-mails deleted",
+    doneKept: "All that remains is a one-way fingerprint of the address, not the address itself: it stops an older backup, if one is ever restored, from bringing the address back, and goes with the last such backup.",
+    goneTitle: "This link has been used or is no longer valid",
+    goneText: "If its address has been erased, we hold nothing more about it. Still getting e-mails from us? Write to our support team.",
+    support: "Contact support",
+    failedTitle: "The address was not erased",
+    tryAgain: "Try again",
   },
 } as const;

@@ -12,6 +12,8 @@ const es: ScreenDictionary = {
     cookie: { title: "Política de cookies | vpnsite", description: "La única cookie que usa el sitio y las categorías de cookies que podríamos usar." },
     license: { title: "Mi licencia | vpnsite", description: "Comprueba tu licencia VPN con tu correo y tu código de activación." },
     status: { title: "Estado de los servidores | vpnsite", description: "Estado, carga y ping de cada servidor VPN en directo." },
+    // The licence e-mail's erasure link (features/erasure): a personal page, never indexed.
+    erasure: { title: "Borrar una dirección | vpnsite", description: "Borra tu correo electrónico y todo lo que vpnsite guarda sobre él." },
   },
   notFound: {
     title: "Página no encontrada",
@@ -225,6 +227,33 @@ const es: ScreenDictionary = {
     why: "Para qué",
     basis: "Base legal",
     kept: "Conservación",
+  },
+  // The licence e-mail's "Didn't sign up? Erase this address" (features/erasure/erasure-screen.tsx):
+  // the page its link opens, and the server's answers to its button.
+  erasure: {
+    confirmTitle: "¿Borrar esta dirección?",
+    confirmLead: "Alguien nos ha pedido una licencia VPN gratuita para esta dirección. Si no has sido tú, bórrala:",
+    address: "Correo electrónico",
+    what: [
+      "Sus licencias terminan en el acto: los códigos de activación y los archivos de configuración dejan de funcionar.",
+      "Se borra lo que dicen sus tickets de soporte.",
+      "Se eliminan todos los correos que aún guardamos para ella.",
+    ],
+    confirmKeep: "No se puede deshacer. ¿Te registraste tú? Entonces cierra esta página sin más: no cambia nada hasta que pulses el botón.",
+    button: "Borrar esta dirección",
+    home: "Volver al inicio",
+    doneTitle: "Dirección borrada",
+    doneLead: "Ya no guardamos esta dirección: sus licencias han terminado y sus códigos de activación ya no funcionan.",
+    licences: "Licencias borradas",
+    ended: "Licencias activas terminadas",
+    tickets: "Tickets de soporte borrados",
+    mails: "Correos eliminados",
+    doneKept: "Solo queda una huella irreversible de la dirección, no la dirección en sí: impide que una copia de seguridad antigua, si algún día se restaura, la traiga de vuelta, y desaparece con la última de esas copias.",
+    goneTitle: "Este enlace ya se ha usado o ha dejado de ser válido",
+    goneText: "Si su dirección se ha borrado, ya no guardamos nada sobre ella. ¿Sigues recibiendo correos nuestros? Escribe a soporte.",
+    support: "Contactar con soporte",
+    failedTitle: "La dirección no se ha borrado",
+    tryAgain: "Intentar de nuevo",
   },
 };
 

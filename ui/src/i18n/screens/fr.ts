@@ -12,6 +12,8 @@ const fr: ScreenDictionary = {
     cookie: { title: "Politique relative aux cookies | vpnsite", description: "Le seul cookie du site et les catégories de cookies que nous pourrions utiliser." },
     license: { title: "Ma licence | vpnsite", description: "Vérifiez votre licence VPN avec votre e-mail et votre code d’activation." },
     status: { title: "État des serveurs | vpnsite", description: "État, charge et ping de chaque serveur VPN en direct." },
+    // The licence e-mail's erasure link (features/erasure): a personal page, never indexed.
+    erasure: { title: "Effacer une adresse | vpnsite", description: "Effacez votre adresse e-mail et tout ce que vpnsite conserve à son sujet." },
   },
   notFound: {
     title: "Page introuvable",
@@ -225,6 +227,33 @@ const fr: ScreenDictionary = {
     why: "Pourquoi",
     basis: "Base légale",
     kept: "Conservation",
+  },
+  // The licence e-mail's "Didn't sign up? Erase this address" (features/erasure/erasure-screen.tsx):
+  // the page its link opens, and the server's answers to its button.
+  erasure: {
+    confirmTitle: "Effacer cette adresse ?",
+    confirmLead: "Quelqu’un nous a demandé une licence VPN gratuite pour cette adresse. Si ce n’était pas vous, effacez-la :",
+    address: "Adresse e-mail",
+    what: [
+      "Ses licences prennent fin immédiatement : leurs codes d’activation et leurs fichiers de configuration cessent de fonctionner.",
+      "Le contenu de ses tickets d’assistance est effacé.",
+      "Tous les e-mails que nous conservons encore pour elle sont supprimés.",
+    ],
+    confirmKeep: "Cette action est définitive. C’est vous qui avez demandé la licence ? Fermez simplement cette page : rien ne change tant que vous n’avez pas appuyé sur le bouton.",
+    button: "Effacer cette adresse",
+    home: "Retour à l’accueil",
+    doneTitle: "Adresse effacée",
+    doneLead: "Nous ne conservons plus cette adresse : ses licences ont pris fin et leurs codes d’activation ne fonctionnent plus.",
+    licences: "Licences effacées",
+    ended: "Licences en cours arrêtées",
+    tickets: "Tickets d’assistance effacés",
+    mails: "E-mails supprimés",
+    doneKept: "Il ne reste qu’une empreinte irréversible de l’adresse, pas l’adresse elle-même : elle empêche une ancienne sauvegarde, si elle était un jour restaurée, de la faire revenir, et disparaît avec la dernière de ces sauvegardes.",
+    goneTitle: "Ce lien a déjà servi ou n’est plus valable",
+    goneText: "Si son adresse a été effacée, nous ne conservons plus rien à son sujet. Vous recevez encore nos e-mails ? Écrivez à l’assistance.",
+    support: "Contacter l’assistance",
+    failedTitle: "L’adresse n’a pas été effacée",
+    tryAgain: "Réessayer",
   },
 };
 

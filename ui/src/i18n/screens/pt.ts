@@ -12,6 +12,8 @@ const pt: ScreenDictionary = {
     cookie: { title: "Política de cookies | vpnsite", description: "O único cookie do site e as categorias de cookies que podemos usar." },
     license: { title: "Minha licença | vpnsite", description: "Verifique sua licença VPN com seu e-mail e código de ativação." },
     status: { title: "Status dos servidores | vpnsite", description: "Status, carga e ping de cada servidor VPN ao vivo." },
+    // The licence e-mail's erasure link (features/erasure): a personal page, never indexed.
+    erasure: { title: "Apagar um endereço | vpnsite", description: "Apague seu e-mail e tudo o que o vpnsite guarda sobre ele." },
   },
   notFound: {
     title: "Página não encontrada",
@@ -225,6 +227,33 @@ const pt: ScreenDictionary = {
     why: "Por quê",
     basis: "Base legal",
     kept: "Prazo de guarda",
+  },
+  // The licence e-mail's "Didn't sign up? Erase this address" (features/erasure/erasure-screen.tsx):
+  // the page its link opens, and the server's answers to its button.
+  erasure: {
+    confirmTitle: "Apagar este endereço?",
+    confirmLead: "Alguém nos pediu uma licença VPN gratuita para este endereço. Se não foi você, apague-o:",
+    address: "E-mail",
+    what: [
+      "As licenças dele terminam na hora: os códigos de ativação e os arquivos de configuração param de funcionar.",
+      "O conteúdo dos chamados de suporte dele é apagado.",
+      "Todos os e-mails que ainda guardamos para ele são excluídos.",
+    ],
+    confirmKeep: "Não dá para desfazer. Foi você quem se cadastrou? Então é só fechar esta página: nada muda até você apertar o botão.",
+    button: "Apagar este endereço",
+    home: "Voltar ao início",
+    doneTitle: "Endereço apagado",
+    doneLead: "Não guardamos mais este endereço: as licenças dele terminaram e os códigos de ativação não funcionam mais.",
+    licences: "Licenças apagadas",
+    ended: "Licenças ativas encerradas",
+    tickets: "Chamados de suporte apagados",
+    mails: "E-mails excluídos",
+    doneKept: "Resta apenas uma impressão irreversível do endereço, não o endereço em si: ela impede que um backup antigo, se um dia for restaurado, o traga de volta, e some junto com o último desses backups.",
+    goneTitle: "Este link já foi usado ou não é mais válido",
+    goneText: "Se o endereço dele foi apagado, não guardamos mais nada sobre ele. Ainda recebe e-mails nossos? Fale com o suporte.",
+    support: "Falar com o suporte",
+    failedTitle: "O endereço não foi apagado",
+    tryAgain: "Tentar de novo",
   },
 };
 
