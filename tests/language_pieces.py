@@ -30,6 +30,7 @@ KEYED = ("details", "field_errors", "type_names", "waits", "popularity")
 UI_REGISTERS = {
     "ui/src/i18n/all.ts": "DICTIONARIES",
     "ui/src/content/all.ts": "TEXTS",
+    "ui/src/i18n/signup-check.ts": "WORKING",
 }
 
 

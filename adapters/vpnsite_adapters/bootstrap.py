@@ -23,13 +23,16 @@ from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.privacy import PrivacyStore
+from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
+from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
+from vpnsite_adapters.altcha_challenges import AltchaChallenges
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.erasure_journal import JournalFile
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
@@ -214,6 +217,7 @@ def wire_use_cases(
     term_days: int,
     erasure_outbox: OutboxCopies | None = None,
     erasure_journal: ErasureJournal | None = None,
+    proof_of_work: ProofOfWork | None = None,
 ) -> UseCases:
     """The use cases on their ports: here for the hub, and in the unit tests on in-memory stores
     (where an erasure reaches no outbox and no journal unless given them)."""
@@ -234,6 +238,7 @@ def wire_use_cases(
             term_days=term_days,
             notifications=notifications,
             unit_of_work=unit_of_work,
+            proof_of_work=proof_of_work,
         ),
         licence_checks=checks,
         archives=Archives(links, stores.licences, stores.fleet, stores.wireguard, limiter, clock),
@@ -265,6 +270,22 @@ def wire_use_cases(
         ),
         devices=Devices(checks, stores.sessions, clock),
         erasures=wire_erasures(stores.privacy, stores.licences, keys, clock, erasure_outbox, erasure_journal),
+    )
+
+
+def signup_challenges(
+    settings: Settings, store: SqlStore, keys: Keyring, random: RandomSource
+) -> ProofOfWork | None:
+    """The proof of work sign-ups pay when they come faster than people do; None when the
+    operator turned it off. Its pace is counted in the database every hub shares."""
+    if settings.signup_challenge == "off":
+        return None
+    return ProofOfWork(
+        mode=settings.signup_challenge,
+        pace=Pace(settings.signup_challenge_factor, settings.signup_challenge_floor),
+        gauge=PaceGauge(store.licences, store.unit_of_work),
+        issuer=AltchaChallenges(keys, random),
+        store=store.rate_limits,
     )
 
 
@@ -325,6 +346,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         lambda: snapshot.users,
         settings.licence_days,
         *erasure_copies(settings),
+        proof_of_work=signup_challenges(settings, store, keys, random),
     )
     services = Services(
         **attrs.asdict(uses, recurse=False),

@@ -13,7 +13,9 @@ from attrs import evolve, fields_dict, frozen
 from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
+from vpnsite.proof_of_work import CHALLENGE_MODES, ChallengeMode
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
+from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
@@ -79,6 +81,12 @@ class Settings:
     # The home page's testimonials (VPNSITE_TESTIMONIALS, a file); None: not set (none are shown,
     # but for the demo's examples).
     testimonials: TestimonialSet | None = None
+    # When sign-ups must solve a proof-of-work challenge (VPNSITE_SIGNUP_CHALLENGE): "auto" when they
+    # come faster than `signup_challenge_factor` times the usual pace of the hour and faster than
+    # `signup_challenge_floor` an hour; "always"; or "off".
+    signup_challenge: ChallengeMode = "auto"
+    signup_challenge_factor: float = DEFAULT_FACTOR
+    signup_challenge_floor: int = DEFAULT_FLOOR
 
     @property
     def origin(self) -> str:
@@ -140,6 +148,11 @@ def load_settings(
         operator=_operator(get),
         social_links=_social_links(get("SOCIAL_LINKS")),
         testimonials=_testimonials(get("TESTIMONIALS")),
+        signup_challenge=_challenge_mode(get("SIGNUP_CHALLENGE")),
+        signup_challenge_factor=_factor(get("SIGNUP_CHALLENGE_FACTOR")),
+        signup_challenge_floor=_integer(
+            get("SIGNUP_CHALLENGE_FLOOR", str(DEFAULT_FLOOR)), "SIGNUP_CHALLENGE_FLOOR", 0, 10**9
+        ),
     )
     unknown = set(overrides) - set(fields_dict(Settings))
     if unknown:
@@ -247,6 +260,27 @@ def _networks(text: str | None) -> tuple[Network, ...]:
         return tuple(ipaddress.ip_network(word, strict=False) for word in _words(text))
     except ValueError as error:
         raise SettingsError(f"VPNSITE_TRUSTED_PROXIES: {error}") from None
+
+
+def _challenge_mode(text: str | None) -> ChallengeMode:
+    value = (text or "auto").strip().lower()
+    for mode in CHALLENGE_MODES:
+        if value == mode:
+            return mode
+    raise SettingsError(f"VPNSITE_SIGNUP_CHALLENGE must be one of {', '.join(CHALLENGE_MODES)}, not {text!r}")
+
+
+def _factor(text: str | None) -> float:
+    """How many times the usual pace counts as pressure: a number from 1 to 1000 (``2.5``)."""
+    if not (text or "").strip():
+        return DEFAULT_FACTOR
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = float("nan")
+    if not 1 <= value <= 1000:
+        raise SettingsError(f"VPNSITE_SIGNUP_CHALLENGE_FACTOR must be a number from 1 to 1000, not {text!r}")
+    return value
 
 
 def _rate_limits(text: str | None) -> tuple[RateLimit, ...]:

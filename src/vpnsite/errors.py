@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vpnsite.proof_of_work import Challenge
 
 
 class DomainError(Exception):
@@ -93,3 +97,38 @@ class ProfileNotFound(DomainError):
     """The personal link is good, but no server offers that profile."""
 
     code = "profile_not_found"
+
+
+class SignupsBusy(RateLimited):
+    """Sign-ups come faster than people do, and the hour's allowance of those that solve no
+    challenge (a page without a script) is taken: try again after the wait."""
+
+    code = "signups_busy"
+
+
+class ChallengeRequired(DomainError):
+    """Sign-ups come faster than people do: this one must first solve ``challenge`` (a proof of
+    work, :mod:`vpnsite.proof_of_work`) and send its solution. Each refusal of a solution is one
+    of the subclasses and carries a fresh challenge too."""
+
+    code = "challenge_required"
+
+    def __init__(self, challenge: Challenge) -> None:
+        super().__init__()
+        self.challenge = challenge
+
+
+class ChallengeInvalid(ChallengeRequired):
+    """The solution is not one of a challenge we made, or not its answer (forged, or altered)."""
+
+    code = "challenge_invalid"
+
+
+class ChallengeExpired(ChallengeRequired):
+    code = "challenge_expired"
+
+
+class ChallengeUsed(ChallengeRequired):
+    """The solution was sent before: each is good for one sign-up."""
+
+    code = "challenge_used"

@@ -84,6 +84,8 @@ class KeySet:
     """The licence e-mail's "erase this address" links (``erasures.ErasureLinks``)."""
     devices: KeyedHasher
     """The device cookies of browsers that have opened a licence (``device_cookies``)."""
+    challenges: bytes = field(repr=False)
+    """Signs the proof-of-work challenges sign-ups are asked to solve under pressure."""
 
     @classmethod
     def derive(cls, key_id: int, master: bytes) -> KeySet:
@@ -100,6 +102,7 @@ class KeySet:
             mail=derive_key(master, "mail-queue"),
             erasure_links=derive_key(master, "erasure-links"),
             devices=KeyedHasher(derive_key(master, "device-cookies")),
+            challenges=derive_key(master, "sign-up-challenges"),
         )
 
 

@@ -17,6 +17,7 @@ from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
+from vpnsite.proof_of_work import FREE, ProofOfWork
 from vpnsite.rate_limits import CREATE_USER, LICENCE_EMAILS, SUBMIT_EMAIL, Limiter, Subject
 from vpnsite.signup_requests import (
     REQUEST_TTL,
@@ -92,16 +93,31 @@ class Signups:
     term_days: int
     notifications: Notifications
     unit_of_work: UnitOfWork
+    # None: no sign-up is ever asked for one (VPNSITE_SIGNUP_CHALLENGE=off).
+    proof_of_work: ProofOfWork | None = None
 
     def submit_email(
-        self, email: str, ip: str | None, visitor_id: str | None, language: str = "en"
+        self,
+        email: str,
+        ip: str | None,
+        visitor_id: str | None,
+        language: str = "en",
+        solution: str | None = None,
+        solvable: bool = True,
     ) -> SignedForm:
-        """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie)."""
+        """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie).
+        ``solution``: the visitor's solution of a challenge, when one was asked for; ``solvable``:
+        whether the visitor can solve one at all (see :meth:`ProofOfWork.check`)."""
         address = normalise_email(email)
         now = self.clock.now()
+        # Before the rate limits: a challenge costs the store nothing to ask for, and a visitor who
+        # is asked for one is not counted twice for a sign-up it then makes.
+        owed = FREE if self.proof_of_work is None else self.proof_of_work.check(solution, solvable, now)
         self.limiter.admit(
             SUBMIT_EMAIL, {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}, now
         )
+        if self.proof_of_work is not None:
+            self.proof_of_work.record(owed, now)
         users = self.user_count()
         if not self.free_tier.admits(users):
             raise FreeTierFull(cap=self.free_tier.cap)
@@ -121,11 +137,12 @@ class Signups:
         """Sign up in one step, as a page without a script does: an e-mail is submitted and its
         signed request redeemed at once (a signed request given, the "try again" of a refused
         one, is redeemed). A refusal of the e-mail is raised as it is; one of the redemption as
-        :class:`NotRedeemed`."""
+        :class:`NotRedeemed`. Such a page cannot solve a challenge: under pressure it shares the
+        allowance of unchallenged sign-ups (:class:`~vpnsite.errors.SignupsBusy` beyond it)."""
         signed = (
             request
             if isinstance(request, SignedForm)
-            else self.submit_email(request, ip, visitor_id, language)
+            else self.submit_email(request, ip, visitor_id, language, solvable=False)
         )
         try:
             return self.create_user(signed, ip, visitor_id)

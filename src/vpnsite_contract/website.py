@@ -15,6 +15,7 @@ from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_contract.structuring import capped, constraints
 
 EMAIL = 320
+ALTCHA_SOLUTION = 2000
 ACTIVATION_CODE = 64
 SESSION = 64
 
@@ -30,6 +31,14 @@ class Cookies:
 class SubmitEmail:
     email: str = field(metadata=capped(EMAIL))
     cookies: Cookies | None = None
+    altcha: str | None = field(
+        default=None,
+        metadata=constraints(
+            max_length=ALTCHA_SOLUTION,
+            description="The solution of the challenge a 428 answer asked for: ALTCHA's payload, "
+            "base64 of {algorithm, challenge, number, salt, signature}; good for one sign-up",
+        ),
+    )
 
 
 @define
@@ -90,6 +99,33 @@ _UNIX_TIME = "Unix time in seconds"
 class Error:
     detail: str
     code: str
+
+
+@frozen
+class Challenge:
+    """ALTCHA's challenge: find the number from 0 to maxnumber whose SHA-256 of salt + number (in
+    decimal) is challenge, in hex."""
+
+    algorithm: str = field(metadata=constraints(enum=["SHA-256"]))
+    challenge: str = field(metadata=constraints(pattern="^[0-9a-f]{64}$"))
+    maxnumber: int = field(metadata=constraints(minimum=1))
+    salt: str
+    signature: str = field(metadata=constraints(pattern="^[0-9a-f]{64}$"))
+
+
+@frozen
+class Challenged:
+    """Sign-ups come faster than people do: solve the challenge and send the call again with its
+    solution (``altcha``). The code says why: none was sent (challenge_required), or the one sent
+    was wrong (challenge_invalid), expired (challenge_expired) or already used (challenge_used)."""
+
+    detail: str
+    code: str = field(
+        metadata=constraints(
+            enum=["challenge_required", "challenge_invalid", "challenge_expired", "challenge_used"]
+        )
+    )
+    challenge: Challenge
 
 
 @frozen

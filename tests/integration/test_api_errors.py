@@ -228,6 +228,11 @@ def test_every_business_error_has_the_status_the_api_promises() -> None:
         "RequestExpired": 410,
         "InvalidField": 422,
         "RateLimited": 429,
+        "SignupsBusy": 429,
         "StoreUnavailable": 503,
+        "ChallengeRequired": 428,
+        "ChallengeInvalid": 428,
+        "ChallengeExpired": 428,
+        "ChallengeUsed": 428,
     }
     assert _subclasses(DomainError) == set(STATUS_OF), "a new business error needs its status here"

@@ -38,7 +38,17 @@ def test_the_environment_wins_over_the_env_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name, value",
-    [("PORT", "eighty"), ("PORT", "70000"), ("ACCESS_LOG", "maybe"), ("TRUSTED_PROXIES", "10.0.0.0/33")],
+    [
+        ("PORT", "eighty"),
+        ("PORT", "70000"),
+        ("ACCESS_LOG", "maybe"),
+        ("TRUSTED_PROXIES", "10.0.0.0/33"),
+        ("SIGNUP_CHALLENGE", "sometimes"),
+        ("SIGNUP_CHALLENGE_FACTOR", "0.5"),
+        ("SIGNUP_CHALLENGE_FACTOR", "nan"),
+        ("SIGNUP_CHALLENGE_FACTOR", "three"),
+        ("SIGNUP_CHALLENGE_FLOOR", "-1"),
+    ],
 )
 def test_nonsense_settings_fail_fast_with_their_name(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
@@ -78,3 +88,25 @@ def test_select_watches_the_connections_while_their_descriptors_fit_in_it(
         assert server.adj.asyncore_use_poll is uses_poll
     finally:
         server.close()
+
+
+def test_the_sign_up_challenge_is_on_when_sign_ups_outrun_the_pace_unless_the_operator_says(
+    tmp_path: Path,
+) -> None:
+    default = load_settings({}, env_file=None, data_dir=tmp_path)
+    assert (default.signup_challenge, default.signup_challenge_factor, default.signup_challenge_floor) == (
+        "auto",
+        3.0,
+        60,
+    )
+    given = {
+        "VPNSITE_SIGNUP_CHALLENGE": " Always ",
+        "VPNSITE_SIGNUP_CHALLENGE_FACTOR": "2.5",
+        "VPNSITE_SIGNUP_CHALLENGE_FLOOR": "0",
+    }
+    settings = load_settings(given, env_file=None, data_dir=tmp_path)
+    assert (settings.signup_challenge, settings.signup_challenge_factor, settings.signup_challenge_floor) == (
+        "always",
+        2.5,
+        0,
+    )

@@ -229,6 +229,10 @@ class MemoryLicenceStore:
     def started_since(self, since: datetime) -> list[datetime]:
         return [row.starts_at for row in self.db.licences.values() if row.starts_at >= since]
 
+    def licences_started(self, windows: Sequence[tuple[datetime, datetime]]) -> list[int]:
+        starts = [row.starts_at for row in self.db.licences.values()]
+        return [sum(start < at <= end for at in starts) for start, end in windows]
+
     def erased_ids(self, ended_since: datetime) -> list[str]:
         return [
             row.id for row in self.db.licences.values() if row.ends_at >= ended_since and row.email is None

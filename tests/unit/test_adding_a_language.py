@@ -48,6 +48,7 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
         "ui/src/entries/it.tsx: the language's first script",
         "ui/src/i18n/all.ts: it in DICTIONARIES",
         "ui/src/content/all.ts: it in TEXTS",
+        "ui/src/i18n/signup-check.ts: it in WORKING",
         "adapters/vpnsite_adapters/example_testimonials.json: the demo's eight in 'it'",
         *(
             f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them"

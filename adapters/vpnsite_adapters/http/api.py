@@ -94,7 +94,9 @@ def personal_profiles(token: str | None) -> list[ProfileServer]:
 @api.post("/api/submit-email")
 def submit_email() -> Response:
     body = json_body(SubmitEmail)
-    signed = services().signups.submit_email(body.email, caller_ip(), visitor_id(body.cookies), g.language)
+    signed = services().signups.submit_email(
+        body.email, caller_ip(), visitor_id(body.cookies), g.language, solution=body.altcha
+    )
     form = signed.form
     return answer(
         SubmitEmailResult(

@@ -9,6 +9,10 @@ from flask import Flask, Response, current_app, g, jsonify
 from werkzeug.exceptions import HTTPException
 
 from vpnsite.errors import (
+    ChallengeExpired,
+    ChallengeInvalid,
+    ChallengeRequired,
+    ChallengeUsed,
     DomainError,
     FreeTierFull,
     InvalidField,
@@ -22,13 +26,14 @@ from vpnsite.errors import (
     RequestAlreadyUsed,
     RequestExpired,
     SessionNotFound,
+    SignupsBusy,
     StoreUnavailable,
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE
 from vpnsite_contract.structuring import FieldError, InvalidBody, unstructure
-from vpnsite_contract.website import Error, FieldProblem, ValidationError
+from vpnsite_contract.website import Challenge, Challenged, Error, FieldProblem, ValidationError
 
 log = logging.getLogger("vpnsite.http")
 
@@ -57,7 +62,13 @@ STATUS_OF: dict[type[DomainError], int] = {
     RequestExpired: 410,
     InvalidField: 422,
     RateLimited: 429,
+    SignupsBusy: 429,
     StoreUnavailable: 503,
+    # A proof of work is owed: the answer carries the challenge to solve (challenge_response).
+    ChallengeRequired: 428,
+    ChallengeInvalid: 428,
+    ChallengeExpired: 428,
+    ChallengeUsed: 428,
 }
 
 
@@ -115,6 +126,17 @@ def domain_error_response(error: DomainError) -> Response:
     return response
 
 
+def challenge_response(error: ChallengeRequired) -> Response:
+    """428 Precondition Required: the refusal's text and the challenge to solve before trying again."""
+    given = error.challenge
+    challenge = Challenge(given.algorithm, given.challenge, given.max_number, given.salt, given.signature)
+    response = jsonify(unstructure(Challenged(detail_text(error.code, language()), error.code, challenge)))
+    response.status_code = STATUS_OF[type(error)]
+    response.headers["Cache-Control"] = "no-store"
+    current_app.extensions["vpnsite"].metrics.signup_challenges.labels(error.code).inc()
+    return response
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InvalidField)
     def invalid_field(error: InvalidField) -> Response:
@@ -127,6 +149,7 @@ def register_error_handlers(app: Flask) -> None:
         return validation_response(error.errors)
 
     app.register_error_handler(DomainError, domain_error_response)
+    app.register_error_handler(ChallengeRequired, challenge_response)
 
     @app.errorhandler(BadJson)
     def bad_json(error: BadJson) -> Response:

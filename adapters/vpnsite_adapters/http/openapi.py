@@ -44,6 +44,8 @@ class Call:
     polled: bool = False
     # The GET's optional query parameters (strings).
     query: tuple[str, ...] = ()
+    # Under pressure the call asks for a proof of work first: 428 with the challenge to solve.
+    challenged: bool = False
 
 
 _POLLED = "The current snapshot (at most 2 s old)"
@@ -59,7 +61,11 @@ CALLS: dict[str, Call] = {
     ),
     "/api/server-status": Call("VPN and system servers", website.ServerStatus, method="get", polled=True),
     "/api/submit-email": Call(
-        "Start a sign-up: a signed, one-time request", website.SubmitEmailResult, website.SubmitEmail, (403,)
+        "Start a sign-up: a signed, one-time request",
+        website.SubmitEmailResult,
+        website.SubmitEmail,
+        (403,),
+        challenged=True,
     ),
     "/api/create-user": Call(
         "Redeem a sign-up request for a licence",
@@ -165,6 +171,11 @@ def _operation(call: Call) -> dict[str, Any]:
         responses.update({str(status): _error(status) for status in (*_EVERY_CALL, *call.errors)})
     else:
         responses.update({str(status): _error(status) for status in call.errors})
+    if call.challenged:
+        responses["428"] = _json(
+            ref(website.Challenged.__name__),
+            "Sign-ups come faster than people do: solve the challenge, then call again with its solution",
+        )
     if call.polled:
         responses["304"] = {"description": "Unchanged since the ETag sent in If-None-Match"}
     if call.query:
@@ -242,7 +253,7 @@ _FILES: dict[str, Any] = {
 
 def openapi_document() -> dict[str, Any]:
     bodies = [call.body for call in CALLS.values() if call.body is not None]
-    answers = [website.Error, website.ValidationError, node_calls.NodeLoginResult]
+    answers = [website.Error, website.ValidationError, website.Challenged, node_calls.NodeLoginResult]
     answers += [call.answer for call in CALLS.values() if call.answer is not None]
     paths = {path: {call.method: _operation(call)} for path, call in CALLS.items()}
     return {

@@ -12,7 +12,17 @@ from typing import get_args
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 
-from vpnsite.errors import DomainError, InvalidField, LicenceNotFound, RateLimited
+from vpnsite.errors import (
+    ChallengeExpired,
+    ChallengeInvalid,
+    ChallengeRequired,
+    ChallengeUsed,
+    DomainError,
+    InvalidField,
+    LicenceNotFound,
+    RateLimited,
+)
+from vpnsite.proof_of_work import UNCHALLENGED_SIGN_UP
 from vpnsite.rate_limits import ACTIONS
 from vpnsite.vpn_access import Refusal
 
@@ -27,6 +37,9 @@ _CHECK_OUTCOME_OF: dict[type[DomainError], str] = {
 CHECK_OUTCOMES = ("ok", *_CHECK_OUTCOME_OF.values())
 # A login is admitted, refused for the core's reason, or asked with a token no server holds.
 NODE_LOGIN_RESULTS: tuple[str, ...] = ("admitted", *get_args(Refusal), "bad_token")
+CHALLENGE_CODES = tuple(
+    error.code for error in (ChallengeRequired, ChallengeInvalid, ChallengeExpired, ChallengeUsed)
+)
 # A page, a licence check and a sign-up take milliseconds; an archive or a slow database, seconds.
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -79,6 +92,13 @@ class Metrics:
             ["result"],
             registry=registry,
         )
+        self.signup_challenges = Counter(
+            "vpnsite_signup_challenges",
+            "Sign-ups asked to solve a proof of work (428), by why: none sent, or the one sent wrong, "
+            "expired or used",
+            ["code"],
+            registry=registry,
+        )
         self.database_errors = Counter(
             "vpnsite_database_errors",
             "Times the database could not be reached or lost the connection",
@@ -87,8 +107,10 @@ class Metrics:
         # Every known label value shows from the start, so a dashboard sees 0 rather than nothing.
         for outcome in CHECK_OUTCOMES:
             self.licence_checks.labels(outcome)
-        for action in ACTIONS:
+        for action in (*ACTIONS, UNCHALLENGED_SIGN_UP):
             self.rate_limited.labels(action)
+        for code in CHALLENGE_CODES:
+            self.signup_challenges.labels(code)
         for result in NODE_LOGIN_RESULTS:
             self.node_logins.labels(result)
 

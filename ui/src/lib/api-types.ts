@@ -170,6 +170,15 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
+                /** @description Sign-ups come faster than people do: solve the challenge, then call again with its solution */
+                428: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Challenged"];
+                    };
+                };
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
@@ -1896,6 +1905,8 @@ export interface components {
         SubmitEmail: {
             email: string;
             cookies?: components["schemas"]["Cookies"] | null;
+            /** @description The solution of the challenge a 428 answer asked for: ALTCHA's payload, base64 of {algorithm, challenge, number, salt, signature}; good for one sign-up */
+            altcha?: string | null;
         };
         Cookies: {
             hz_id?: string | null;
@@ -1971,6 +1982,29 @@ export interface components {
             loc: (string | number)[];
             msg: string;
             type: string;
+        };
+        /**
+         * @description Sign-ups come faster than people do: solve the challenge and send the call again with its
+         *     solution (``altcha``). The code says why: none was sent (challenge_required), or the one sent
+         *     was wrong (challenge_invalid), expired (challenge_expired) or already used (challenge_used).
+         */
+        Challenged: {
+            detail: string;
+            /** @enum {string} */
+            code: "challenge_required" | "challenge_invalid" | "challenge_expired" | "challenge_used";
+            challenge: components["schemas"]["Challenge"];
+        };
+        /**
+         * @description ALTCHA's challenge: find the number from 0 to maxnumber whose SHA-256 of salt + number (in
+         *     decimal) is challenge, in hex.
+         */
+        Challenge: {
+            /** @enum {string} */
+            algorithm: "SHA-256";
+            challenge: string;
+            maxnumber: number;
+            salt: string;
+            signature: string;
         };
         /** @description Admitted, with the session to report as established and ended; or refused, with why. */
         NodeLoginResult: {

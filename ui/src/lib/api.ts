@@ -54,9 +54,6 @@ export async function post<P extends PostPath>(path: P, body: PostBody<P>, langu
   return payload as PostResult<P>;
 }
 
-export const submitEmail = (email: string, hzId: string, language: Language) =>
-  post("/api/submit-email", { email, cookies: { hz_id: hzId } }, language);
-
 /** A GET that remembers the last ETag: an unchanged answer comes back as 304 and costs nothing. */
 export function conditionalGetter<P extends GetPath>(path: P): () => Promise<GetResult<P> | null> {
   let etag: string | null = null;

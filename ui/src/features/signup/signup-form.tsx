@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "wouter";
-import { ApiError, submitEmail } from "../../lib/api";
+import { ApiError, post } from "../../lib/api";
 import { visitorId } from "../../lib/cookie";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../lib/i18n";
@@ -16,6 +16,8 @@ export function SignupForm() {
   const [email, setEmail] = useState(refused ? slot("EMAIL") : "");
   const [submitting, setSubmitting] = useState(false);
   const [alert, setAlert] = useState<string | null>(refused ? slot("ERROR") : null);
+  // What the form is doing while it solves a challenge (proof-of-work.ts), read out as it changes.
+  const [status, setStatus] = useState("");
   const inFlight = useRef(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -34,7 +36,12 @@ export function SignupForm() {
     setSubmitting(true);
     setAlert(null);
     try {
-      const result = await submitEmail(address, visitorId(), language);
+      // `altcha`: the solution of the challenge a 428 asked for.
+      const send = (altcha?: string) => post("/api/submit-email", { email: address, cookies: { hz_id: visitorId() }, altcha }, language);
+      const result = await send().catch((error: ApiError) =>
+        // Sign-ups come faster than people do: the solver loads only now that it is asked for.
+        error?.status === 428 ? import("./proof-of-work").then((pow) => pow.default(error, send, language, setStatus)) : Promise.reject(error),
+      );
       navigate(localPath("/activation", language), { state: { formData: result.form_data, email: address } });
     } catch (error) {
       setAlert(errorText(error instanceof ApiError ? error.body : null, ERROR_DISPLAYS.signup(t("home.error"))));
@@ -64,6 +71,11 @@ export function SignupForm() {
           {submitting ? t("home.submitting") : t("home.submit")}
         </button>
       </div>
+      {status && (
+        <p class="muted small" role="status">
+          {status}
+        </p>
+      )}
       {alert && (
         <p class="alert" role="alert">
           {alert}
