@@ -321,6 +321,16 @@ INVENTORY: tuple[DataKind, ...] = (
         False,
     ),
     DataKind(
+        "device_cookie",
+        "The hz_device cookie",
+        (Elsewhere("browser", "cookie hz_device: a random id and a keyed hash of a mailbox, no address"),),
+        "keeps strangers' wrong codes for an address from locking out a browser that has opened its licence",
+        "legitimate interests",
+        Kept(VISITOR_COOKIE_KEPT, "the browser last opened a licence", "browser"),
+        "in the visitor's browser: they delete it",
+        False,
+    ),
+    DataKind(
         "browser_storage",
         "The browser tab's storage",
         (

@@ -49,7 +49,8 @@ def stored(page: Any) -> dict[str, dict[str, str]]:
 
 def assert_keeps_no_code(page: Any, code: str) -> dict[str, str]:
     """No storage entry and no cookie holds the code, with or without its spaces; localStorage is
-    empty and the only cookie is hz_id. Returns the tab's sessionStorage."""
+    empty and the only cookies are hz_id and, once a licence was opened, hz_device (which holds no
+    address either). Returns the tab's sessionStorage."""
     found = stored(page)
     cookies = page.context.cookies()
     entries = [*found["local"].items(), *found["session"].items()]
@@ -57,14 +58,15 @@ def assert_keeps_no_code(page: Any, code: str) -> dict[str, str]:
     for key, value in entries:
         assert code not in re.sub(r"\D", "", key + value), (key, value)
     assert found["local"] == {}
-    assert {cookie["name"] for cookie in cookies} == {"hz_id"}
+    assert {cookie["name"] for cookie in cookies} <= {"hz_id", "hz_device"}
+    assert not any("@" in cookie["value"] for cookie in cookies)
     return found["session"]
 
 
 def assert_keeps_the_activation_without_code(session: dict[str, str], email: str) -> None:
     assert set(session) == {ACTIVATION}
     kept = json.loads(session[ACTIVATION])
-    assert set(kept) == {"user_email", "user_days", "user_stop"}
+    assert set(kept) == {"user_email", "user_days", "user_stop", "emailed"}
     assert kept["user_email"] == email and kept["user_days"] == 90
     assert 89 * 86400 < kept["user_stop"] - time.time() <= 90 * 86400
 
