@@ -43,7 +43,8 @@ def postgres_server() -> str:
     return POSTGRES_ADMIN
 
 
-def _admin(sql: str) -> None:
+def admin(sql: str) -> None:
+    """One statement as the server's administrator, outside any transaction (CREATE DATABASE)."""
     connection = psycopg2.connect(POSTGRES_ADMIN)
     connection.autocommit = True
     try:
@@ -61,14 +62,14 @@ def new_postgres_database(postgres_server: str) -> Iterator[Callable[[], str]]:
 
     def create() -> str:
         names.append(f"vpnsite_test_{uuid.uuid4().hex[:12]}")
-        _admin(f"CREATE DATABASE {names[-1]}")
+        admin(f"CREATE DATABASE {names[-1]}")
         return f"{base}/{names[-1]}"
 
     try:
         yield create
     finally:
         for name in names:
-            _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture

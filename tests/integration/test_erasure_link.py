@@ -18,11 +18,10 @@ from email.policy import default
 from pathlib import Path
 from typing import Any
 
-import psycopg2
 import pytest
 import requests
 
-from tests.integration.conftest import POSTGRES_ADMIN
+from tests.integration.conftest import admin
 from tests.integration.processes import vpnsite
 from tests.support.serve import Served, serving, signed_form
 from vpnsite.erasures import Erasures
@@ -68,16 +67,6 @@ def export(env: dict[str, str]) -> dict[str, Any]:
     assert result.returncode == 0, result.stderr
     found: dict[str, Any] = json.loads(result.stdout)
     return found
-
-
-def admin(sql: str) -> None:
-    connection = psycopg2.connect(POSTGRES_ADMIN)
-    connection.autocommit = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-    finally:
-        connection.close()
 
 
 def sign_up_in_russian(base: str) -> str:
