@@ -22,6 +22,8 @@ class HeldLicence:
     language: str
     starts_at: datetime
     ends_at: datetime
+    reminded_for_end: datetime | None
+    """The end a renewal reminder was sent for, if one was."""
 
 
 @frozen
@@ -31,6 +33,9 @@ class HeldTicket:
     message: str
     created_at: datetime
     closed_at: datetime | None
+    language: str
+    code_given: bool
+    """Whether the ticket came with an activation code (kept only as a keyed hash)."""
 
 
 @frozen

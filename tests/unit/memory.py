@@ -609,7 +609,15 @@ class MemoryPrivacyStore:
         )
         return Held(
             licences=tuple(
-                HeldLicence(row.id, row.email or "", row.ip, row.language, row.starts_at, row.ends_at)
+                HeldLicence(
+                    row.id,
+                    row.email or "",
+                    row.ip,
+                    row.language,
+                    row.starts_at,
+                    row.ends_at,
+                    row.reminded_for_end,
+                )
                 for row in licences
             ),
             tickets=tuple(
@@ -619,6 +627,8 @@ class MemoryPrivacyStore:
                     row.message or "",
                     row.ticket.created_at,
                     row.ticket.closed_at,
+                    row.ticket.language,
+                    row.code_hash is not None,
                 )
                 for row in tickets
             ),

@@ -51,9 +51,10 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
                 "en",
                 start,
                 start + timedelta(days=TERM_DAYS),
+                None,
             ),
         ),
-        tickets=(HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None),),
+        tickets=(HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None, "en", True),),
         vpn_sessions=(HeldSession(anna.licence.id, "nl-amsterdam", world.clock.now(), None),),
         wireguard_peers=(),
         mail_queue=(),
@@ -62,6 +63,19 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     document = held_document(held)
     assert document["licences"][0]["starts_at"] == start.isoformat(timespec="seconds")
     assert anna.code not in repr(document)
+
+
+def test_an_export_says_when_a_reminder_went_in_which_language_a_ticket_was_and_whether_it_gave_a_code(
+    world: World,
+) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.support.open_ticket("anna@example.org", None, "Здравствуйте", ip=None, language="ru")
+    world.clock.advance(days=TERM_DAYS - 6)
+    assert world.renewals.send_reminders() == 1
+    document = held_document(export_address(world.store.privacy, world.keys, "anna@example.org"))
+    [licence], [ticket] = document["licences"], document["tickets"]
+    assert licence["reminded_for_end"] == anna.licence.ends_at.isoformat(timespec="seconds")
+    assert ticket["language"] == "ru" and ticket["code_given"] is False
 
 
 def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(world: World) -> None:

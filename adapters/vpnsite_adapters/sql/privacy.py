@@ -66,13 +66,25 @@ class SqlPrivacyStore:
         return Held(
             licences=tuple(
                 HeldLicence(
-                    row.id, row.email, row.ip, row.language, from_db(row.starts_at), from_db(row.ends_at)
+                    row.id,
+                    row.email,
+                    row.ip,
+                    row.language,
+                    from_db(row.starts_at),
+                    from_db(row.ends_at),
+                    _maybe(row.reminded_for_end),
                 )
                 for row in licences
             ),
             tickets=tuple(
                 HeldTicket(
-                    row.number, row.email, row.message or "", from_db(row.created_at), _maybe(row.closed_at)
+                    row.number,
+                    row.email,
+                    row.message or "",
+                    from_db(row.created_at),
+                    _maybe(row.closed_at),
+                    row.language,
+                    row.code_hash is not None,
                 )
                 for row in tickets
             ),
