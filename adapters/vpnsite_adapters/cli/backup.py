@@ -12,6 +12,7 @@ from pathlib import Path
 
 from attrs import evolve
 
+from vpnsite.errors import StoreUnavailable
 from vpnsite.privacy import ErasureRecord, reapply_erasures
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.backup_archive import (
@@ -24,7 +25,9 @@ from vpnsite_adapters.backup_archive import (
     secret_files,
     write_archive,
 )
-from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.keyring_file import KeyRingFileError
+from vpnsite_adapters.log_lines import use_log_format
+from vpnsite_adapters.settings import Settings, SettingsError, data_dir_as_given, load_settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +51,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         " erasures are applied again to the restored data; VPNSITE_ERASURE_JOURNAL is read anyway",
     )
     restore.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
-    restore.set_defaults(handler=run_restore, store="none")
+    # The settings create the data directory and a secret key in it: a link must be refused first.
+    restore.set_defaults(handler=run_restore_command, store=None, hub_settings=False)
 
 
 def _refuse(message: str) -> int:
@@ -94,6 +98,31 @@ def run_backup(settings: Settings, args: argparse.Namespace) -> int:
         f"{len(secrets)} secret file(s) to {out}"
     )
     return 0
+
+
+def linked_part(path: Path) -> Path | None:
+    """The first link on the way to ``path``, the path itself included; None when there is none."""
+    return next((part for part in reversed([path, *path.parents]) if part.is_symlink()), None)
+
+
+def run_restore_command(args: argparse.Namespace) -> int:
+    """`vpnsite restore`, which reads the settings only once the data directory is known to be
+    no link and to sit under none: loading them creates the directory and a key in it, and
+    resolving the name would follow a link where the files would then land."""
+    given = data_dir_as_given(args.command_data_dir or args.data_dir)
+    link = linked_part(given)
+    if link is not None:
+        where = "is" if link == given else f"sits under {link}, which is"
+        return _refuse(f"nothing restored: the data directory {given} {where} a link: name the real folder")
+    try:
+        settings = load_settings(data_dir=given)
+    except SettingsError as error:
+        return _refuse(str(error))
+    use_log_format(settings.log_format)
+    try:
+        return run_restore(settings, args)
+    except (StoreUnavailable, KeyRingFileError) as error:
+        return _refuse(str(error) if isinstance(error, KeyRingFileError) else "the database cannot be reached")
 
 
 def run_restore(settings: Settings, args: argparse.Namespace) -> int:
