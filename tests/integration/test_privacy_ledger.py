@@ -21,7 +21,7 @@ from tests.integration.sql import execute_sql
 from vpnsite.emails import mailbox_key
 from vpnsite.fleet import Heartbeat, Location
 from vpnsite.personal_data import INVENTORY, columns, kept_by_erasure
-from vpnsite.privacy import erase_address, export_address, held_document
+from vpnsite.privacy import export_address, held_document
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import (
     anonymises_licence,
@@ -175,7 +175,7 @@ def test_erasure_leaves_only_what_the_inventory_declares(
     outbox = hub.services.settings.data_dir / "outbox"
     sent_before = set(outbox.glob("*.eml")) if outbox.exists() else set()
 
-    erase_address(hub.store.privacy, keys, erased.email, hub.services.clock.now())
+    hub.services.erasures.erase(erased.email)
 
     assert traces(hub, erased) <= kept_by_erasure()
     assert held_document(export_address(hub.store.privacy, keys, kept.email)) == before
@@ -195,7 +195,7 @@ def test_a_queued_mail_to_an_erased_address_is_never_sent(make_hub: Any) -> None
     uses = hub.services
     uses.signups.create_user(uses.signups.submit_email("gone@example.org", None, None), None)
     uses.signups.create_user(uses.signups.submit_email("stays@example.org", None, None), None)
-    erase_address(hub.store.privacy, uses.licence_checks.keys, "gone@example.org", uses.clock.now())
+    uses.erasures.erase("gone@example.org")
     assert hub.mail.deliver_due() == (1, 0)
     outbox = uses.settings.data_dir / "outbox"
     [written] = [path.read_text() for path in outbox.glob("*.eml")]

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from attrs import evolve
 
+from vpnsite.erasure_journal import Journal, JournalKey, ring_journal_keys
 from vpnsite.errors import StoreUnavailable
-from vpnsite.privacy import ErasureRecord, reapply_erasures
+from vpnsite.privacy import reapply_erasures
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.backup_archive import (
     DATABASE,
@@ -25,7 +26,8 @@ from vpnsite_adapters.backup_archive import (
     secret_files,
     write_archive,
 )
-from vpnsite_adapters.keyring_file import KeyRingFileError
+from vpnsite_adapters.erasure_journal import KEY_FILE, read_journal_keys
+from vpnsite_adapters.keyring_file import RING_FILE, KeyRingFileError, load_ring
 from vpnsite_adapters.log_lines import use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, data_dir_as_given, load_settings
 
@@ -121,8 +123,10 @@ def run_restore_command(args: argparse.Namespace) -> int:
     use_log_format(settings.log_format)
     try:
         return run_restore(settings, args)
-    except (StoreUnavailable, KeyRingFileError) as error:
-        return _refuse(str(error) if isinstance(error, KeyRingFileError) else "the database cannot be reached")
+    except StoreUnavailable:
+        return _refuse("the database cannot be reached")
+    except KeyRingFileError as error:
+        return _refuse(str(error))
 
 
 def run_restore(settings: Settings, args: argparse.Namespace) -> int:
@@ -141,8 +145,11 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
             " restore into an empty data directory"
         )
     journals = [*args.erasures, *([settings.erasure_journal] if settings.erasure_journal else [])]
+    journal = Journal.of((), ())
     try:
-        erasures = [record for path in journals if path.exists() for record in erasure_journal.read(path)]
+        for path in journals:
+            if path.exists():
+                journal = journal.joined(erasure_journal.read(path))
     except erasure_journal.UnreadableJournal as error:
         return _refuse(f"nothing restored: {error}")
     missing = [path for path in args.erasures if not path.exists()]
@@ -160,6 +167,16 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
                 "VPNSITE_SECRET_KEY differs from the backup's secret: the restored codes and links would"
                 " not check. Unset it, or set it to the secret the backup was made with"
             )
+        journal = journal.with_keys(_backup_journal_keys(unpacked / SECRETS, secret))
+        unmatched = journal.unmatched()
+        if unmatched:
+            # Each would leave its person in the restored data with nothing to say so.
+            keys = ", ".join(sorted({record.key_id for record in unmatched}))
+            return _refuse(
+                f"nothing restored: {len(unmatched)} journalled erasure(s) are under keys neither the"
+                f" journal nor the backup holds ({keys}): give the journal file they were written to,"
+                " with its key lines"
+            )
         copy = DatabaseCopy(
             described["database"],
             described["schema_version"],
@@ -175,21 +192,30 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
         f" secret file(s) into {data_dir}"
     )
     # The restored secret, not the one loading the settings generated: the ring's hashes need it.
-    return _erase_again(evolve(settings, secret_key=secret), erasures, described["created_at"])
+    return _erase_again(evolve(settings, secret_key=secret), journal, described["created_at"])
 
 
-def _erase_again(settings: Settings, erasures: list[ErasureRecord], taken_at: str) -> int:
+def _backup_journal_keys(secrets: Path, secret: bytes) -> tuple[JournalKey, ...]:
+    """The journal keys the backup's data directory held, and its master keys' address keys, under
+    which a journal written before journal keys existed named its addresses."""
+    return (
+        *read_journal_keys(secrets / KEY_FILE),
+        *ring_journal_keys(load_ring(secrets / RING_FILE).keys(secret)),
+    )
+
+
+def _erase_again(settings: Settings, journal: Journal, taken_at: str) -> int:
     """Apply the journal's erasures to what was restored (migrated first, as `serve` would), so
     that data erased after the backup was taken does not come back with it."""
     from vpnsite_adapters.bootstrap import open_console
 
     console = open_console(settings, migrate=True)
     try:
-        erased = reapply_erasures(console.store.privacy, console.keys, erasures)
+        erased = reapply_erasures(console.store.privacy, console.keys, journal)
     finally:
         console.close()
-    print(f"applied {len(erasures)} journalled erasure(s) again: {len(erased)} address(es) erased")
-    if not erasures:
+    print(f"applied {len(journal.records)} journalled erasure(s) again: {len(erased)} address(es) erased")
+    if not journal.records:
         print(
             f"vpnsite: no erasure journal given: anything erased since the backup was taken ({taken_at})"
             " is back. Give the journal with --erasures (see README, Privacy)",
