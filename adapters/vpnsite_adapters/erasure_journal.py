@@ -101,6 +101,8 @@ def _locked(path: Path, create: bool) -> Iterator[IO[str] | None]:
         try:
             fd = os.open(path, flags, 0o600)
         except FileNotFoundError:
+            if create:
+                raise
             yield None
             return
         file = os.fdopen(fd, "r+")

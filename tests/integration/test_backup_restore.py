@@ -21,6 +21,7 @@ import requests
 
 from tests.integration.processes import vpnsite
 from tests.support.serve import serve, signed_form, stop
+from vpnsite_adapters import erasure_journal
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -247,7 +248,7 @@ def test_a_backup_taken_before_an_erasure_comes_back_without_the_erased_data(
         assert _check(served.base, gone).status_code == 404
     finally:
         stop(served.process)
-    assert len(journal.read_text().splitlines()) == 1 and "gone" not in journal.read_text()
+    assert len(erasure_journal.read(journal).records) == 1 and "gone" not in journal.read_text()
 
     # Restored elsewhere, with the journal given by hand: the erasure holds; the other licence is back.
     new = _environment(tmp_path / "new", target_url)
