@@ -20,7 +20,7 @@ from tests.integration.processes import vpnsite
 from tests.integration.sql import execute_sql
 from vpnsite.emails import mailbox_key
 from vpnsite.fleet import Heartbeat, Location
-from vpnsite.personal_data import INVENTORY, columns, kept_by_erasure
+from vpnsite.personal_data import INVENTORY, Elsewhere, columns, kept_by_erasure
 from vpnsite.privacy import export_address, held_document
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import (
@@ -37,7 +37,8 @@ from vpnsite.retention import (
 )
 from vpnsite.tunnel_addresses import tunnel_address
 from vpnsite_adapters import erasure_journal
-from vpnsite_adapters.bootstrap import Hub
+from vpnsite_adapters.bootstrap import Hub, retained_files
+from vpnsite_adapters.settings import load_settings
 from vpnsite_adapters.sql.database import from_db, to_db
 
 SERVERS = ("nl-ams", "de-fra", "fr-par")
@@ -68,6 +69,24 @@ def test_each_stored_kind_names_a_retention_rule_of_the_core() -> None:
     for data in INVENTORY:
         if data.kept.by == "store" and data.kept.period is not None:
             assert data.kept.rule is not None, data.id
+
+
+def test_every_file_the_service_keeps_is_swept_by_its_kinds_rule(tmp_path: Path) -> None:
+    """A file the inventory names as kept by the store names what applies its retention, and that
+    is wired: a new kind of file without one fails here."""
+    settings = load_settings(
+        {"VPNSITE_ERASURE_JOURNAL": str(tmp_path / "erasures.jsonl")},
+        env_file=None,
+        data_dir=tmp_path / "data",
+    )
+    wired = retained_files(settings)
+    named = set()
+    for data in INVENTORY:
+        for place in data.held_in:
+            if isinstance(place, Elsewhere) and place.place == "file" and data.kept.by == "store":
+                assert place.retained_as in wired, f"{data.id}: {place.name} has no retention"
+                named.add(place.retained_as)
+    assert named == set(wired), "a retention wired for no file of the inventory"
 
 
 def _fleet(hub: Hub) -> dict[str, str]:
