@@ -220,8 +220,9 @@ class JournalKeyFile:
         return self._add(rotate=True)
 
     def _add(self, rotate: bool) -> JournalKey:
-        # Under a lock of its own: two processes making the first key at once agree on one.
-        lock = os.open(self.path.with_name(f".{KEY_FILE}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        # Under a lock on the data directory (no file of its own to land in backups): two processes
+        # making the first key at once agree on one.
+        lock = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX)
             keys = self.known()
