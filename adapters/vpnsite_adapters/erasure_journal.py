@@ -19,7 +19,7 @@ import fcntl
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -33,6 +33,7 @@ from vpnsite_adapters.keyring_file import KeyRingFileError
 log = logging.getLogger("vpnsite")
 
 KEY_FILE = "erasure-journal-keys.json"
+Keys = tuple[JournalKey, ...]
 _FORMAT = 1
 
 
@@ -210,30 +211,33 @@ class JournalKeyFile:
 
     def current(self) -> JournalKey:
         keys = self.known()
-        return keys[-1] if keys else self._add(rotate=False)
+        return keys[-1] if keys else self._change(lambda held: held or (new_journal_key(self.random),))[-1]
 
     def known(self) -> tuple[JournalKey, ...]:
         return read_journal_keys(self.path)
 
     def rotate(self) -> JournalKey:
         """A new key, current from now on; the others stay for the entries made under them."""
-        return self._add(rotate=True)
+        return self._change(lambda held: (*held, new_journal_key(self.random)))[-1]
 
-    def _add(self, rotate: bool) -> JournalKey:
+    def keep(self, keys: Iterable[JournalKey]) -> None:
+        """Hold ``keys`` too, before the current one: a restore keeps the keys of the entries it
+        applied, so that `privacy journal` prints each entry with its key."""
+        self._change(lambda held: (*[key for key in keys if key not in held], *held))
+
+    def _change(
+        self, change: Callable[[tuple[JournalKey, ...]], tuple[JournalKey, ...]]
+    ) -> tuple[JournalKey, ...]:
         # Under a lock on the data directory (no file of its own to land in backups): two processes
         # making the first key at once agree on one.
         lock = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            keys = self.known()
-            if keys and not rotate:
-                return keys[-1]
-            key = new_journal_key(self.random)
-            document = {
-                "format": _FORMAT,
-                "keys": [{"id": k.id, "secret": k.secret.hex()} for k in (*keys, key)],
-            }
-            _replace(self.path, [json.dumps(document, indent=2)])
-            return key
+            held = self.known()
+            keys = change(held)
+            if keys != held:
+                document = {"format": _FORMAT, "keys": [{"id": k.id, "secret": k.secret.hex()} for k in keys]}
+                _replace(self.path, [json.dumps(document, indent=2)])
+            return keys
         finally:
             os.close(lock)

@@ -20,7 +20,7 @@ from vpnsite.keyed_hashes import RingKeys
 from vpnsite.ports import RandomSource
 
 JOURNAL_KEY_BYTES = 32
-_ID_PREFIX = "j"  # a journal key's id never reads as a master key's number
+JOURNAL_KEY_PREFIX = "j"  # a journal key's id never reads as a master key's number
 
 
 @frozen
@@ -47,7 +47,7 @@ class JournalKey:
 def new_journal_key(random: RandomSource) -> JournalKey:
     """A random key with a random id: two keys made apart (a restored data directory's, say) never
     share an id."""
-    return JournalKey(_ID_PREFIX + random.token_bytes(8).hex(), random.token_bytes(JOURNAL_KEY_BYTES))
+    return JournalKey(JOURNAL_KEY_PREFIX + random.token_bytes(8).hex(), random.token_bytes(JOURNAL_KEY_BYTES))
 
 
 def ring_journal_keys(ring: RingKeys) -> tuple[JournalKey, ...]:

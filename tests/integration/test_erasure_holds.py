@@ -128,6 +128,10 @@ def test_a_restore_after_a_key_rotation_keeps_a_person_erased_after_the_backup(
     restoring = run("restore", str(tmp_path / "site.backup"), env=new, cwd=tmp_path)
     assert "applied 1 journalled erasure(s) again: 1 address(es) erased" in restoring.stdout
     assert not any(export("bob@example.org", new, tmp_path).values())
+    # The restored site's own journal names the key of the erasure it re-applied: it can be given
+    # to a later restore as it is.
+    printed = erasure_journal.parse(run("privacy", "journal", env=new, cwd=tmp_path).stdout, "output")
+    assert len(printed.records) == 1 and printed.unmatched() == ()
     restored = serve(new, tmp_path / "new.log")
     try:
         assert check(restored.base, bob) == 404

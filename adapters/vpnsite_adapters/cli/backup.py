@@ -12,7 +12,7 @@ from pathlib import Path
 
 from attrs import evolve
 
-from vpnsite.erasure_journal import Journal, JournalKey, ring_journal_keys
+from vpnsite.erasure_journal import JOURNAL_KEY_PREFIX, Journal, JournalKey, ring_journal_keys
 from vpnsite.errors import StoreUnavailable
 from vpnsite.privacy import reapply_erasures
 from vpnsite_adapters import erasure_journal
@@ -212,6 +212,7 @@ def _erase_again(settings: Settings, journal: Journal, taken_at: str) -> int:
     console = open_console(settings, migrate=True)
     try:
         erased = reapply_erasures(console.store.privacy, console.keys, journal)
+        console.journal_keys.keep([key for key in journal.keys if key.id.startswith(JOURNAL_KEY_PREFIX)])
     finally:
         console.close()
     print(f"applied {len(journal.records)} journalled erasure(s) again: {len(erased)} address(es) erased")
