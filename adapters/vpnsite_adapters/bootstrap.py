@@ -15,6 +15,7 @@ from attrs import frozen
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
 from vpnsite.device_cookies import DeviceCookies
 from vpnsite.devices import Devices
+from vpnsite.erasure_journal import JournalKeyring
 from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
 from vpnsite.keyed_hashes import Keyring
@@ -26,6 +27,7 @@ from vpnsite.privacy import PrivacyStore
 from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
+from vpnsite.retention import RetainedFiles
 from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import FreeTier, Signups, SignupStore
 from vpnsite.support import Support, TicketStore
@@ -34,7 +36,7 @@ from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
 from vpnsite_adapters.altcha_challenges import AltchaChallenges
 from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
-from vpnsite_adapters.erasure_journal import JournalFile
+from vpnsite_adapters.erasure_journal import JournalFile, JournalKeyFile
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
 from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
@@ -87,10 +89,20 @@ class Console:
         self.store.close()
 
     @property
+    def journal_keys(self) -> JournalKeyFile:
+        return JournalKeyFile(self.settings.data_dir, self.random)
+
+    @property
     def erasures(self) -> Erasures:
         """The erasure the website's erasure link runs too (``bootstrap.erasure_copies``)."""
         outbox, journal = erasure_copies(self.settings)
-        return wire_erasures(self.store.privacy, self.store.licences, self.keys, self.clock, outbox, journal)
+        return wire_erasures(
+            self.store.privacy, self.store.licences, self.keys, self.journal_keys, self.clock, outbox, journal
+        )
+
+    @property
+    def retained_files(self) -> dict[str, RetainedFiles]:
+        return retained_files(self.settings)
 
 
 def open_store(settings: Settings, migrate: bool) -> SqlStore:
@@ -151,16 +163,27 @@ def erasure_copies(settings: Settings) -> tuple[OutboxCopies | None, ErasureJour
     return outbox, journal
 
 
+def retained_files(settings: Settings) -> dict[str, RetainedFiles]:
+    """The files the service writes outside the database, by the name the inventory gives them
+    (``personal_data.Elsewhere.retained_as``), each kept by its kind's rule: the outbox (kept even
+    once mail goes by SMTP: what it wrote before is still there) and the erasure journal."""
+    files: dict[str, RetainedFiles] = {"outbox_files": OutboxFolder(settings.data_dir / "outbox")}
+    if settings.erasure_journal is not None:
+        files["erasure_journal_lines"] = JournalFile(settings.erasure_journal)
+    return files
+
+
 def wire_erasures(
     privacy: PrivacyStore,
     licences: LicenceById,
     keys: Keyring,
+    journal_keys: JournalKeyring,
     clock: Clock,
     outbox: OutboxCopies | None,
     journal: ErasureJournal | None,
 ) -> Erasures:
     """One erasure for both doors: `vpnsite privacy erase` and the licence e-mail's erasure link."""
-    return Erasures(privacy, licences, ErasureLinks(keys), keys, clock, outbox, journal)
+    return Erasures(privacy, licences, ErasureLinks(keys), keys, journal_keys, clock, outbox, journal)
 
 
 class UseCaseStores(Protocol):
@@ -215,6 +238,7 @@ def wire_use_cases(
     free_tier: FreeTier,
     user_count: Callable[[], int],
     term_days: int,
+    journal_keys: JournalKeyring,
     erasure_outbox: OutboxCopies | None = None,
     erasure_journal: ErasureJournal | None = None,
     proof_of_work: ProofOfWork | None = None,
@@ -269,7 +293,9 @@ def wire_use_cases(
             WrongCodeCeilings(limiter.hasher, stores.rate_limits, clock),
         ),
         devices=Devices(checks, stores.sessions, clock),
-        erasures=wire_erasures(stores.privacy, stores.licences, keys, clock, erasure_outbox, erasure_journal),
+        erasures=wire_erasures(
+            stores.privacy, stores.licences, keys, journal_keys, clock, erasure_outbox, erasure_journal
+        ),
     )
 
 
@@ -345,6 +371,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         FreeTier(settings.free_tier_cap),
         lambda: snapshot.users,
         settings.licence_days,
+        JournalKeyFile(settings.data_dir, random),
         *erasure_copies(settings),
         proof_of_work=signup_challenges(settings, store, keys, random),
     )
@@ -368,6 +395,7 @@ def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSour
         mail=mail,
         renewals=uses.renewals,
         retention=store.retention,
+        retained_files=retained_files(settings),
         longest_rate_window=events_kept_for(settings.rate_limits),
         demo_servers=store.fleet,
         server_tokens=keys,

@@ -100,15 +100,12 @@ def load_settings(
 ) -> Settings:
     """Settings from the environment, then ``.env`` (the environment wins), then ``overrides``
     (command-line options). Creates the data directory and, on first start, the secret key."""
-    values: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
-    values.update(os.environ if environ is None else environ)
+    values = _values(environ, env_file)
 
     def get(name: str, default: str | None = None) -> str | None:
         return values.get(f"VPNSITE_{name}", default)
 
-    data_dir = Path(str(overrides.pop("data_dir", None) or get("DATA_DIR", "vpnsite-data"))).resolve()
+    data_dir = _data_dir(values, overrides.pop("data_dir", None)).resolve()
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     # It holds the secret key and the database: nobody else's business.
     data_dir.chmod(0o700)
@@ -159,6 +156,28 @@ def load_settings(
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
     given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     return evolve(settings, **given)
+
+
+def _values(environ: Mapping[str, str] | None, env_file: Path | None) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def _data_dir(values: Mapping[str, str], given: object) -> Path:
+    return Path(str(given or values.get("VPNSITE_DATA_DIR", "vpnsite-data")))
+
+
+def data_dir_as_given(
+    given: str | None = None, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> Path:
+    """The data directory as the operator named it (``given`` on the command line, else the
+    setting), made absolute with nothing resolved (no link followed, no ``..`` taken away): what
+    `restore` checks before anything is created or written through it. :func:`load_settings`
+    resolves the same name."""
+    return Path.cwd() / _data_dir(_values(environ, env_file), given)
 
 
 def _operator(get: Callable[[str], str | None]) -> Operator | None:

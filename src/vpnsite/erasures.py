@@ -20,9 +20,10 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from vpnsite.archives import LicenceById
+from vpnsite.erasure_journal import ErasureRecord, JournalKey, JournalKeyring
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.ports import Clock
-from vpnsite.privacy import Erased, ErasureRecord, PrivacyStore, erase_address, erased_document
+from vpnsite.privacy import Erased, PrivacyStore, erase_address, erased_document
 
 _ID_BYTES = 16  # licence ids are 32 hex digits
 _MAC_BYTES = 16
@@ -75,9 +76,10 @@ class JournalNotWritten(Exception):
 
 
 class ErasureJournal(Protocol):
-    def append(self, record: ErasureRecord) -> None:
-        """Add the erasure to the journal kept beside the backups, on disk before it returns.
-        Raises :class:`JournalNotWritten`."""
+    def append(self, record: ErasureRecord, key: JournalKey) -> None:
+        """Add the erasure, and the journal key it is under where the journal lacks it, to the
+        journal kept beside the backups, on disk before it returns. Raises
+        :class:`JournalNotWritten`."""
         ...
 
 
@@ -125,6 +127,7 @@ class Erasures:
     licences: LicenceById
     links: ErasureLinks
     keys: Keyring
+    journal_keys: JournalKeyring
     clock: Clock
     outbox: OutboxCopies | None = None
     journal: ErasureJournal | None = None
@@ -132,12 +135,13 @@ class Erasures:
     def erase(self, email: str) -> Erasure:
         """End the address's licences and erase everything held about it, now. Raises
         :class:`~vpnsite.errors.InvalidField` for what is not an address."""
-        erased = erase_address(self.store, self.keys, email, self.clock.now())
+        key = self.journal_keys.current()
+        erased = erase_address(self.store, self.keys, key, email, self.clock.now())
         copies = None if self.outbox is None else self.outbox.erase(email)
         problem = None
         if self.journal is not None:
             try:
-                self.journal.append(erased.record)
+                self.journal.append(erased.record, key)
             except JournalNotWritten as error:
                 problem = str(error)
         return Erasure(email, erased, copies, problem)

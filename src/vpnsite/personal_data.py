@@ -30,6 +30,7 @@ from vpnsite.retention import (
     deletes_renewal_link,
     deletes_ticket,
     deletes_tunnel_address,
+    ends_session,
     erases_signup_ip,
 )
 
@@ -54,10 +55,13 @@ class Column:
 
 @frozen
 class Elsewhere:
-    """Held outside the database."""
+    """Held outside the database. A file the service writes and keeps (``Kept.by`` the store)
+    names, in ``retained_as``, what applies its retention (the composition root's
+    ``retained_files``): the same predicate as the kind's rows."""
 
     place: Place
     name: str
+    retained_as: str | None = None
 
 
 @frozen
@@ -194,7 +198,9 @@ INVENTORY: tuple[DataKind, ...] = (
                 "sent_at",
                 "last_error",
             ),
-            Elsewhere("file", "the outbox folder, used instead of SMTP until a mail server is set"),
+            Elsewhere(
+                "file", "the outbox folder, used instead of SMTP until a mail server is set", "outbox_files"
+            ),
         ),
         "no e-mail is lost while the mail server is briefly down",
         "contract",
@@ -217,7 +223,7 @@ INVENTORY: tuple[DataKind, ...] = (
         ),
         "the device limit: one device per server",
         "contract",
-        Kept(None, "the session ends", "store", None),
+        Kept(None, "the session ends (or its server has been silent for an hour)", "store", ends_session),
         "deleted; the servers end the sessions",
         True,
     ),
@@ -267,17 +273,24 @@ INVENTORY: tuple[DataKind, ...] = (
     DataKind(
         "erasure_journal",
         "Erasure journal",
-        _columns(
-            "erasure",
-            "address_hash",
-            "key_id",
-            "erased_at",
-            kept_by_erasure=("address_hash", "key_id", "erased_at"),
+        (
+            *_columns(
+                "erasure",
+                "address_hash",
+                "key_id",
+                "erased_at",
+                kept_by_erasure=("address_hash", "key_id", "erased_at"),
+            ),
+            Elsewhere(
+                "file",
+                "the erasure journal beside the backups (VPNSITE_ERASURE_JOURNAL), with its own keys",
+                "erasure_journal_lines",
+            ),
         ),
         "an erasure is applied again to a backup restored after it",
         "legitimate interests",
         Kept(ERASURES_KEPT, "the erasure", "store", deletes_erasure_record),
-        "it is the erasure's own record, a keyed hash of the address",
+        "it is the erasure's own record: a keyed hash of the address under the journal's own key",
         False,
     ),
     DataKind(

@@ -3,7 +3,7 @@ erasures re-applied to a restored backup."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -11,6 +11,7 @@ import attrs
 from attrs import frozen
 
 from vpnsite.emails import mailbox_key, normalise_email
+from vpnsite.erasure_journal import ErasureRecord, Journal, JournalKey
 from vpnsite.keyed_hashes import Keyring, RingKeys
 
 
@@ -22,6 +23,8 @@ class HeldLicence:
     language: str
     starts_at: datetime
     ends_at: datetime
+    reminded_for_end: datetime | None
+    """The end a renewal reminder was sent for, if one was."""
 
 
 @frozen
@@ -31,6 +34,9 @@ class HeldTicket:
     message: str
     created_at: datetime
     closed_at: datetime | None
+    language: str
+    code_given: bool
+    """Whether the ticket came with an activation code (kept only as a keyed hash)."""
 
 
 @frozen
@@ -89,15 +95,17 @@ class Erased:
     mail_deleted: int
     record: ErasureRecord
 
-
-@frozen
-class ErasureRecord:
-    """The journal's line for one erasure: the address only as a keyed hash (``key_id`` names the
-    ring key that made it), so the journal cannot be read back into addresses."""
-
-    key_id: int
-    address_hash: str
-    erased_at: datetime
+    def found_anything(self) -> bool:
+        return any(
+            (
+                self.licences_erased,
+                self.tickets,
+                self.sessions_dropped,
+                self.tunnel_addresses_deleted,
+                self.renewal_links_deleted,
+                self.mail_deleted,
+            )
+        )
 
 
 class PrivacyStore(Protocol):
@@ -107,12 +115,9 @@ class PrivacyStore(Protocol):
         ...
 
     def erase_address(self, key: str, hashes: Sequence[str], record: ErasureRecord) -> Erased:
-        """End its licences and erase what the inventory says erasure removes, as of
-        ``record.erased_at``, and journal the record: all in one transaction."""
-        ...
-
-    def delete_mail_about(self, hashes: Sequence[str]) -> int:
-        """Delete the messages about the person whose address these keyed hashes name."""
+        """End its licences and erase what the inventory says erasure removes, of what was there
+        at ``record.erased_at`` (licences started, tickets opened, mail written by then: what came
+        later belongs to someone who came back), and journal the record: all in one transaction."""
         ...
 
     def addresses(self) -> set[str]:
@@ -133,38 +138,37 @@ def export_address(store: PrivacyStore, keys: Keyring, email: str) -> Held:
     return store.held(key, keys.read().addresses(key).values)
 
 
-def erase_address(store: PrivacyStore, keys: Keyring, email: str, now: datetime) -> Erased:
-    return _erase(store, keys.read(), _address_key(email), now)
+def erase_address(
+    store: PrivacyStore, keys: Keyring, journal_key: JournalKey, email: str, now: datetime
+) -> Erased:
+    key = _address_key(email)
+    return _erase(store, keys.read(), key, ErasureRecord(journal_key.id, journal_key.hash(key), now))
 
 
-def _erase(store: PrivacyStore, ring: RingKeys, key: str, when: datetime) -> Erased:
-    hashes = ring.addresses(key)
-    record = ErasureRecord(hashes.current.key_id, hashes.current.value, when)
-    return store.erase_address(key, hashes.values, record)
+def _erase(store: PrivacyStore, ring: RingKeys, key: str, record: ErasureRecord) -> Erased:
+    # Mail is found by the address's hashes under the master ring, as the queue made them.
+    return store.erase_address(key, ring.addresses(key).values, record)
 
 
-def reapply_erasures(store: PrivacyStore, keys: Keyring, journal: Iterable[ErasureRecord]) -> list[Erased]:
-    """Erase again, in a restored database, every address an erasure in ``journal`` names that the
-    restored database has not recorded itself (it was made after the backup): a backup must not
-    bring erased data back. Each is erased as of its own time."""
+def reapply_erasures(store: PrivacyStore, keys: Keyring, journal: Journal) -> list[Erased]:
+    """Erase again, in a restored database, every address an erasure in ``journal`` names, as of
+    its own time: what the address held then goes (the backup must not bring it back), what it
+    holds from later stays (the person came back after the erasure). Records under a key the
+    journal lacks match no one (:meth:`Journal.unmatched` says which); what was erased returns."""
     ring = keys.read()
-    known = {(record.key_id, record.address_hash): record.erased_at for record in store.erasures()}
-    wanted: dict[tuple[int, str], ErasureRecord] = {}
-    for record in journal:
+    latest: dict[tuple[str, str], ErasureRecord] = {}
+    for record in journal.records:
         pair = (record.key_id, record.address_hash)
-        if (pair not in known or known[pair] < record.erased_at) and (
-            pair not in wanted or wanted[pair].erased_at < record.erased_at
-        ):
-            wanted[pair] = record
+        if pair not in latest or latest[pair].erased_at < record.erased_at:
+            latest[pair] = record
+    used = [key for key in journal.keys if any(key_id == key.id for key_id, _ in latest)]
     done = []
-    for key in sorted(store.addresses()):
-        hashes = ring.addresses(key)
-        found = [wanted[pair] for pair in ((h.key_id, h.value) for h in hashes.hashes) if pair in wanted]
+    for address in sorted(store.addresses()):
+        found = [latest[pair] for pair in ((key.id, key.hash(address)) for key in used) if pair in latest]
         if found:
-            done.append(_erase(store, ring, key, max(record.erased_at for record in found)))
-    # A sent message may outlive everything else about its address (its ticket deleted, say).
-    if wanted:
-        store.delete_mail_about([address_hash for _, address_hash in wanted])
+            erased = _erase(store, ring, address, max(found, key=lambda record: record.erased_at))
+            if erased.found_anything():
+                done.append(erased)
     return done
 
 

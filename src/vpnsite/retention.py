@@ -3,10 +3,12 @@ data inventory (:mod:`vpnsite.personal_data`) names each rule beside the data it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from attrs import frozen
+import attrs
+from attrs import field, frozen
 
 from vpnsite.renewals import CLOSES_AFTER_END, OPENS_BEFORE_END
 
@@ -18,6 +20,9 @@ MAIL_KEPT_AFTER_LAST_ATTEMPT = timedelta(days=30)
 BACKUPS_KEPT = timedelta(days=30)
 ERASURES_KEPT = BACKUPS_KEPT
 LOGS_KEPT = timedelta(days=14)
+# A VPN server reports its connections every few seconds: one silent this long reports none, and
+# the sessions the hub holds for it have ended with its silence.
+SESSIONS_KEPT_AFTER_SILENCE = timedelta(hours=1)
 
 
 @frozen
@@ -33,6 +38,7 @@ class RetentionPlan:
     renewal_links_created_before: datetime
     renewals_closed_for_ends_before: datetime
     erasures_before: datetime
+    servers_silent_before: datetime
 
 
 def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPlan:
@@ -45,6 +51,7 @@ def plan_retention(now: datetime, longest_rate_window: timedelta) -> RetentionPl
         renewal_links_created_before=now - (OPENS_BEFORE_END + CLOSES_AFTER_END),
         renewals_closed_for_ends_before=now - CLOSES_AFTER_END,
         erasures_before=now - ERASURES_KEPT,
+        servers_silent_before=now - SESSIONS_KEPT_AFTER_SILENCE,
     )
 
 
@@ -91,6 +98,12 @@ def deletes_erasure_record(plan: RetentionPlan, erased_at: datetime) -> bool:
     return erased_at < plan.erasures_before
 
 
+def ends_session(plan: RetentionPlan, server_last_seen: datetime | None) -> bool:
+    """A session ends when its server says so, or with its server's silence: a server that comes
+    back reports its connections again, and the hub counts again those it issued."""
+    return server_last_seen is None or server_last_seen < plan.servers_silent_before
+
+
 @frozen
 class RetentionReport:
     licences_anonymised: int
@@ -101,11 +114,31 @@ class RetentionReport:
     tunnel_addresses_deleted: int
     renewal_links_deleted: int
     erasure_records_deleted: int
+    sessions_ended: int
+    files_deleted: Mapping[str, int] = field(factory=dict)
+    """What went from the files the inventory names (``Elsewhere.retained_as``), by their name."""
 
 
 class RetentionStore(Protocol):
     def apply_retention(self, plan: RetentionPlan) -> RetentionReport: ...
 
 
-def run_retention(store: RetentionStore, now: datetime, longest_rate_window: timedelta) -> RetentionReport:
-    return store.apply_retention(plan_retention(now, longest_rate_window))
+class RetainedFiles(Protocol):
+    def apply_retention(self, plan: RetentionPlan) -> int:
+        """Delete from these files what the plan says is due, by the rule of the data they hold
+        (the same predicate as its rows); how many went."""
+        ...
+
+
+def run_retention(
+    store: RetentionStore,
+    now: datetime,
+    longest_rate_window: timedelta,
+    files: Mapping[str, RetainedFiles] | None = None,
+) -> RetentionReport:
+    """Apply the policy as of ``now`` to the store and to every file kind the inventory names."""
+    plan = plan_retention(now, longest_rate_window)
+    report = store.apply_retention(plan)
+    return attrs.evolve(
+        report, files_deleted={name: kind.apply_retention(plan) for name, kind in (files or {}).items()}
+    )

@@ -21,6 +21,7 @@ import requests
 
 from tests.integration.processes import vpnsite
 from tests.support.serve import serve, signed_form, stop
+from vpnsite_adapters import erasure_journal
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -214,6 +215,25 @@ def test_restore_refuses_links_and_empty_folders_and_writes_through_no_link(
     assert list(elsewhere.iterdir()) == []
 
 
+def test_restore_refuses_a_data_directory_that_is_or_sits_under_a_link_and_writes_nothing(
+    backup: Path, tmp_path: Path
+) -> None:
+    """Named as an operator would (`ln -s target data; VPNSITE_DATA_DIR=data vpnsite restore …`):
+    the name is checked before the settings create anything through it."""
+    target = tmp_path / "target"
+    target.mkdir()
+    (tmp_path / "data").symlink_to(target)
+    (tmp_path / "parent").symlink_to(target)
+    for given, words in (("data", ("is a link",)), ("parent/data", ("sits under", "parent"))):
+        env = _environment(Path(given), None)
+        _refused(vpnsite("restore", str(backup), env=env, cwd=tmp_path), "nothing restored", *words)
+        assert list(target.iterdir()) == [], f"nothing written through {given}"
+    assert list(target.iterdir()) == []
+    # The real folder, named as it is, restores.
+    _run("restore", str(backup), env=_environment(target, None), cwd=tmp_path)
+    assert (target / "secret.key").is_file()
+
+
 def test_a_backup_taken_before_an_erasure_comes_back_without_the_erased_data(
     databases: tuple[str | None, str | None], tmp_path: Path
 ) -> None:
@@ -228,7 +248,7 @@ def test_a_backup_taken_before_an_erasure_comes_back_without_the_erased_data(
         assert _check(served.base, gone).status_code == 404
     finally:
         stop(served.process)
-    assert len(journal.read_text().splitlines()) == 1 and "gone" not in journal.read_text()
+    assert len(erasure_journal.read(journal).records) == 1 and "gone" not in journal.read_text()
 
     # Restored elsewhere, with the journal given by hand: the erasure holds; the other licence is back.
     new = _environment(tmp_path / "new", target_url)

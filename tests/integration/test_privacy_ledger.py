@@ -20,8 +20,8 @@ from tests.integration.processes import vpnsite
 from tests.integration.sql import execute_sql
 from vpnsite.emails import mailbox_key
 from vpnsite.fleet import Heartbeat, Location
-from vpnsite.personal_data import INVENTORY, columns, kept_by_erasure
-from vpnsite.privacy import erase_address, export_address, held_document
+from vpnsite.personal_data import INVENTORY, Elsewhere, columns, kept_by_erasure
+from vpnsite.privacy import export_address, held_document
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import (
     anonymises_licence,
@@ -36,7 +36,9 @@ from vpnsite.retention import (
     run_retention,
 )
 from vpnsite.tunnel_addresses import tunnel_address
-from vpnsite_adapters.bootstrap import Hub
+from vpnsite_adapters import erasure_journal
+from vpnsite_adapters.bootstrap import Hub, retained_files
+from vpnsite_adapters.settings import load_settings
 from vpnsite_adapters.sql.database import from_db, to_db
 
 SERVERS = ("nl-ams", "de-fra", "fr-par")
@@ -67,6 +69,24 @@ def test_each_stored_kind_names_a_retention_rule_of_the_core() -> None:
     for data in INVENTORY:
         if data.kept.by == "store" and data.kept.period is not None:
             assert data.kept.rule is not None, data.id
+
+
+def test_every_file_the_service_keeps_is_swept_by_its_kinds_rule(tmp_path: Path) -> None:
+    """A file the inventory names as kept by the store names what applies its retention, and that
+    is wired: a new kind of file without one fails here."""
+    settings = load_settings(
+        {"VPNSITE_ERASURE_JOURNAL": str(tmp_path / "erasures.jsonl")},
+        env_file=None,
+        data_dir=tmp_path / "data",
+    )
+    wired = retained_files(settings)
+    named = set()
+    for data in INVENTORY:
+        for place in data.held_in:
+            if isinstance(place, Elsewhere) and place.place == "file" and data.kept.by == "store":
+                assert place.retained_as in wired, f"{data.id}: {place.name} has no retention"
+                named.add(place.retained_as)
+    assert named == set(wired), "a retention wired for no file of the inventory"
 
 
 def _fleet(hub: Hub) -> dict[str, str]:
@@ -175,7 +195,7 @@ def test_erasure_leaves_only_what_the_inventory_declares(
     outbox = hub.services.settings.data_dir / "outbox"
     sent_before = set(outbox.glob("*.eml")) if outbox.exists() else set()
 
-    erase_address(hub.store.privacy, keys, erased.email, hub.services.clock.now())
+    hub.services.erasures.erase(erased.email)
 
     assert traces(hub, erased) <= kept_by_erasure()
     assert held_document(export_address(hub.store.privacy, keys, kept.email)) == before
@@ -187,7 +207,7 @@ def test_erasure_leaves_only_what_the_inventory_declares(
     }
     assert not [text[:600] for text in written if erased.email.casefold() in text.casefold()]
     journal = {record.address_hash for record in hub.store.privacy.erasures()}
-    assert journal & set(keys.read().addresses(mailbox_key(erased.email)).values)
+    assert hub.services.erasures.journal_keys.current().hash(mailbox_key(erased.email)) in journal
 
 
 def test_a_queued_mail_to_an_erased_address_is_never_sent(make_hub: Any) -> None:
@@ -195,7 +215,7 @@ def test_a_queued_mail_to_an_erased_address_is_never_sent(make_hub: Any) -> None
     uses = hub.services
     uses.signups.create_user(uses.signups.submit_email("gone@example.org", None, None), None)
     uses.signups.create_user(uses.signups.submit_email("stays@example.org", None, None), None)
-    erase_address(hub.store.privacy, uses.licence_checks.keys, "gone@example.org", uses.clock.now())
+    uses.erasures.erase("gone@example.org")
     assert hub.mail.deliver_due() == (1, 0)
     outbox = uses.settings.data_dir / "outbox"
     [written] = [path.read_text() for path in outbox.glob("*.eml")]
@@ -317,8 +337,8 @@ def test_the_erase_command_reaches_the_outbox_and_the_journal_and_names_the_inbo
     assert "noah@example.org" in left
     assert ticket.number in result.stderr and "support inbox" in result.stderr
     assert "mia" not in result.stderr.casefold() and "mia" not in journal.read_text().casefold()
-    [line] = journal.read_text().splitlines()
-    assert json.loads(line)["address_hash"] in {r.address_hash for r in hub.store.privacy.erasures()}
+    [record] = erasure_journal.read(journal).records
+    assert record.address_hash in {r.address_hash for r in hub.store.privacy.erasures()}
 
 
 def test_an_unwritable_journal_file_is_reported_and_the_erasure_stands(

@@ -60,6 +60,9 @@ def test_privacy_export_holds_every_kind_the_inventory_says_it_includes(
     exported = set(held) | (fields & {"email", "ip_address"})
     assert exported == {data.id for data in INVENTORY if data.exported}
     assert held["licences"] and held["tickets"] and held["mail_queue"]
+    # What the licence and the ticket say about their holder beyond the address: each is exported.
+    assert {"reminded_for_end", "language"} <= set(held["licences"][0])
+    assert held["tickets"][0]["language"] == "en" and held["tickets"][0]["code_given"] is True
 
 
 def test_the_readme_privacy_table_is_the_inventory() -> None:

@@ -13,8 +13,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from tests.integration.sql import execute_sql
 from vpnsite.emails import mailbox_key
+from vpnsite.erasure_journal import ErasureRecord
 from vpnsite.licences import Licence
-from vpnsite.privacy import ErasureRecord
 from vpnsite.retention import plan_retention
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.migrations import migrate
@@ -75,7 +75,7 @@ def test_the_kept_count_equals_the_recount_whatever_happens(store: SqlStore) -> 
 
         @rule(address=st.sampled_from(ADDRESSES))
         def erase(self, address: str) -> None:
-            store.privacy.erase_address(mailbox_key(address), [], ErasureRecord(1, address, self.now))
+            store.privacy.erase_address(mailbox_key(address), [], ErasureRecord("j1", address, self.now))
             # Erasure ends the address's live licences now.
             ends = dict(execute_sql(store.db, "SELECT id, ends_at FROM licence").fetchall())
             self.issued = [(licence_id, from_db(ends[licence_id])) for licence_id, _ in self.issued]

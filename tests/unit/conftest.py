@@ -17,7 +17,7 @@ from attrs import define
 from hypothesis import settings
 
 from tests.support.clock import ManualClock
-from tests.unit.fakes import RecordingNotifications, ScriptedRandom
+from tests.unit.fakes import HeldJournalKeys, RecordingNotifications, ScriptedRandom
 from tests.unit.memory import MemoryStore
 from vpnsite.archives import Archives
 from vpnsite.devices import Devices
@@ -79,6 +79,7 @@ class World:
     node_access: NodeAccess
     devices: Devices
     erasures: Erasures
+    journal_keys: HeldJournalKeys
     notifications: RecordingNotifications
 
     def users(self) -> int:
@@ -117,8 +118,18 @@ def build_world(backend: str, path: Path | None) -> World:
     def user_count() -> int:
         return store.licences.count_users(clock.now())
 
+    journal_keys = HeldJournalKeys(random)
     uses = wire_use_cases(
-        store, keys, clock, random, limiter, notifications, FreeTier(1_000_000), user_count, TERM_DAYS
+        store,
+        keys,
+        clock,
+        random,
+        limiter,
+        notifications,
+        FreeTier(1_000_000),
+        user_count,
+        TERM_DAYS,
+        journal_keys,
     )
     return World(
         backend=backend,
@@ -138,6 +149,7 @@ def build_world(backend: str, path: Path | None) -> World:
         node_access=uses.node_access,
         devices=uses.devices,
         erasures=uses.erasures,
+        journal_keys=journal_keys,
         notifications=notifications,
     )
 

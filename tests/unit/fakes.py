@@ -1,10 +1,13 @@
-"""Deterministic stand-ins for the randomness, notification and server credential ports (the stores'
-are in `memory`)."""
+"""Deterministic stand-ins for the randomness, notification, server credential and journal-key
+ports (the stores' are in `memory`)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+
+from vpnsite.erasure_journal import JournalKey, new_journal_key
+from vpnsite.ports import RandomSource
 
 
 class SeededRandom:
@@ -81,3 +84,22 @@ class IssuedCredentials:
 
     def issue_certificate(self, server_id: str) -> None:
         self.certificates.append(server_id)
+
+
+class HeldJournalKeys:
+    """The erasure journal's keys (``erasure_journal.JournalKeyring``) held in memory: the first
+    made on first use, a new one by ``rotate``."""
+
+    def __init__(self, random: RandomSource) -> None:
+        self.random = random
+        self.keys: list[JournalKey] = []
+
+    def current(self) -> JournalKey:
+        return self.keys[-1] if self.keys else self.rotate()
+
+    def known(self) -> tuple[JournalKey, ...]:
+        return tuple(self.keys)
+
+    def rotate(self) -> JournalKey:
+        self.keys.append(new_journal_key(self.random))
+        return self.keys[-1]

@@ -15,13 +15,13 @@ import attrs
 from attrs import Factory, define, frozen
 
 from vpnsite.emails import mailbox_key
+from vpnsite.erasure_journal import ErasureRecord
 from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
 from vpnsite.licences import Licence
 from vpnsite.privacy import (
     Erased,
-    ErasureRecord,
     Held,
     HeldLicence,
     HeldRenewalLink,
@@ -39,6 +39,7 @@ from vpnsite.retention import (
     deletes_renewal_link,
     deletes_ticket,
     deletes_tunnel_address,
+    ends_session,
     erases_signup_ip,
 )
 from vpnsite.signups import Redemption
@@ -521,6 +522,11 @@ class MemoryWireGuardStore:
         ]
 
 
+def _last_seen(db: MemoryDatabase, server_id: str) -> datetime | None:
+    row = db.servers.get(server_id)
+    return None if row is None else row.server.last_seen
+
+
 @frozen
 class MemoryRetentionStore:
     db: MemoryDatabase
@@ -570,6 +576,13 @@ class MemoryRetentionStore:
         ]
         for address_hash in erasures:
             del db.erasures[address_hash]
+        silent = [
+            key
+            for key, session in db.sessions.items()
+            if ends_session(plan, _last_seen(db, session.server_id))
+        ]
+        for key in silent:
+            del db.sessions[key]
         return RetentionReport(
             licences_anonymised=anonymised,
             rate_events_deleted=events,
@@ -579,6 +592,7 @@ class MemoryRetentionStore:
             tunnel_addresses_deleted=len(peers),
             renewal_links_deleted=links - len(db.renewal_links),
             erasure_records_deleted=len(erasures),
+            sessions_ended=len(silent),
         )
 
 
@@ -609,7 +623,15 @@ class MemoryPrivacyStore:
         )
         return Held(
             licences=tuple(
-                HeldLicence(row.id, row.email or "", row.ip, row.language, row.starts_at, row.ends_at)
+                HeldLicence(
+                    row.id,
+                    row.email or "",
+                    row.ip,
+                    row.language,
+                    row.starts_at,
+                    row.ends_at,
+                    row.reminded_for_end,
+                )
                 for row in licences
             ),
             tickets=tuple(
@@ -619,6 +641,8 @@ class MemoryPrivacyStore:
                     row.message or "",
                     row.ticket.created_at,
                     row.ticket.closed_at,
+                    row.ticket.language,
+                    row.code_hash is not None,
                 )
                 for row in tickets
             ),
@@ -638,7 +662,7 @@ class MemoryPrivacyStore:
 
     def erase_address(self, key: str, hashes: Sequence[str], record: ErasureRecord) -> Erased:
         db, now = self.db, record.erased_at
-        rows = [row for row in db.licences.values() if row.email_key == key]
+        rows = [row for row in db.licences.values() if row.email_key == key and row.starts_at <= now]
         ids = {row.id for row in rows}
         sessions = [k for k, s in db.sessions.items() if s.licence_id in ids]
         for session in sessions:
@@ -655,7 +679,8 @@ class MemoryPrivacyStore:
                 row.ends_at, ended = now, ended + 1
             row.email, row.ip, row.request_id, row.anonymised_at = None, None, None, now
         tickets = sorted(
-            (row for row in db.tickets.values() if row.email_key == key), key=lambda row: row.ticket.number
+            (row for row in db.tickets.values() if row.email_key == key and row.ticket.created_at <= now),
+            key=lambda row: row.ticket.number,
         )
         for ticket in tickets:
             ticket.email = ticket.message = ticket.code_hash = None
@@ -670,9 +695,6 @@ class MemoryPrivacyStore:
             mail_deleted=0,
             record=record,
         )
-
-    def delete_mail_about(self, hashes: Sequence[str]) -> int:
-        return 0
 
     def addresses(self) -> set[str]:
         db = self.db

@@ -80,7 +80,9 @@ def test_a_link_dies_with_its_licence_and_with_its_erasure(world: World) -> None
         world.archives.open(token, ip=None)
     erased = sign_up(world, "c@example.org")
     world.archives.open(erased, ip=None)
-    erase_address(world.store.privacy, world.keys, "C@example.org", world.clock.now())
+    erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "C@example.org", world.clock.now()
+    )
     with pytest.raises(LicenceNotFound):
         world.archives.open(erased, ip=None)
 

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
+from vpnsite.erasure_journal import ErasureRecord, JournalKey
 from vpnsite.erasures import (
     ErasureLinks,
     Erasures,
@@ -23,7 +24,7 @@ from vpnsite.erasures import (
 from vpnsite.errors import InvalidField, LicenceNotFound
 from vpnsite.key_ring import KeyRing
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.privacy import ErasureRecord, erase_address, export_address, held_document
+from vpnsite.privacy import erase_address, export_address, held_document
 
 links = ErasureLinks(Keyring.from_master(b"k" * 32))
 licence_ids = st.binary(min_size=16, max_size=16).map(bytes.hex)
@@ -125,7 +126,9 @@ def test_erasing_by_the_link_is_the_operators_erasure_and_spends_the_link(world:
 
 def test_a_link_leads_nowhere_once_the_operator_erased_its_address(world: World) -> None:
     token, _ = link_of(world, "kim@example.org")
-    erase_address(world.store.privacy, world.keys, "kim@example.org", world.clock.now())
+    erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "kim@example.org", world.clock.now()
+    )
     with pytest.raises(LinkLeadsNowhere) as spent:
         world.erasures.erase_named(token)
     assert spent.value.genuine
@@ -164,27 +167,32 @@ class Outbox:
         return self.copies
 
 
-class Journal:
+class JournalCopy:
     def __init__(self, fails: bool = False) -> None:
         self.fails = fails
         self.records: list[ErasureRecord] = []
+        self.keys: list[JournalKey] = []
 
-    def append(self, record: ErasureRecord) -> None:
+    def append(self, record: ErasureRecord, key: JournalKey) -> None:
         if self.fails:
             raise JournalNotWritten("Read-only file system")
         self.records.append(record)
+        self.keys.append(key)
 
 
-def with_copies(world: World, outbox: Outbox | None, journal: Journal | None) -> Erasures:
+def with_copies(world: World, outbox: Outbox | None, journal: JournalCopy | None) -> Erasures:
     return attrs.evolve(world.erasures, outbox=outbox, journal=journal)
 
 
 def test_an_erasure_reaches_the_outbox_and_the_journal_whichever_door(world: World) -> None:
     token, _ = link_of(world, "olga@example.org")
-    outbox, journal = Outbox(copies=2), Journal()
+    outbox, journal = Outbox(copies=2), JournalCopy()
     erasure = with_copies(world, outbox, journal).erase_named(token)
     assert outbox.asked == ["olga@example.org"]
     assert journal.records == [erasure.erased.record] == world.store.privacy.erasures()
+    # Under the journal's own key, which the journal is given with its first entry.
+    assert journal.keys == [world.journal_keys.current()]
+    assert erasure.erased.record.key_id == world.journal_keys.current().id
     assert erasure_document(erasure)["outbox_files_deleted"] == 2
     assert erasure.journal_problem is None
 
@@ -193,7 +201,7 @@ def test_without_an_outbox_the_document_names_none_and_a_journal_that_fails_leav
     world: World,
 ) -> None:
     world.sign_up("olga@example.org")
-    erasure = with_copies(world, None, Journal(fails=True)).erase("olga@example.org")
+    erasure = with_copies(world, None, JournalCopy(fails=True)).erase("olga@example.org")
     assert "outbox_files_deleted" not in erasure_document(erasure)
     assert erasure.journal_problem == "Read-only file system"
     assert erasure.erased.licences_erased == 1

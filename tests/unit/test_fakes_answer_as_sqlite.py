@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world
 from vpnsite.errors import DomainError
-from vpnsite.privacy import erase_address, export_address
+from vpnsite.privacy import export_address
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.renewals import Reminder
 from vpnsite.retention import run_retention
@@ -95,7 +95,7 @@ class Script:
         if kind == "log in":
             return w.node_access.log_in("ams-secret", *self.credential(a, b)[:2])
         if kind == "erase":
-            return erase_address(w.store.privacy, w.keys, self.pick(ADDRESSES, a), w.clock.now())
+            return w.erasures.erase(self.pick(ADDRESSES, a)).erased
         if kind == "retention":
             return run_retention(w.store.retention, w.clock.now(), longest_window(DEFAULT_RULES))
         if kind == "wait":

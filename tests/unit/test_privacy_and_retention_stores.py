@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import TERM_DAYS, World, open_world, store_property
 from vpnsite.emails import mailbox_key
+from vpnsite.erasure_journal import Journal
 from vpnsite.errors import LicenceNotFound
+from vpnsite.licences import Licence
 from vpnsite.privacy import (
     Held,
     HeldLicence,
@@ -26,6 +28,7 @@ from vpnsite.privacy import (
 )
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import RetentionReport, anonymises_licence, plan_retention, run_retention
+from vpnsite.support import Ticket
 
 WINDOW = longest_window(DEFAULT_RULES)
 
@@ -51,9 +54,12 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
                 "en",
                 start,
                 start + timedelta(days=TERM_DAYS),
+                None,
             ),
         ),
-        tickets=(HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None),),
+        tickets=(
+            HeldTicket(ticket.number, "ANNA@example.org", "Hello", world.clock.now(), None, "en", True),
+        ),
         vpn_sessions=(HeldSession(anna.licence.id, "nl-amsterdam", world.clock.now(), None),),
         wireguard_peers=(),
         mail_queue=(),
@@ -62,6 +68,19 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     document = held_document(held)
     assert document["licences"][0]["starts_at"] == start.isoformat(timespec="seconds")
     assert anna.code not in repr(document)
+
+
+def test_an_export_says_when_a_reminder_went_in_which_language_a_ticket_was_and_whether_it_gave_a_code(
+    world: World,
+) -> None:
+    anna = world.sign_up("anna@example.org")
+    world.support.open_ticket("anna@example.org", None, "Здравствуйте", ip=None, language="ru")
+    world.clock.advance(days=TERM_DAYS - 6)
+    assert world.renewals.send_reminders() == 1
+    document = held_document(export_address(world.store.privacy, world.keys, "anna@example.org"))
+    [licence], [ticket] = document["licences"], document["tickets"]
+    assert licence["reminded_for_end"] == anna.licence.ends_at.isoformat(timespec="seconds")
+    assert ticket["language"] == "ru" and ticket["code_given"] is False
 
 
 def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(world: World) -> None:
@@ -73,7 +92,9 @@ def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(wor
     assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
     world.clock.advance(days=1)
 
-    erased = erase_address(world.store.privacy, world.keys, " ANNA@example.org", world.clock.now())
+    erased = erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), " ANNA@example.org", world.clock.now()
+    )
     assert erased_document(erased) == {
         "licences_ended": 1,
         "licences_erased": 1,
@@ -94,7 +115,9 @@ def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(wor
         world.checks.check("anna@example.org", anna.code, ip=None)
     assert world.store.sessions.sessions_on("nl-amsterdam") == []
     assert world.users() == 1 and world.checks.check("bob@example.org", bob.code, ip=None)
-    again = erase_address(world.store.privacy, world.keys, "anna@example.org", world.clock.now())
+    again = erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "anna@example.org", world.clock.now()
+    )
     assert erased_document(again) == dict.fromkeys(erased_document(erased), 0) | {"tickets": []}
 
 
@@ -102,9 +125,11 @@ def test_erasures_are_applied_again_to_a_store_that_does_not_know_them(world: Wo
     anna = world.sign_up("anna@example.org")
     world.sign_up("bob@example.org")
     world.clock.advance(days=1)
-    record = erase_address(world.store.privacy, world.keys, "anna@example.org", world.clock.now()).record
-    journal = world.store.privacy.erasures()
-    assert reapply_erasures(world.store.privacy, world.keys, journal) == []  # the store knows them
+    record = erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "anna@example.org", world.clock.now()
+    ).record
+    journal = Journal.of(world.journal_keys.known(), world.store.privacy.erasures())
+    assert reapply_erasures(world.store.privacy, world.keys, journal) == []  # nothing of hers is left
     with open_world(world.backend) as restored:  # the same keys, and data as a backup before the erasure
         restored.clock.moment = world.clock.now() - timedelta(days=1)
         again = restored.sign_up("anna@example.org")
@@ -116,6 +141,41 @@ def test_erasures_are_applied_again_to_a_store_that_does_not_know_them(world: Wo
         ended = restored.store.licences.find_by_id(again.licence.id)
         assert ended is not None and ended.ends_at == record.erased_at
     assert anna.licence.id
+
+
+@store_property
+@given(
+    st.lists(st.integers(min_value=-3 * 86400, max_value=3 * 86400), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_a_restore_erases_again_only_what_was_there_when_the_address_was_erased(
+    backend: str, offsets: list[int], rotated: bool
+) -> None:
+    """Licences and tickets of the address made before its erasure go; those of a person who came
+    back after it stay, however the journal's key and the master ring changed meanwhile."""
+    with open_world(backend) as world:
+        world.clock.advance(days=5)
+        erased_at = world.clock.now()
+        world.sign_up("anna@example.org")
+        world.erasures.erase("ANNA@example.org")
+        if rotated:
+            world.journal_keys.rotate()
+        journal = Journal.of(world.journal_keys.known(), world.store.privacy.erasures())
+    with open_world(backend) as restored:
+        if rotated:
+            restored.ring.rotate(seed=9)  # the restored ring shares no key with the journal's hashes
+        made: list[tuple[Licence, Ticket, bool]] = []
+        for offset in sorted(offsets):
+            restored.clock.moment = erased_at + timedelta(seconds=offset)
+            licence = restored.sign_up(f"anna+{len(made)}@example.org").licence
+            ticket = restored.support.open_ticket("anna@example.org", None, "Hello", ip=None)
+            made.append((licence, ticket, licence.starts_at <= erased_at))
+        restored.clock.moment = erased_at + timedelta(days=4)
+        reapply_erasures(restored.store.privacy, restored.keys, journal)
+        for licence, ticket, before in made:
+            kept = restored.store.licences.find_by_id(licence.id)
+            assert kept is not None and (kept.email == "") == before
+            assert (restored.store.tickets.find_ticket(ticket.number).email == "") == before  # type: ignore[union-attr]
 
 
 def test_retention_removes_what_the_policy_says(world: World) -> None:
@@ -137,6 +197,7 @@ def test_retention_removes_what_the_policy_says(world: World) -> None:
         tunnel_addresses_deleted=0,
         renewal_links_deleted=0,
         erasure_records_deleted=0,
+        sessions_ended=0,
     )
     assert world.store.licences.find_by_id(old.licence.id).email == ""  # type: ignore[union-attr]
     assert world.store.licences.find_by_id(kept.licence.id).email == "kept@example.org"  # type: ignore[union-attr]
@@ -148,7 +209,7 @@ def test_retention_removes_what_the_policy_says(world: World) -> None:
     assert world.store.tickets.find_ticket(ticket.number) is None
     assert world.store.tickets.find_ticket(open_ticket.number) == open_ticket
     assert run_retention(world.store.retention, world.clock.now(), WINDOW) == RetentionReport(
-        0, 0, 0, 0, 0, 0, 0, 0
+        0, 0, 0, 0, 0, 0, 0, 0, 0
     )
 
 

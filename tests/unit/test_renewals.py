@@ -100,7 +100,9 @@ def test_no_reminder_for_an_ended_or_erased_licence_and_their_links_stop(world: 
     world.clock.advance(days=TERM_DAYS - 3)
     assert world.renewals.send_reminders() == 2
     links = {r.licence.email: r.renewal_token for kind, r in world.notifications.said if kind == "renewal"}  # type: ignore[attr-defined]
-    erase_address(world.store.privacy, world.keys, "kim@example.org", world.clock.now())
+    erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "kim@example.org", world.clock.now()
+    )
     with pytest.raises(LicenceNotFound):
         world.renewals.renew_with_link(links["kim@example.org"])
     world.clock.advance(days=4)

@@ -10,10 +10,14 @@ from hypothesis import strategies as st
 from tests.unit.strategies import rules as rate_rules
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, longest_window
 from vpnsite.retention import (
+    MAIL_KEPT_AFTER_LAST_ATTEMPT,
     PERSONAL_DATA_KEPT_AFTER_END,
+    SESSIONS_KEPT_AFTER_SILENCE,
     anonymises_licence,
+    deletes_mail,
     deletes_rate_event,
     deletes_ticket,
+    ends_session,
     plan_retention,
 )
 
@@ -108,3 +112,23 @@ def test_a_later_run_deletes_at_least_what_an_earlier_one_did(
     for field in ("licences_ended_before", "rate_events_before", "tickets_closed_before"):
         assert getattr(early, field) <= getattr(late, field)
     assert early.now == now
+
+
+@given(moments, st.one_of(st.none(), spans))
+def test_a_session_ends_with_an_hour_of_its_servers_silence_and_not_before(
+    now: datetime, heard: timedelta | None
+) -> None:
+    plan = plan_retention(now, timedelta(days=1))
+    ended = ends_session(plan, None if heard is None else now + heard)
+    assert ended is (heard is None or heard < -SESSIONS_KEPT_AFTER_SILENCE)
+    assert timedelta(hours=1) == SESSIONS_KEPT_AFTER_SILENCE
+
+
+@given(moments, spans, st.booleans())
+def test_an_outbox_file_goes_exactly_when_its_queued_row_would(
+    now: datetime, age: timedelta, sent: bool
+) -> None:
+    """The outbox is mail that was sent: its files are kept by the queue's own rule."""
+    plan = plan_retention(now, timedelta(days=1))
+    assert deletes_mail(plan, now + age, waiting=False) is (age < -MAIL_KEPT_AFTER_LAST_ATTEMPT)
+    assert not deletes_mail(plan, now + age, waiting=True)

@@ -276,7 +276,9 @@ def test_an_ended_or_erased_licence_is_refused_denied_and_settled_away(world: Wo
     assert world.node_access.log_in(token("server-1"), "anna@example.org", anna.code) == Admission(
         anna.licence.id, "ended"
     )
-    erase_address(world.store.privacy, world.keys, "bob@example.org", world.clock.now())
+    erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "bob@example.org", world.clock.now()
+    )
     assert world.node_access.deny_list(token("server-1")) == [bob.licence.id], (
         "an erased one never reaches TLS"
     )
@@ -319,7 +321,9 @@ def test_a_wireguard_server_learns_the_tunnel_addresses_of_live_licences(world: 
     server, peers = world.node_access.tunnel_peers(token("server-1"))
     assert server == "server-1"
     assert sorted(peers) == sorted([(anna.licence.id, first["server-1"]), (bob.licence.id, "10.66.0.3")])
-    erase_address(world.store.privacy, world.keys, "bob@example.org", world.clock.now())
+    erase_address(
+        world.store.privacy, world.keys, world.journal_keys.current(), "bob@example.org", world.clock.now()
+    )
     assert world.node_access.tunnel_peers(token("server-1"))[1] == [(anna.licence.id, "10.66.0.2")]
     world.clock.advance(days=TERM_DAYS)
     assert world.node_access.tunnel_peers(token("server-1"))[1] == []

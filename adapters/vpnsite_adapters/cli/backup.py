@@ -12,7 +12,9 @@ from pathlib import Path
 
 from attrs import evolve
 
-from vpnsite.privacy import ErasureRecord, reapply_erasures
+from vpnsite.erasure_journal import JOURNAL_KEY_PREFIX, Journal, JournalKey, ring_journal_keys
+from vpnsite.errors import StoreUnavailable
+from vpnsite.privacy import reapply_erasures
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.backup_archive import (
     DATABASE,
@@ -24,7 +26,10 @@ from vpnsite_adapters.backup_archive import (
     secret_files,
     write_archive,
 )
-from vpnsite_adapters.settings import Settings
+from vpnsite_adapters.erasure_journal import KEY_FILE, read_journal_keys
+from vpnsite_adapters.keyring_file import RING_FILE, KeyRingFileError, load_ring
+from vpnsite_adapters.log_lines import use_log_format
+from vpnsite_adapters.settings import Settings, SettingsError, data_dir_as_given, load_settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +53,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         " erasures are applied again to the restored data; VPNSITE_ERASURE_JOURNAL is read anyway",
     )
     restore.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
-    restore.set_defaults(handler=run_restore, store="none")
+    # The settings create the data directory and a secret key in it: a link must be refused first.
+    restore.set_defaults(handler=run_restore_command, store=None, hub_settings=False)
 
 
 def _refuse(message: str) -> int:
@@ -96,6 +102,33 @@ def run_backup(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def linked_part(path: Path) -> Path | None:
+    """The first link on the way to ``path``, the path itself included; None when there is none."""
+    return next((part for part in reversed([path, *path.parents]) if part.is_symlink()), None)
+
+
+def run_restore_command(args: argparse.Namespace) -> int:
+    """`vpnsite restore`, which reads the settings only once the data directory is known to be
+    no link and to sit under none: loading them creates the directory and a key in it, and
+    resolving the name would follow a link where the files would then land."""
+    given = data_dir_as_given(args.command_data_dir or args.data_dir)
+    link = linked_part(given)
+    if link is not None:
+        where = "is" if link == given else f"sits under {link}, which is"
+        return _refuse(f"nothing restored: the data directory {given} {where} a link: name the real folder")
+    try:
+        settings = load_settings(data_dir=given)
+    except SettingsError as error:
+        return _refuse(str(error))
+    use_log_format(settings.log_format)
+    try:
+        return run_restore(settings, args)
+    except StoreUnavailable:
+        return _refuse("the database cannot be reached")
+    except KeyRingFileError as error:
+        return _refuse(str(error))
+
+
 def run_restore(settings: Settings, args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import BackupError, DatabaseCopy, restore_database
 
@@ -112,8 +145,11 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
             " restore into an empty data directory"
         )
     journals = [*args.erasures, *([settings.erasure_journal] if settings.erasure_journal else [])]
+    journal = Journal.of((), ())
     try:
-        erasures = [record for path in journals if path.exists() for record in erasure_journal.read(path)]
+        for path in journals:
+            if path.exists():
+                journal = journal.joined(erasure_journal.read(path))
     except erasure_journal.UnreadableJournal as error:
         return _refuse(f"nothing restored: {error}")
     missing = [path for path in args.erasures if not path.exists()]
@@ -131,6 +167,16 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
                 "VPNSITE_SECRET_KEY differs from the backup's secret: the restored codes and links would"
                 " not check. Unset it, or set it to the secret the backup was made with"
             )
+        journal = journal.with_keys(_backup_journal_keys(unpacked / SECRETS, secret))
+        unmatched = journal.unmatched()
+        if unmatched:
+            # Each would leave its person in the restored data with nothing to say so.
+            keys = ", ".join(sorted({record.key_id for record in unmatched}))
+            return _refuse(
+                f"nothing restored: {len(unmatched)} journalled erasure(s) are under keys neither the"
+                f" journal nor the backup holds ({keys}): give the journal file they were written to,"
+                " with its key lines"
+            )
         copy = DatabaseCopy(
             described["database"],
             described["schema_version"],
@@ -146,21 +192,31 @@ def run_restore(settings: Settings, args: argparse.Namespace) -> int:
         f" secret file(s) into {data_dir}"
     )
     # The restored secret, not the one loading the settings generated: the ring's hashes need it.
-    return _erase_again(evolve(settings, secret_key=secret), erasures, described["created_at"])
+    return _erase_again(evolve(settings, secret_key=secret), journal, described["created_at"])
 
 
-def _erase_again(settings: Settings, erasures: list[ErasureRecord], taken_at: str) -> int:
+def _backup_journal_keys(secrets: Path, secret: bytes) -> tuple[JournalKey, ...]:
+    """The journal keys the backup's data directory held, and its master keys' address keys, under
+    which a journal written before journal keys existed named its addresses."""
+    return (
+        *read_journal_keys(secrets / KEY_FILE),
+        *ring_journal_keys(load_ring(secrets / RING_FILE).keys(secret)),
+    )
+
+
+def _erase_again(settings: Settings, journal: Journal, taken_at: str) -> int:
     """Apply the journal's erasures to what was restored (migrated first, as `serve` would), so
     that data erased after the backup was taken does not come back with it."""
     from vpnsite_adapters.bootstrap import open_console
 
     console = open_console(settings, migrate=True)
     try:
-        erased = reapply_erasures(console.store.privacy, console.keys, erasures)
+        erased = reapply_erasures(console.store.privacy, console.keys, journal)
+        console.journal_keys.keep([key for key in journal.keys if key.id.startswith(JOURNAL_KEY_PREFIX)])
     finally:
         console.close()
-    print(f"applied {len(erasures)} journalled erasure(s) again: {len(erased)} address(es) erased")
-    if not erasures:
+    print(f"applied {len(journal.records)} journalled erasure(s) again: {len(erased)} address(es) erased")
+    if not journal.records:
         print(
             f"vpnsite: no erasure journal given: anything erased since the backup was taken ({taken_at})"
             " is back. Give the journal with --erasures (see README, Privacy)",

@@ -8,6 +8,7 @@ import json
 import logging
 import sys
 
+from vpnsite.erasure_journal import Journal
 from vpnsite.erasures import erasure_document, erasure_summary
 from vpnsite.errors import InvalidField
 from vpnsite.personal_data import table_of_rows
@@ -30,9 +31,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     erase.add_argument("email")
     erase.set_defaults(handler=run_erase, store="write")
     journal = privacy_commands.add_parser(
-        "journal", help="the erasures to re-apply after restoring an older backup, one JSON object a line"
+        "journal",
+        help="the erasures to re-apply after restoring an older backup, with the journal keys they are"
+        " under, one JSON object a line",
     )
     journal.set_defaults(handler=run_journal, store="read")
+    rotate = privacy_commands.add_parser(
+        "rotate-journal-key", help="a new key for the erasure journal's entries from now on"
+    )
+    rotate.set_defaults(handler=run_rotate_journal_key, store="read")
     inventory = privacy_commands.add_parser("inventory", help="every kind of personal data held, as a table")
     inventory.set_defaults(handler=run_inventory, store="none")
 
@@ -80,8 +87,15 @@ def run_erase(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_journal(console: Console, args: argparse.Namespace) -> int:
-    for record in console.store.privacy.erasures():
-        print(erasure_journal.journal_line(record))
+    journal = Journal.of(console.journal_keys.known(), console.store.privacy.erasures())
+    for line in erasure_journal.journal_lines(journal):
+        print(line)
+    return 0
+
+
+def run_rotate_journal_key(console: Console, args: argparse.Namespace) -> int:
+    key = console.journal_keys.rotate()
+    print(f"journal key {key.id} is current: new erasures are journalled under it")
     return 0
 
 

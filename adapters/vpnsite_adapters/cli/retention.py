@@ -1,4 +1,5 @@
-"""``vpnsite retention run``: erase what the retention policy says is due now."""
+"""``vpnsite retention run``: erase what the retention policy says is due now, in the database and
+in the files the inventory names (the outbox, the erasure journal)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_now(console: Console, _args: argparse.Namespace) -> int:
     window = events_kept_for(console.settings.rate_limits)
-    report = run_retention(console.store.retention, console.clock.now(), window)
+    report = run_retention(console.store.retention, console.clock.now(), window, console.retained_files)
     print(json.dumps(attrs.asdict(report)))
     return 0

@@ -1,10 +1,11 @@
 """The hub's background work, wired in one place: the status snapshot every second, the mail
-sender, renewal reminders, retention every hour, the fleet probe, and the demo's servers."""
+sender, renewal reminders, retention at start and every hour, the fleet probe, and the demo's servers."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from datetime import timedelta
 
 import attrs
@@ -13,7 +14,7 @@ from attrs import define, field
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.renewals import Renewals
-from vpnsite.retention import RetentionReport, RetentionStore, run_retention
+from vpnsite.retention import RetainedFiles, RetentionReport, RetentionStore, run_retention
 from vpnsite_adapters.jobs.demo_fleet import DemoFleet, DemoServers
 from vpnsite_adapters.jobs.fleet_probe import PROBE_SECONDS, FleetProbe
 from vpnsite_adapters.jobs.status_snapshot import REFRESH_SECONDS, StatusSnapshot
@@ -33,6 +34,7 @@ class Jobs:
     mail: MailQueue
     renewals: Renewals
     retention: RetentionStore
+    retained_files: Mapping[str, RetainedFiles]
     longest_rate_window: timedelta
     demo_servers: DemoServers
     server_tokens: Keyring
@@ -43,7 +45,9 @@ class Jobs:
 
     def run_retention(self) -> RetentionReport:
         with self.unit_of_work.scope():
-            return run_retention(self.retention, self.clock.now(), self.longest_rate_window)
+            return run_retention(
+                self.retention, self.clock.now(), self.longest_rate_window, self.retained_files
+            )
 
     def send_renewal_reminders(self) -> int:
         with self.unit_of_work.scope():
@@ -54,6 +58,12 @@ class Jobs:
 
     def start(self) -> None:
         self.snapshot.refresh()
+        # Before the site answers, then hourly: a restart, or a restored backup, leaves nothing
+        # past its time live until the hour comes round.
+        try:
+            self._scheduled_retention()
+        except Exception:
+            log.exception("retention failed at start; trying again in %s s", RETENTION_SECONDS)
         self.running = (
             Periodic("status-snapshot", REFRESH_SECONDS, self.snapshot.refresh),
             self.mail.sender,

@@ -3,8 +3,10 @@ accident until an SMTP server is configured."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from email.policy import default
 from email.utils import getaddresses
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.mail import MailFailed, Message
+from vpnsite.retention import RetentionPlan, deletes_mail
 from vpnsite_adapters.mail.compose import to_mime
 
 
@@ -60,11 +63,30 @@ def erase_from_outbox(folder: Path, address: str) -> int:
     return deleted
 
 
+def written_at(path: Path) -> datetime:
+    """When the outbox wrote a message: its name begins with the time in nanoseconds."""
+    stamp = path.name.split("-", 1)[0]
+    if stamp.isdigit():
+        return datetime.fromtimestamp(int(stamp) / 1e9, UTC)
+    return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+
+
 class OutboxFolder:
-    """The erasures' port (``erasures.OutboxCopies``) on the outbox folder."""
+    """The erasures' port (``erasures.OutboxCopies``) on the outbox folder, and its retention
+    (``retention.RetainedFiles``): a message written there was sent, so it goes when the queue's
+    row for it would (``retention.deletes_mail``)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
     def erase(self, email: str) -> int:
         return erase_from_outbox(self.folder, email)
+
+    def apply_retention(self, plan: RetentionPlan) -> int:
+        deleted = 0
+        for path in sorted(self.folder.glob("*.eml")):
+            with contextlib.suppress(FileNotFoundError):
+                if not path.is_symlink() and deletes_mail(plan, written_at(path), waiting=False):
+                    path.unlink()
+                    deleted += 1
+        return deleted

@@ -64,6 +64,8 @@ def open_database(url: str, max_connections: int = 16) -> peewee.Database:
                 "foreign_keys": 1,
                 "busy_timeout": 10_000,
                 "cache_size": -16_000,
+                # What is deleted or rewritten is overwritten with zeros (sql/disk.py).
+                "secure_delete": 1,
             },
             timeout=10,
             # Writers take the lock up front: no deadlock between two readers turning writers.

@@ -359,6 +359,18 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        15,
+        "the erasure journal's entries are keyed under journal keys of their own, named by text",
+        (
+            # SQLite keeps the text in the INTEGER column as it is (a journal key's id is never a
+            # number); an entry made before names its master key by number, read back as text.
+            PostgresOnly("ALTER TABLE erasure ALTER COLUMN key_id TYPE TEXT"),
+        ),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

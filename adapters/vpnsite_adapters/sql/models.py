@@ -147,7 +147,7 @@ def bind_models(db: peewee.Database) -> Models:
 
     class Erasure(Base):
         address_hash = peewee.TextField(primary_key=True)
-        key_id = peewee.IntegerField()
+        key_id = peewee.TextField()
         erased_at = peewee.BigIntegerField()
 
     return Models(

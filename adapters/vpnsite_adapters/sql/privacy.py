@@ -8,9 +8,9 @@ from datetime import datetime
 import peewee
 from attrs import frozen
 
+from vpnsite.erasure_journal import ErasureRecord
 from vpnsite.privacy import (
     Erased,
-    ErasureRecord,
     Held,
     HeldLicence,
     HeldMail,
@@ -20,8 +20,12 @@ from vpnsite.privacy import (
     HeldTunnelAddress,
 )
 from vpnsite_adapters.sql.database import from_db, to_db
+from vpnsite_adapters.sql.disk import scrub
 from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
+
+# What an erasure rewrites or deletes: cleared from the database's files after it.
+ERASED_TABLES = ("licence", "user_end", "ticket", "vpn_session", "wg_peer", "renewal_link", "mail_queue")
 
 
 def _maybe(value: int | None) -> datetime | None:
@@ -66,13 +70,25 @@ class SqlPrivacyStore:
         return Held(
             licences=tuple(
                 HeldLicence(
-                    row.id, row.email, row.ip, row.language, from_db(row.starts_at), from_db(row.ends_at)
+                    row.id,
+                    row.email,
+                    row.ip,
+                    row.language,
+                    from_db(row.starts_at),
+                    from_db(row.ends_at),
+                    _maybe(row.reminded_for_end),
                 )
                 for row in licences
             ),
             tickets=tuple(
                 HeldTicket(
-                    row.number, row.email, row.message or "", from_db(row.created_at), _maybe(row.closed_at)
+                    row.number,
+                    row.email,
+                    row.message or "",
+                    from_db(row.created_at),
+                    _maybe(row.closed_at),
+                    row.language,
+                    row.code_hash is not None,
                 )
                 for row in tickets
             ),
@@ -101,7 +117,12 @@ class SqlPrivacyStore:
         m = self.models
         when = to_db(record.erased_at)
         with self.db.atomic():
-            ids = [row.id for row in m.Licence.select(m.Licence.id).where(m.Licence.email_key == key)]
+            ids = [
+                row.id
+                for row in m.Licence.select(m.Licence.id).where(
+                    (m.Licence.email_key == key) & (m.Licence.starts_at <= when)
+                )
+            ]
             of_licences = m.VpnSession.licence_id.in_(ids)
             sessions = m.VpnSession.delete().where(of_licences).execute()
             peers = m.WgPeer.delete().where(m.WgPeer.licence_id.in_(ids)).execute()
@@ -117,21 +138,23 @@ class SqlPrivacyStore:
                 .execute()
             )
             self.users.address_changed(key)
+            written = (m.Ticket.email_key == key) & (m.Ticket.created_at <= when)
             numbers = tuple(
                 row.number
-                for row in m.Ticket.select(m.Ticket.number)
-                .where(m.Ticket.email_key == key)
-                .order_by(m.Ticket.number)
+                for row in m.Ticket.select(m.Ticket.number).where(written).order_by(m.Ticket.number)
             )
-            m.Ticket.update(email=None, email_key=None, message=None, code_hash=None).where(
-                m.Ticket.email_key == key
-            ).execute()
-            mail = self.delete_mail_about(hashes)
+            m.Ticket.update(email=None, email_key=None, message=None, code_hash=None).where(written).execute()
+            queue = m.MailQueue
+            mail = (
+                queue.delete().where(queue.about_key.in_(list(hashes)) & (queue.created_at <= when)).execute()
+            )
             m.Erasure.insert(
                 address_hash=record.address_hash, key_id=record.key_id, erased_at=when
             ).on_conflict(
-                conflict_target=[m.Erasure.address_hash], update={m.Erasure.erased_at: when}
+                conflict_target=[m.Erasure.address_hash],
+                update={m.Erasure.erased_at: when, m.Erasure.key_id: record.key_id},
             ).execute()
+        scrub(self.db, ERASED_TABLES)
         return Erased(
             licences_ended=ended,
             licences_erased=erased,
@@ -142,10 +165,6 @@ class SqlPrivacyStore:
             mail_deleted=mail,
             record=record,
         )
-
-    def delete_mail_about(self, hashes: Sequence[str]) -> int:
-        queue = self.models.MailQueue
-        return int(queue.delete().where(queue.about_key.in_(list(hashes))).execute())
 
     def addresses(self) -> set[str]:
         m = self.models
@@ -160,6 +179,6 @@ class SqlPrivacyStore:
     def erasures(self) -> list[ErasureRecord]:
         journal = self.models.Erasure
         return [
-            ErasureRecord(row.key_id, row.address_hash, from_db(row.erased_at))
+            ErasureRecord(str(row.key_id), row.address_hash, from_db(row.erased_at))
             for row in journal.select().order_by(journal.erased_at, journal.address_hash)
         ]

@@ -7,6 +7,7 @@ from attrs import frozen
 
 from vpnsite.retention import RetentionPlan, RetentionReport
 from vpnsite_adapters.sql.database import to_db
+from vpnsite_adapters.sql.disk import scrub
 from vpnsite_adapters.sql.models import Models
 from vpnsite_adapters.sql.users import UserTally
 
@@ -72,6 +73,22 @@ class SqlRetentionStore:
                 .execute()
             )
             erasures = m.Erasure.delete().where(m.Erasure.erased_at < to_db(plan.erasures_before)).execute()
+            heard = m.VpnServer.select(m.VpnServer.id).where(
+                m.VpnServer.last_seen >= to_db(plan.servers_silent_before)
+            )
+            sessions = m.VpnSession.delete().where(m.VpnSession.server_id.not_in(heard)).execute()
+        changed = {
+            "licence": ips + anonymised,
+            "user_end": ips + anonymised,
+            "wg_peer": peers,
+            "rate_event": events,
+            "renewal_link": links,
+            "ticket": tickets,
+            "mail_queue": mail,
+            "erasure": erasures,
+            "vpn_session": sessions,
+        }
+        scrub(self.db, [table for table, count in changed.items() if count])
         return RetentionReport(
             licences_anonymised=anonymised,
             rate_events_deleted=events,
@@ -81,4 +98,5 @@ class SqlRetentionStore:
             tunnel_addresses_deleted=peers,
             renewal_links_deleted=links,
             erasure_records_deleted=erasures,
+            sessions_ended=sessions,
         )
