@@ -17,6 +17,7 @@ from vpnsite.proof_of_work import CHALLENGE_MODES, ChallengeMode
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
+from vpnsite_adapters.links import PublicUrlError, public_origin
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
@@ -126,7 +127,7 @@ def load_settings(
         rate_limits=_rate_limits(get("RATE_LIMITS", "")),
         cors_origins=tuple(_words(get("CORS_ORIGINS", ""))),
         trusted_proxies=_networks(get("TRUSTED_PROXIES", "")),
-        public_url=(get("PUBLIC_URL") or "").rstrip("/") or None,
+        public_url=_public_url(get("PUBLIC_URL")),
         access_log=_boolean(get("ACCESS_LOG", "true"), "ACCESS_LOG"),
         db_pool_size=_integer(get("DB_POOL_SIZE", "16"), "DB_POOL_SIZE", 1, 1000),
         seed_default_fleet=_boolean(get("SEED_DEFAULT_FLEET", "true"), "SEED_DEFAULT_FLEET"),
@@ -159,6 +160,15 @@ def load_settings(
         raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
     given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     return evolve(settings, **given)
+
+
+def _public_url(text: str | None) -> str | None:
+    if not (text or "").strip():
+        return None
+    try:
+        return public_origin(str(text))
+    except PublicUrlError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _operator(get: Callable[[str], str | None]) -> Operator | None:
