@@ -41,6 +41,13 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
+    # No page uses the device's sensors, camera, microphone or payments: none may ask for them.
+    "Permissions-Policy": (
+        "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(),"
+        " payment=(), usb=()"
+    ),
+    # A page opened from ours (or ours from another) shares no window with it.
+    "Cross-Origin-Opener-Policy": "same-origin",
 }
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 
