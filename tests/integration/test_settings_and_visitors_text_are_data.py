@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 from tests.integration.processes import free_port, vpnsite
 from tests.site_map import LANGUAGES, ROUTES, localised
 from tests.support.serve import OPERATOR_ENV, Served, serve, serving, signed_form, stop
-from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.app import create_app, redact
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.slots import escape
 from vpnsite_adapters.links import PublicUrlError, public_origin
+from vpnsite_adapters.log_lines import escape_controls, escape_controls_in_json
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     if os.environ.get("CI") == "true":
@@ -248,6 +249,36 @@ def test_a_personal_link_however_spelt_is_never_redirected_nor_logged(site: Site
     assert "GET /api/profile/[redacted]/nl-marked-1-udp.ovpn 404" in logged
     assert "GET /ru/erase/[redacted] 404" in logged
     assert "evil.example" not in logged
+
+
+PERSONAL_PREFIXES = ["/api/config/", "/api/profile/", "/api/profile-qr/", "/erase/", "/pt/erase/"]
+
+
+@given(
+    st.sampled_from(PERSONAL_PREFIXES),
+    st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=16, max_size=48),
+    st.lists(st.sampled_from(["/", "/./", "//", "///"]), min_size=3, max_size=3),
+    st.booleans(),
+    st.sampled_from(["", "/", "/nl-1-udp.ovpn"]),
+)
+def test_no_spelling_of_a_personal_link_shows_its_token(
+    prefix: str, token: str, joints: list[str], upper: bool, rest: str
+) -> None:
+    """Doubled slashes, dot segments and capitals before the token, as a client may send them."""
+    segments = [segment.upper() if upper else segment for segment in prefix.split("/") if segment]
+    if len(segments) == 1:
+        segments.insert(0, ".")  # /./erase/<token>
+    path = "".join(joint + segment for joint, segment in zip(joints, [*segments, token], strict=True)) + rest
+    shown = redact(path)
+    assert token not in shown and "[redacted]" in shown, (path, shown)
+
+
+@given(st.text())
+def test_a_text_escaped_for_the_terminal_holds_no_control_but_its_line_breaks(text: str) -> None:
+    assert not TERMINAL_CONTROLS.search(escape_controls(text, keep="\n"))
+    document = escape_controls_in_json(json.dumps({"message": text}, ensure_ascii=False, indent=2))
+    assert not TERMINAL_CONTROLS.search(document)
+    assert json.loads(document) == {"message": text}, "the same text, still JSON"
 
 
 def test_no_rule_but_the_home_page_ends_in_a_slash_so_none_redirects(make_hub: Any) -> None:
