@@ -1,7 +1,8 @@
 """One record, one line: control characters in a message — a path or header a client chose —
 are escaped, so nobody can write a line of their own into the log. Operators who feed a log
 pipeline choose JSON (``VPNSITE_LOG_FORMAT=json``): one object a line, with the request id of
-the request the record was written for."""
+the request the record was written for. The operator's commands print visitors' text (a ticket)
+escaped the same way, so none of it moves, retitles or clears the terminal."""
 
 from __future__ import annotations
 
@@ -21,8 +22,26 @@ request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 REQUEST_FIELDS = ("method", "route", "status", "duration_ms")
 
 
-def escape_controls(text: str) -> str:
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+def escape_controls(text: str, keep: str = "") -> str:
+    """``text`` with each control character written as ``\\xNN``, but those in ``keep`` (the line
+    breaks of a message shown whole)."""
+    return _written(text, "\\x{:02x}", keep)
+
+
+def escape_controls_in_json(text: str) -> str:
+    """JSON text with the control characters ``json.dumps`` leaves as they are (DEL, C1 and
+    U+2028/9, without ``ensure_ascii``) written as ``\\uXXXX``: they stand only inside its strings,
+    so the document holds the same values and nothing a terminal acts on. Its line breaks are its
+    indentation's (it writes those of a string as ``\\n``)."""
+    return _written(text, "\\u{:04x}", "\n")
+
+
+def _written(text: str, form: str, keep: str) -> str:
+    def escaped(match: re.Match[str]) -> str:
+        char = match.group()
+        return char if char in keep else form.format(ord(char))
+
+    return _CONTROL.sub(escaped, text)
 
 
 class OneLineFormatter(logging.Formatter):

@@ -17,6 +17,7 @@ from vpnsite.proof_of_work import CHALLENGE_MODES, ChallengeMode
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
+from vpnsite_adapters.links import PublicUrlError, public_origin
 from vpnsite_adapters.log_lines import LOG_FORMATS
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
@@ -123,7 +124,7 @@ def load_settings(
         rate_limits=_rate_limits(get("RATE_LIMITS", "")),
         cors_origins=tuple(_words(get("CORS_ORIGINS", ""))),
         trusted_proxies=_networks(get("TRUSTED_PROXIES", "")),
-        public_url=(get("PUBLIC_URL") or "").rstrip("/") or None,
+        public_url=_public_url(get("PUBLIC_URL")),
         access_log=_boolean(get("ACCESS_LOG", "true"), "ACCESS_LOG"),
         db_pool_size=_integer(get("DB_POOL_SIZE", "16"), "DB_POOL_SIZE", 1, 1000),
         seed_default_fleet=_boolean(get("SEED_DEFAULT_FLEET", "true"), "SEED_DEFAULT_FLEET"),
@@ -178,6 +179,15 @@ def data_dir_as_given(
     `restore` checks before anything is created or written through it. :func:`load_settings`
     resolves the same name."""
     return Path.cwd() / _data_dir(_values(environ, env_file), given)
+
+
+def _public_url(text: str | None) -> str | None:
+    if not (text or "").strip():
+        return None
+    try:
+        return public_origin(str(text))
+    except PublicUrlError as error:
+        raise SettingsError(str(error)) from None
 
 
 def _operator(get: Callable[[str], str | None]) -> Operator | None:

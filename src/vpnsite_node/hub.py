@@ -1,5 +1,7 @@
 """The hub as a VPN server's node sees it: the node API, called with the server's own token.
-Every call is bounded; a login that gets no clear yes is a no."""
+Every call is bounded; a login that gets no clear yes is a no. A redirect is an answer like any
+other, never followed: the token (and every login's e-mail and code) goes to the hub's address in
+``node.json`` and nowhere else."""
 
 from __future__ import annotations
 
@@ -48,6 +50,15 @@ class HubUnavailable(Exception):
     """No answer, or not one the node can read."""
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_: object) -> None:
+        return None
+
+
+# urllib would follow a redirect to any address with every header of the call, Authorization too.
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 class HubClient:
     def __init__(self, url: str, token: str, exit_addresses: Sequence[str] = ()) -> None:
         self.url = url.rstrip("/")
@@ -63,9 +74,13 @@ class HubClient:
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            with _OPENER.open(request, timeout=timeout) as response:
                 return int(response.status), response.read()
         except urllib.error.HTTPError as error:
+            if 300 <= error.code < 400:
+                raise HubUnavailable(
+                    f"redirected ({error.code}), not followed: node.json must give the hub's own address"
+                ) from None
             return int(error.code), error.read()
         except (OSError, ValueError) as error:
             raise HubUnavailable(type(error).__name__) from None

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.support.api import sign_up
 from vpnsite.erasures import ErasureLinks
+from vpnsite.fleet import Heartbeat
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.mail import Message
 from vpnsite.support import Ticket
@@ -187,6 +188,55 @@ def test_a_node_refuses_logins_when_the_hub_is_down_silent_or_talking_nonsense()
     verdict = HubClient(f"http://127.0.0.1:{server.server_port}", "t").log_in("anna@example.org", code)
     assert verdict.reason == "ended"
     server.server_close()
+
+
+def test_a_node_follows_no_redirect_with_its_token() -> None:
+    """Something at the hub's address that answers with a redirect to another origin (any kind,
+    for any call) gets a refusal for now, and the other origin hears nothing: not the token, not a
+    login's e-mail and code."""
+    heard: list[tuple[str, str | None]] = []
+
+    class Elsewhere(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            heard.append((self.path, self.headers.get("Authorization")))
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"[]")
+
+        do_POST = do_GET
+
+    elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
+    for status in (301, 302, 303, 307, 308):
+        hub = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), _redirecting(status, f"http://127.0.0.1:{elsewhere.server_port}/caught")
+        )
+        threading.Thread(target=hub.serve_forever, daemon=True).start()
+        client = HubClient(f"http://127.0.0.1:{hub.server_port}", "the-servers-token")
+        assert client.log_in("anna@example.org", "12345678901234567894").reason == HUB_UNAVAILABLE
+        assert client.heartbeat(Heartbeat(1.0, 1.0, 0, True), []) is None
+        assert client.deny_list() is None and client.wireguard_peers() is None
+        client.session_event("ended", "s" * 24)
+        hub.shutdown()
+        hub.server_close()
+    elsewhere.shutdown()
+    elsewhere.server_close()
+    assert heard == [], "nothing reached the other origin"
+
+
+def _redirecting(status: int, to: str) -> type[http.server.BaseHTTPRequestHandler]:
+    class Redirect(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(status)
+            self.send_header("Location", to + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_POST = do_GET
+
+    return Redirect
 
 
 def _answering(status: int, body: bytes) -> type[http.server.BaseHTTPRequestHandler]:

@@ -260,3 +260,20 @@ def test_the_data_directory_and_database_are_private(tmp_path: Path) -> None:
             assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name
     finally:
         stop(served.process)
+
+
+def test_every_answer_denies_the_devices_features_and_keeps_its_window_to_itself(serve: Serve) -> None:
+    base, _, _ = serve()
+    answers = [
+        requests.get(base + "/", timeout=10),
+        requests.get(base + "/ru/server-status", timeout=10),
+        requests.get(base + "/nowhere", timeout=10),
+        requests.get(base + "/api/user-count", timeout=10),  # answered before Flask, from memory
+        requests.get(base + "/api/openapi.json", timeout=10),
+        submit(base, "p@example.org"),
+    ]
+    for answer in answers:
+        denied = answer.headers.get("Permissions-Policy", "").split(", ")
+        assert {"camera=()", "microphone=()", "geolocation=()"} <= set(denied), answer.url
+        assert answer.headers.get("Cross-Origin-Opener-Policy") == "same-origin", answer.url
+        assert "Server" not in answer.headers, answer.url

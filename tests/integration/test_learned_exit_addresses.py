@@ -350,6 +350,7 @@ def test_a_running_hub_refuses_a_reserved_exit_a_server_reports_unless_its_opera
             str(out),
             "--hub",
             served.base,
+            "--insecure",
             "--token",
             operators,
         )

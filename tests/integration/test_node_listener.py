@@ -83,11 +83,16 @@ def connection_list(count: int) -> list[dict[str, str]]:
 
 def answer_to_headers(base: str, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], Any]:
     """Send a request's headers only — its body announced, never sent — and read the answer."""
+    with send_headers(base, path, headers) as connection:
+        return read_answer(connection)
+
+
+def send_headers(base: str, path: str, headers: dict[str, str]) -> socket.socket:
     host, port = base.removeprefix("http://").split(":")
     lines = [f"POST {path} HTTP/1.1", f"Host: {host}", *(f"{k}: {v}" for k, v in headers.items())]
-    with socket.create_connection((host, int(port)), timeout=10) as connection:
-        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        return read_answer(connection)
+    connection = socket.create_connection((host, int(port)), timeout=10)
+    connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    return connection
 
 
 def read_answer(connection: socket.socket) -> tuple[int, dict[str, str], Any]:
@@ -254,3 +259,103 @@ def test_a_token_refused_by_the_database_is_no_longer_let_send_a_heartbeats_size
     assert gate.verdict("Bearer good", None).body_limit < HEARTBEAT_BODY_BYTES
     gate.learn("good")
     assert gate.verdict("Bearer good", None).body_limit == HEARTBEAT_BODY_BYTES
+
+
+def waits_for_the_body(base: str, headers: dict[str, str]) -> tuple[int, dict[str, str], Any] | None:
+    """The answer to a heartbeat's headers alone; None while the listener waits for the body, as
+    it does for a token it knows."""
+    with send_headers(base, "/api/node/heartbeat", headers) as connection:
+        connection.settimeout(1)
+        try:
+            connection.recv(1, socket.MSG_PEEK)
+        except TimeoutError:
+            return None
+        connection.settimeout(10)
+        return read_answer(connection)
+
+
+def test_a_replaced_token_is_refused_before_its_body_is_read(hub: Hub) -> None:
+    """`vpnsite node token` gives the server a new token: the listener, which knew the old one,
+    reads the tokens again (every RELOAD_SECONDS) and turns the old one away on its headers."""
+    assert heartbeat(hub.node, hub.token).status_code == 200, "the listener knows the token"
+    replaced = vpnsite("node", "token", "nl-ams-1", env=hub.env)
+    assert replaced.returncode == 0, replaced.stderr
+    announced = {
+        "Authorization": f"Bearer {hub.token}",
+        "Content-Type": "application/json",
+        "Content-Length": str(HEARTBEAT_BODY_BYTES - 1),
+    }
+    deadline = time.monotonic() + 30
+    while (answered := waits_for_the_body(hub.node, announced)) is None:
+        assert time.monotonic() < deadline, "the old token is still let send a heartbeat's size"
+        time.sleep(0.5)
+    status, headers, body = answered
+    assert (status, body["code"]) == (401, "node_unauthorized") and headers["www-authenticate"] == "Bearer"
+    assert heartbeat(hub.node, replaced.stdout.strip()).status_code == 200, "the new token is heard"
+
+
+def test_a_heartbeat_is_parsed_only_once_the_database_confirms_its_token(make_hub: Any) -> None:
+    """Until the listener reads the tokens again it still knows a replaced one, and lets it send its
+    body: the body is not parsed before the database has said whose the token is."""
+    from vpnsite_adapters.http.app import create_app, node_gate
+
+    hub = make_hub()
+    keys = hub.services.fleet.keys
+    assert hub.store.fleet.set_token("lv-riga", keys.read().nodes("old-token").current)
+    gate = node_gate(hub.services)
+    client = create_app(hub.services, "node", gate).test_client()
+    assert gate.knows("old-token")
+    assert hub.store.fleet.set_token("lv-riga", keys.read().nodes("new-token").current)
+    unparsable = b'{"connections": [' + b"{" * 100_000
+    beat = client.post(
+        "/api/node/heartbeat",
+        data=unparsable,
+        headers={"Authorization": "Bearer old-token", "Content-Type": "application/json"},
+    )
+    assert (beat.status_code, beat.get_json()["code"]) == (401, "node_unauthorized"), "refused, not parsed"
+    assert not gate.knows("old-token")
+
+
+def test_no_answer_of_either_listener_names_the_server(hub: Hub) -> None:
+    answers = [
+        requests.get(hub.public + "/", timeout=10),
+        requests.get(hub.public + "/api/user-count", timeout=10),
+        requests.get(hub.public + "/nowhere", timeout=10),
+        heartbeat(hub.node, hub.token),
+        requests.post(
+            hub.node + "/api/node/login", json={}, headers={"Authorization": "Bearer x"}, timeout=10
+        ),
+    ]
+    for answer in answers:
+        assert "Server" not in answer.headers, (answer.url, answer.headers.get("Server"))
+    _, headers, _ = answer_to_headers(hub.node, "/api/node/heartbeat", {"Content-Length": "99999999"})
+    assert "server" not in headers, "nor the listener's own refusals"
+
+
+def test_server_config_gives_a_server_an_http_hub_only_when_told_it_is_insecure(tmp_path: Path) -> None:
+    """Over http:// the server would send the hub every login's e-mail and activation code in
+    clear: refused, unless the operator says the network is theirs (--insecure), and said even
+    then."""
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data")}
+    env.pop("VPNSITE_PUBLIC_URL", None)
+    assert vpnsite("vpn", "init", env=env).returncode == 0
+    token = add_server(env, "nl-ams-1")
+    out = tmp_path / "node"
+    config = ("vpn", "server-config", "nl-ams-1", "--out", str(out), "--token", token)
+    for refused in (
+        vpnsite(*config, "--hub", "http://10.0.0.5:8001", env=env),
+        vpnsite(*config, env={**env, "VPNSITE_PUBLIC_URL": "http://hub.example"}),
+    ):
+        assert refused.returncode == 2, refused.stdout
+        assert "in clear" in refused.stderr and "--insecure" in refused.stderr, refused.stderr
+        assert not out.exists(), "nothing written"
+    garbled = vpnsite(*config, "--hub", "hub.example:8001", env=env)
+    assert garbled.returncode == 2 and "https://" in garbled.stderr and not out.exists()
+
+    taken = vpnsite(*config, "--hub", "http://10.0.0.5:8001", "--insecure", env=env)
+    assert taken.returncode == 0, taken.stderr
+    assert "warning" in taken.stderr and "in clear" in taken.stderr
+    assert json.loads((out / "node.json").read_text())["hub"] == "http://10.0.0.5:8001"
+    secure = vpnsite(*config, "--hub", "https://hub.example", env=env)
+    assert secure.returncode == 0 and secure.stderr == "", secure.stderr
+    assert json.loads((out / "node.json").read_text())["hub"] == "https://hub.example"

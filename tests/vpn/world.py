@@ -191,6 +191,7 @@ class World:
                 str(written),
                 "--hub",
                 f"http://{hub_address}:{self.node_port}",
+                "--insecure",  # the hub's node listener on the test's own network
                 *ipv6,
             )
             # The operator copies the directory to the server: it must work from anywhere.

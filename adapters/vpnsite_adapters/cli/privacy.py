@@ -15,6 +15,7 @@ from vpnsite.personal_data import table_of_rows
 from vpnsite.privacy import export_address, held_document
 from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import Console
+from vpnsite_adapters.cli.tables import json_document
 
 log = logging.getLogger("vpnsite.privacy")
 
@@ -55,7 +56,7 @@ def run_export(console: Console, args: argparse.Namespace) -> int:
     except InvalidField:
         return _not_an_address()
     log.info("privacy export: %d licence(s), %d ticket(s)", len(held.licences), len(held.tickets))
-    print(json.dumps(held_document(held), ensure_ascii=False, indent=2))
+    print(json_document(held_document(held)))
     return 0
 
 

@@ -85,6 +85,7 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         hub.close()
         print(f"vpnsite: cannot listen: {error.strerror or error}", file=sys.stderr)
         return 2
+    gate.start()
     log.info(
         "vpnsite on http://%s:%d (data in %s, database %s)%s",
         settings.host,
@@ -104,8 +105,13 @@ def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
         local = f"http://{listening}:{node_port}"  # where the demo's servers report
     if settings.demo:
         hub.jobs.start_demo(local)
+
+    def stop_background_work() -> None:
+        hub.jobs.signal_stop()
+        gate.signal_stop()
+
     try:
-        server.serve(on_stop=hub.jobs.signal_stop)
+        server.serve(on_stop=stop_background_work)
     finally:
         if metrics is not None:
             metrics.close()

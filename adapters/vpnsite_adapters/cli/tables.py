@@ -1,4 +1,5 @@
-"""Tables an operator can read in a terminal, or JSON for scripts."""
+"""Tables an operator can read in a terminal, or JSON for scripts. Visitors' text is in them (a
+ticket's message): each control character is escaped (``log_lines``), as in the logs."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from vpnsite_adapters.log_lines import escape_controls, escape_controls_in_json
+
 
 def print_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(list(rows), ensure_ascii=False, indent=2, default=str))
+        print(json_document(list(rows)))
         return
     if not rows:
         print("(none)")
@@ -21,8 +24,14 @@ def print_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], as_json:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
 
 
+def json_document(value: Any) -> str:
+    """``value`` as indented JSON, its text as written (not ``\\u`` escapes) but for the control
+    characters."""
+    return escape_controls_in_json(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "-"
-    text = str(value).replace("\n", " ")
+    text = escape_controls(str(value).replace("\n", " "))
     return text if len(text) <= 60 else text[:57] + "..."

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from vpnsite.support import SupportDesk
 from vpnsite_adapters.bootstrap import Console
-from vpnsite_adapters.cli.tables import print_table
+from vpnsite_adapters.cli.tables import json_document, print_table
+from vpnsite_adapters.log_lines import escape_controls
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,12 +70,13 @@ def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
         "message": ticket.message,
     }
     if args.json:
-        print(json.dumps(details, ensure_ascii=False, indent=2))
+        print(json_document(details))
     else:
         for name, value in details.items():
             if name != "message":
                 print(f"{name + ':':<16}{value if value is not None else '-'}")
-        print(f"\n{ticket.message}")
+        # The visitor's message, whole: its lines as they wrote them, nothing the terminal acts on.
+        print(f"\n{escape_controls(ticket.message, keep=chr(10))}")
     return 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_token
@@ -58,6 +59,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--token", help="the server's token as add-server showed it (default: issue a new one)"
     )
     config.add_argument("--hub", help="the hub's URL the server calls (default: VPNSITE_PUBLIC_URL)")
+    config.add_argument(
+        "--insecure",
+        action="store_true",
+        help="take an http:// hub: the server then sends every login's e-mail and activation code"
+        " in clear (only over a network you trust)",
+    )
     config.add_argument(
         "--dns",
         action="append",
@@ -142,6 +149,12 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
         return 2
+    refusal = _hub_refusal(hub, args.insecure)
+    if refusal:
+        print(f"vpnsite: {refusal}", file=sys.stderr)
+        return 2
+    if urlsplit(hub).scheme == "http":
+        print(f"vpnsite: warning: {_in_clear(hub)} (--insecure)", file=sys.stderr)
     with store.unit_of_work.atomic():
         server = store.fleet.find_server(args.name)
         if server is None:
@@ -181,3 +194,27 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
         f" there (or install {UNIT})."
     )
     return 0
+
+
+def _hub_refusal(hub: str, insecure: bool) -> str | None:
+    """Why a server may not be told to call ``hub``; None when it may."""
+    try:
+        parts = urlsplit(hub)
+        host = parts.hostname
+    except ValueError:
+        host = None
+    if parts.scheme not in ("http", "https") or not host:
+        return f"--hub must be the hub's https:// address (e.g. https://hub.example), not {hub!r}"
+    if parts.scheme == "http" and not insecure:
+        return (
+            f"{_in_clear(hub)}. Give the hub's https:// address (a TLS proxy in front of the node"
+            " listener), or add --insecure if the server reaches it only over a network you trust"
+        )
+    return None
+
+
+def _in_clear(hub: str) -> str:
+    return (
+        f"{hub} is http://: the server would send the hub every login's e-mail and activation code,"
+        " and its own token, in clear"
+    )

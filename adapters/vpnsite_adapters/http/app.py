@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
 from typing import Any, Literal
 
@@ -33,22 +32,36 @@ from vpnsite_adapters.services import Services
 from vpnsite_adapters.testimonials_file import shown_testimonials
 
 access_log = logging.getLogger("vpnsite.access")
-# The personal links: the archive's, its profiles' and their QR codes', and the licence e-mail's
-# erasure link (under any first segment: a language, or one mistyped).
-_PERSONAL_PATH = re.compile(r"^(/api/(?:config|profile|profile-qr)/|(?:/[^/]+)?/erase/)[^/]+")
+# The segments a personal link's token follows: the archive's (/api/config/<token>), its profiles'
+# and their QR codes', and the licence e-mail's erasure link (/ru/erase/<token>).
+_BEFORE_TOKEN = frozenset({"config", "profile", "profile-qr", "erase"})
 
 Serves = Literal["all", "public", "node"]
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
+    # No page uses the device's sensors, camera, microphone or payments: none may ask for them.
+    "Permissions-Policy": (
+        "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(),"
+        " payment=(), usb=()"
+    ),
+    # A page opened from ours (or ours from another) shares no window with it.
+    "Cross-Origin-Opener-Policy": "same-origin",
 }
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 
 
 def redact(path: str) -> str:
-    """The path as logs may show it: personal links lose their token."""
-    return _PERSONAL_PATH.sub(r"\1[redacted]", path)
+    """The path as logs may show it: personal links lose their token, however the path is
+    spelt — the segment after any of ``_BEFORE_TOKEN``, wherever it stands, once empty and ``.``
+    segments are dropped (``/api/config//<token>``, ``/API/./config/<token>``, an encoded slash)."""
+    segments = [segment for segment in path.split("/") if segment not in ("", ".")]
+    shown = [
+        "[redacted]" if place and segments[place - 1].lower() in _BEFORE_TOKEN else segment
+        for place, segment in enumerate(segments)
+    ]
+    return "/" + "/".join(shown) + ("/" if shown and path.endswith("/") else "")
 
 
 def log_access(
@@ -80,6 +93,11 @@ def create_app(services: Services, serves: Serves = "all", gate: NodeGate | None
     """The website and API (``public``), the calls VPN servers make (``node``), or both (``all``:
     on one listener). ``gate``: what the listener knows of the servers' tokens (see node_gate)."""
     app = _App("vpnsite")
+    # A path is served as it came or not at all (404): werkzeug would otherwise answer a doubled
+    # slash (``/api/config//<token>``) with a redirect built from the request's Host. No rule but
+    # "/" ends in a slash, so strict slashes never redirect either.
+    app.url_map.merge_slashes = False
+    app.url_map.redirect_defaults = False
     app.unit_of_work = services.unit_of_work
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

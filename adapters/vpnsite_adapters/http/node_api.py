@@ -33,13 +33,14 @@ def gate() -> NodeGate:
     return current_app.extensions[GATE]  # type: ignore[no-any-return]
 
 
-def bearer_token() -> str:
+def bearer_token(confirmed: bool = False) -> str:
     """The caller's token, known to be a server's before anything it sent is parsed: one the
-    listener has not seen yet is looked up first."""
+    listener has not seen yet is looked up first, and with ``confirmed`` any one (a body too large
+    to parse for nothing: the listener's tokens may be up to ``node_gate.RELOAD_SECONDS`` old)."""
     token = bearer(request.headers.get("Authorization", ""))
     if not token:
         raise NodeUnauthorized()
-    if not gate().knows(token):
+    if confirmed or not gate().knows(token):
         services: Services = current_app.extensions["vpnsite"]
         services.node_access.server(token)
         gate().learn(token)
@@ -59,7 +60,7 @@ def unauthorized(error: NodeUnauthorized) -> Response:
 
 @node_api.post("/api/node/heartbeat")
 def heartbeat() -> Response:
-    token = bearer_token()
+    token = bearer_token(confirmed=True)
     body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)

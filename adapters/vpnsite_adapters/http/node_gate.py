@@ -2,11 +2,13 @@
 before it reads a byte of the body.
 
 A heartbeat may carry megabytes, so only a token the hub knows is let send that much. The listener
-keeps the keyed hashes of the servers' tokens in memory (read once at start, learned again whenever
-a request proves one), so the check costs a hash and a set look-up in the loop that reads sockets;
-the database still decides every call. An unknown token may send no more than a small request,
-which the worker checks against the database before parsing it. An address whose tokens keep
-failing is refused at once, for a while, unless it brings a token the hub knows.
+keeps the keyed hashes of the servers' tokens in memory (read at start and again every
+``RELOAD_SECONDS`` while it serves, learned whenever a request proves one), so the check costs a
+hash and a set look-up in the loop that reads sockets; the database still decides every call. A
+token replaced (``vpnsite node token``) or a server removed is refused before its body once the
+listener has read the tokens again. An unknown token may send no more than a small request, which
+the worker checks against the database before parsing it. An address whose tokens keep failing is
+refused at once, for a while, unless it brings a token the hub knows.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from vpnsite.keyed_hashes import Keyring
 from vpnsite.rate_limits import client_network
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES
+from vpnsite_adapters.periodic import Periodic
 from vpnsite_adapters.settings import Network
 
 log = logging.getLogger("vpnsite.http")
@@ -73,10 +76,19 @@ class NodeGate:
         self._lock = threading.Lock()
         self._monotonic = monotonic
         self._reload()
+        self._refresh = Periodic("node-gate", RELOAD_SECONDS, self._reload)
 
     @classmethod
     def load(cls, keys: Keyring, token_hashes: Callable[[], Iterable[str]]) -> NodeGate:
         return cls(keys, token_hashes, time.monotonic)
+
+    def start(self) -> None:
+        """Reads the servers' tokens again every ``RELOAD_SECONDS`` (`vpnsite serve`), so that what
+        the database no longer holds is refused before its body."""
+        self._refresh.start()
+
+    def signal_stop(self) -> None:
+        self._refresh.signal_stop()
 
     def verdict(self, authorization: str, address: str | None) -> Verdict:
         """Called from the loop that reads sockets: no database, no waiting."""
@@ -116,13 +128,14 @@ class NodeGate:
         threading.Thread(target=self._reload, name="node-gate-reload", daemon=True).start()
 
     def _reload(self) -> None:
+        """The tokens as the database holds them now: those it no longer holds are forgotten."""
         try:
-            loaded = set(self._load())
+            loaded = frozenset(self._load())
         except StoreUnavailable:
             log.warning("the node API's tokens were not reloaded: the database is unavailable")
             return
         with self._lock:
-            self._known = self._known.union(loaded)
+            self._known = loaded
 
     def failed(self, address: str | None) -> None:
         if not address:

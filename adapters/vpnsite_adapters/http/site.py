@@ -13,7 +13,6 @@ import json
 import logging
 import re
 from collections.abc import Collection, Mapping
-from html import escape
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -34,7 +33,7 @@ from vpnsite_adapters.http.form_screens import SCREEN_SLOTS
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.profile_rows import ProfileRows
 from vpnsite_adapters.http.slot_manifest import SlotMismatch, page_problems, piece_problems, read
-from vpnsite_adapters.http.slots import fill, fill_raw
+from vpnsite_adapters.http.slots import escape, fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE, PREFIXED
@@ -163,10 +162,14 @@ class Site:
         free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
     ) -> None:
         self.root = root
-        self.public_url = public_url
         self.snapshot = snapshot
+        # The operator's settings are text to every page, escaped as a visitor's values are
+        # (``slots.escape``), so none of them is read as markup or as a marker of a later filling.
+        # The public URL is checked at start (``links.public_origin``): escaped, it reads the same in
+        # robots.txt as in the pages and the sitemap.
+        self.origin = escape(public_url).encode()
         self.page_values = {
-            placeholder: escape(value, quote=True).encode()
+            placeholder: escape(value).encode()
             for placeholder, value in (operator or DEMO_OPERATOR).placeholders().items()
         }
         # The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP), which every page
@@ -288,7 +291,7 @@ class Site:
         if found is None:
             contact = self.footer_contact.block(language_of_file(name), self.social_links)
             found = self.files[name].replace(FOOTER_CONTACT_MARKER, contact)
-            found = found.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+            found = found.replace(ORIGIN_PLACEHOLDER, self.origin)
             for placeholder, value in self.page_values.items():
                 found = found.replace(placeholder, value)
             self._bound[name] = found
@@ -320,7 +323,7 @@ class Site:
             if found is None:
                 body = self.files[name]
                 if Path(name).suffix in _ORIGIN_BOUND:
-                    body = body.replace(ORIGIN_PLACEHOLDER, self.public_url.encode())
+                    body = body.replace(ORIGIN_PLACEHOLDER, self.origin)
                 found = self._static[name] = _variant(body)
             return found
         status = self.snapshot.server_status

@@ -145,7 +145,6 @@ def create_graceful_server(
                 host=host,
                 port=port,
                 threads=settings.node_threads,
-                ident="vpnsite-node",
             )
         )
     return GracefulServer(servers, sockets, settings.shutdown_timeout)
@@ -159,13 +158,14 @@ def create_server(
     **where: Any,
 ) -> Any:
     """``listeners``: the map of every socket the server watches (its own if not given);
-    ``where``: host, port, threads and ident other than the public listener's."""
+    ``where``: host, port and threads other than the public listener's."""
     listeners = {} if listeners is None else listeners
     options: dict[str, Any] = {
         "host": settings.host,
         "port": settings.port,
         "threads": settings.threads,
-        "ident": "vpnsite",
+        # No Server header: what answers is nobody's business.
+        "ident": "",
         **where,
     }
     known = set(listeners)
