@@ -23,3 +23,10 @@ def localised(route: str, language: str) -> str:
     if language == "en":
         return route
     return f"/{language}" if route == "/" else f"/{language}{route}"
+
+
+def page_address(route: str, language: str) -> str:
+    """Where a route's page is fetched: the activation page only for a tab the script showed an
+    activation in (``?kept``); opened bare without the sign-up's answer, it redirects home."""
+    path = localised(route, language)
+    return path + "?kept" if route == "/activation" else path

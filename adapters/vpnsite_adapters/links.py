@@ -90,5 +90,12 @@ def erasure_url(origin: str, language: str, token: str) -> str:
     return f"{origin}{_prefix(language)}/erase/{token}"
 
 
+def local_path(route: str, language: str) -> str:
+    """A route in a language, as the site's links name it: ("/", "ru") → "/ru"."""
+    if language == "en":
+        return route
+    return _prefix(language) + ("" if route == "/" else route)
+
+
 def _prefix(language: str) -> str:
     return "" if language == "en" else f"/{language}"

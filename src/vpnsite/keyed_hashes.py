@@ -86,6 +86,8 @@ class KeySet:
     """The device cookies of browsers that have opened a licence (``device_cookies``)."""
     challenges: bytes = field(repr=False)
     """Signs the proof-of-work challenges sign-ups are asked to solve under pressure."""
+    shown_activations: bytes = field(repr=False)
+    """Seals the no-script sign-up's answer in its browser's cookie, so a reload shows it again."""
 
     @classmethod
     def derive(cls, key_id: int, master: bytes) -> KeySet:
@@ -103,6 +105,7 @@ class KeySet:
             erasure_links=derive_key(master, "erasure-links"),
             devices=KeyedHasher(derive_key(master, "device-cookies")),
             challenges=derive_key(master, "sign-up-challenges"),
+            shown_activations=derive_key(master, "shown-activations"),
         )
 
 

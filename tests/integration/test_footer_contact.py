@@ -18,7 +18,7 @@ import requests
 
 from tests.integration.processes import free_port, vpnsite
 from tests.integration.test_status_page import rendered_by_the_script
-from tests.site_map import LANGUAGES, ROUTES, localised
+from tests.site_map import LANGUAGES, ROUTES, localised, page_address
 from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.footer_contact import FooterContact
@@ -59,7 +59,7 @@ def pages(base: str) -> Iterator[tuple[str, str, str]]:
     """(language, what, html) of every route in every language, a 404, and a form's answer."""
     for language in LANGUAGES:
         for route in ROUTES:
-            response = requests.get(base + localised(route, language), timeout=10)
+            response = requests.get(base + page_address(route, language), timeout=10)
             assert response.status_code == 200, (route, language)
             yield language, route, response.text
         missing = requests.get(base + localised("/no-such-page", language), timeout=10)

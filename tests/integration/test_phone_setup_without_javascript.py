@@ -18,10 +18,7 @@ DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safar
 def test_the_apps_say_which_phone_the_visitor_holds(site: tuple[Any, Any]) -> None:  # noqa: F811
     client, _ = site
     for agent, phone in ((IPHONE, "ios"), (ANDROID, "android"), (DESKTOP, "")):
-        response = client.post(
-            "/activation", data={"email": "anna@example.org"}, headers={**SAME_SITE, "User-Agent": agent}
-        )
-        page = html(response)
+        page = html(sign_up(client, "anna@example.org", **{"User-Agent": agent})[0])
         assert f'<ul data-phone="{phone}" class="download-tiles">' in page, agent
         assert re.findall(r'<li class="app-(\w+)">', page) == ["windows", "macos", "android", "ios"]
 

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.integration.processes import free_port, vpnsite
-from tests.site_map import LANGUAGES, ROUTES, localised
+from tests.site_map import LANGUAGES, ROUTES, page_address
 from tests.support.serve import OPERATOR_ENV, Served, serve, serving, signed_form, stop
 from vpnsite_adapters.http.app import create_app, redact
 from vpnsite_adapters.http.site import SITE_DIR
@@ -128,7 +128,7 @@ def test_a_marker_in_every_operator_setting_is_shown_as_written_on_every_page(
     site: Site, language: str
 ) -> None:
     for route in ROUTES:
-        response = requests.get(site.served.base + localised(route, language), timeout=10)
+        response = requests.get(site.served.base + page_address(route, language), timeout=10)
         assert response.status_code == 200, (route, language)
         html = response.text
         shown = text_of(html)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised
+from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised, page_address
 from vpnsite.archives import LINK_LIFETIME
 from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.app import create_app
@@ -33,7 +33,7 @@ def test_every_route_in_every_language_is_its_own_page(site: Any) -> None:
     for language in LANGUAGES:
         for route in ROUTES:
             path = localised(route, language)
-            response = site.get(path)
+            response = site.get(page_address(route, language))
             assert response.status_code == 200, path
             html = response.get_data(as_text=True)
             assert f'<html lang="{HTML_LANG[language]}">' in html, path

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.site_map import LANGUAGES, ROUTES, localised
+from tests.site_map import LANGUAGES, ROUTES, page_address
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
 
@@ -47,8 +47,12 @@ def html(response: Any) -> str:
     return text
 
 
-def sign_up(client: Any, email: str, prefix: str = "") -> tuple[Any, str]:
-    response = client.post(f"{prefix}/activation", data={"email": email}, headers=SAME_SITE)
+def sign_up(client: Any, email: str, prefix: str = "", **headers: str) -> tuple[Any, str]:
+    """The form posted, and the page its redirect leads to (Post/Redirect/Get: a success is a 303
+    to the activation page; a refusal is answered at once)."""
+    response = client.post(
+        f"{prefix}/activation", data={"email": email}, headers={**SAME_SITE, **headers}, follow_redirects=True
+    )
     found = CODE.search(response.get_data(as_text=True))
     return response, re.sub(r"\D", "", found.group(1)) if found else ""
 
@@ -123,7 +127,7 @@ def test_a_signed_request_redeems_once(site: tuple[Any, Any]) -> None:
         "request_id": signed["request_id"],
         "sig": signed["sig"],
     }
-    first = client.post("/fr/activation", data=fields, headers=SAME_SITE)
+    first = client.post("/fr/activation", data=fields, headers=SAME_SITE, follow_redirects=True)
     assert first.status_code == 200 and CODE.search(html(first))
     again = client.post("/fr/activation", data=fields, headers=SAME_SITE)
     page = html(again)
@@ -144,7 +148,10 @@ def test_posts_from_another_site_are_refused(site: tuple[Any, Any]) -> None:
         assert response.status_code == 403, headers
         assert not CODE.search(html(response))
     referred = client.post(
-        "/activation", data={"email": "csrf@example.org"}, headers={"Referer": f"{ORIGIN}/ru"}
+        "/activation",
+        data={"email": "csrf@example.org"},
+        headers={"Referer": f"{ORIGIN}/ru"},
+        follow_redirects=True,
     )
     assert referred.status_code == 200 and CODE.search(html(referred))
 
@@ -211,7 +218,7 @@ def test_no_page_shows_a_marker_or_a_made_up_count(site: tuple[Any, Any]) -> Non
     services.snapshot.users = 7
     for language in LANGUAGES:
         for route in [*ROUTES, "/no-such-page"]:
-            response = client.get(localised(route, language))
+            response = client.get(page_address(route, language))
             page = html(response)
             assert '<meta name="vpnsite-users" content="7">' in page, (language, route)
             assert "1,285" not in page and "1,200" not in page and "Loading…" not in page

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from contextlib import suppress
-from datetime import UTC, date
+from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -38,8 +38,12 @@ from vpnsite_adapters.http.api import (
 from vpnsite_adapters.http.devices_api import device_list
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.site import Site, html_response, language_of
+from vpnsite_adapters.http.shown_activation import COOKIE as SHOWN_COOKIE
+from vpnsite_adapters.http.shown_activation import LIFETIME as SHOWN_LIFETIME
+from vpnsite_adapters.http.shown_activation import ShownActivation, seal, unseal
+from vpnsite_adapters.http.site import Site, html_response, language_of, page_response
 from vpnsite_adapters.languages import PREFIXED
+from vpnsite_adapters.links import local_path
 from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
 from vpnsite_contract.website import CheckLicense, CreateUser, DisconnectDevices, SubmitEmail, SupportRequest
 
@@ -103,6 +107,11 @@ def _form() -> dict[str, str]:
     return {name: request.form.get(name, "") for name in request.form}
 
 
+def see_other(path: str) -> Response:
+    """303 See Other to a path of the site: the browser GETs it."""
+    return Response(status=303, headers={"Location": path})
+
+
 def _local(route: str) -> list[str]:
     return [route] + [f"/{prefix}{route}" for prefix in PREFIXED]
 
@@ -156,13 +165,13 @@ def forms_blueprint(site: Site) -> Blueprint:
     def sign_up(language: str, fields: dict[str, str]) -> Response:
         """An e-mail (the home page's form) is submitted and its signed request redeemed in one
         post; the signed request alone (the error screen's "Try again") is redeemed."""
-        request: str | SignedForm
+        asked: str | SignedForm
         if "sig" in fields:
-            request = signed_form(structure(_signed_body(fields), CreateUser))
+            asked = signed_form(structure(_signed_body(fields), CreateUser))
         else:
-            request = structure(_present(fields, "email"), SubmitEmail).email
+            asked = structure(_present(fields, "email"), SubmitEmail).email
         try:
-            activation = services().signups.sign_up(request, caller_ip(), visitor_id(), language)
+            activation = services().signups.sign_up(asked, caller_ip(), visitor_id(), language)
         except NotRedeemed as failed:
             signed, error = failed.signed, failed.refusal
             if isinstance(error, RequestAlreadyUsed):
@@ -183,21 +192,57 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "activation-generic", refused.status, {"ERROR": refused.text, **retry}, refused.headers
             )
         services().metrics.signups.inc()
-        licence, formats = activation.licence, site.formats[language]
+        licence = activation.licence
+        shown = ShownActivation(
+            email=licence.email,
+            code=activation.code,
+            term_days=licence.term_days,
+            ends_at=int(licence.ends_at.timestamp()),
+            archive_token=activation.archive_token,
+            emailed=activation.emailed,
+            made_at=int(services().clock.now().timestamp()),
+        )
+        # Post/Redirect/Get: the licence is shown by the GET this redirects to, so a reload shows
+        # it again instead of posting the sign-up a second time (http/shown_activation.py).
+        response = see_other(request.path)
+        response.headers["Cache-Control"] = "no-store"
+        response.set_cookie(
+            SHOWN_COOKIE,
+            seal(shown, services().licence_checks.keys),
+            max_age=int(SHOWN_LIFETIME.total_seconds()),
+            path="/",
+            secure=services().settings.origin.startswith("https://"),
+            httponly=True,
+            samesite="Strict",
+        )
+        return response
+
+    def activation_page() -> Response:
+        """The sign-up's answer after its redirect, and again on each reload while the browser
+        holds it; without it, home (303). A page the script showed an activation on says so
+        (``?kept``): the script shows the tab's activation there, or goes home itself."""
+        language = language_of(request.path)
+        keys, now = services().licence_checks.keys, services().clock.now()
+        shown = unseal(request.cookies.get(SHOWN_COOKIE), keys, now)
+        if shown is None:
+            if "kept" in request.args:
+                return page_response(site, request.path.strip("/"))
+            return see_other(local_path("/", language))
+        formats = site.formats[language]
         return answer(
             "activation-success",
             200,
             {
-                "EMAIL": licence.email,
-                **code_slots(activation.code),
-                "DAYS": formats.days_text(licence.term_days),
-                "EXPIRES": formats.date(licence.ends_at.astimezone(UTC).date()),
-                "ARCHIVE_URL": personal_archive_url(activation.archive_token),
-                "MAILED": "yes" if activation.emailed else "no",
+                "EMAIL": shown.email,
+                **code_slots(shown.code),
+                "DAYS": formats.days_text(shown.term_days),
+                "EXPIRES": formats.date(datetime.fromtimestamp(shown.ends_at, UTC).date()),
+                "ARCHIVE_URL": personal_archive_url(shown.archive_token),
+                "MAILED": "yes" if shown.emailed else "no",
             },
             pieces={
                 "ONE_TAP": site.profile_rows.section(
-                    language, unstructure(personal_profiles(activation.archive_token))
+                    language, unstructure(personal_profiles(shown.archive_token))
                 )
             },
         )
@@ -293,6 +338,7 @@ def forms_blueprint(site: Site) -> Blueprint:
         forms.add_url_rule(
             path, f"sign_up{path}", lambda: posted(sign_up, signup_refused, "\n"), methods=["POST"]
         )
+        forms.add_url_rule(path, f"activation{path}", activation_page, methods=["GET"])
     for path in _local("/license"):
         forms.add_url_rule(path, f"check{path}", lambda: posted(check, check_refused, "\n"), methods=["POST"])
     for path in _local("/support"):

@@ -393,49 +393,55 @@ def register_site(app: Flask, site: Site) -> None:
     app.register_blueprint(site_blueprint(site))
 
 
+def respond(site: Site, name: str, status: int, cache: str) -> Response:
+    answers_visitor = name in site.with_check
+    variant = site.variant(name, caller_ip() if answers_visitor else None, request.if_none_match.as_set())
+    if answers_visitor:
+        # The page holds this visitor's answer: no shared cache may hand it to another.
+        cache = "private, " + cache
+    suffix = Path(name).suffix
+    gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
+    if status == 200 and request.if_none_match.contains(variant.etag.strip('"')):
+        response = Response(status=304)
+    else:
+        response = Response(
+            variant.gzipped if gzip_ok else variant.body, status=status, content_type=_TYPES[suffix]
+        )
+        if gzip_ok:
+            response.headers["Content-Encoding"] = "gzip"
+    response.headers["ETag"] = variant.etag
+    response.headers["Cache-Control"] = cache
+    response.headers["Vary"] = "Accept-Encoding"
+    if suffix == ".html":
+        response.headers["Content-Security-Policy"] = HTML_CSP
+    return response
+
+
+def page_response(site: Site, path: str) -> Response:
+    """The page at a path (without its leading slash), or its language's 404."""
+    if not _SAFE_PATH.match(path):
+        abort(404)
+    name, status = site.page_for(path)
+    return respond(site, name, status, "no-cache")
+
+
 def site_blueprint(site: Site) -> Blueprint:
     blueprint = Blueprint("site", __name__)
-
-    def respond(name: str, status: int, cache: str) -> Response:
-        answers_visitor = name in site.with_check
-        variant = site.variant(name, caller_ip() if answers_visitor else None, request.if_none_match.as_set())
-        if answers_visitor:
-            # The page holds this visitor's answer: no shared cache may hand it to another.
-            cache = "private, " + cache
-        suffix = Path(name).suffix
-        gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
-        if status == 200 and request.if_none_match.contains(variant.etag.strip('"')):
-            response = Response(status=304)
-        else:
-            response = Response(
-                variant.gzipped if gzip_ok else variant.body, status=status, content_type=_TYPES[suffix]
-            )
-            if gzip_ok:
-                response.headers["Content-Encoding"] = "gzip"
-        response.headers["ETag"] = variant.etag
-        response.headers["Cache-Control"] = cache
-        response.headers["Vary"] = "Accept-Encoding"
-        if suffix == ".html":
-            response.headers["Content-Security-Policy"] = HTML_CSP
-        return response
 
     @blueprint.get("/assets/<path:name>")
     def asset(name: str) -> Response:
         key = f"/assets/{name}"
         if key not in site.files:
             abort(404)
-        return respond(key, 200, "public, max-age=31536000, immutable")
+        return respond(site, key, 200, "public, max-age=31536000, immutable")
 
     @blueprint.get("/<any('robots.txt', 'sitemap.xml', 'favicon.svg'):name>")
     def well_known(name: str) -> Response:
-        return respond(f"/{name}", 200, "public, max-age=3600")
+        return respond(site, f"/{name}", 200, "public, max-age=3600")
 
     @blueprint.get("/", defaults={"path": ""})
     @blueprint.get("/<page:path>")
     def page(path: str) -> Response:
-        if not _SAFE_PATH.match(path):
-            abort(404)
-        name, status = site.page_for(path)
-        return respond(name, status, "no-cache")
+        return page_response(site, path)
 
     return blueprint
