@@ -85,7 +85,7 @@ def test_the_activation_screen_keeps_its_result_but_not_the_code(visitor: Any, s
 
     # Another language is another page: the same activation, the code not on it but where it is.
     switch_language(visitor, "Русский")
-    visitor.wait_for_url(re.compile(r"/ru/activation$"))
+    visitor.wait_for_url(re.compile(r"/ru/activation(\?kept)?$"))
     expect(visitor.get_by_role("heading", name="VPN активирован")).to_be_visible()
     details = visitor.locator(".details")
     expect(details).to_contain_text(email)
@@ -102,7 +102,7 @@ def test_the_activation_screen_keeps_its_result_but_not_the_code(visitor: Any, s
     # A reload, the same.
     visitor.reload(wait_until="networkidle")
     switch_language(visitor, "English")
-    visitor.wait_for_url(re.compile(r"\d/activation$"))
+    visitor.wait_for_url(re.compile(r"\d/activation(\?kept)?$"))
     visitor.reload(wait_until="networkidle")
     expect(visitor.get_by_role("heading", name="VPN activated")).to_be_visible()
     expect(visitor.locator(".details .notice")).to_contain_text(CODE_IN_EMAIL["en"])

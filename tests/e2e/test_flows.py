@@ -22,7 +22,7 @@ def test_sign_up_copy_and_check_the_licence(page: Any, server: Any) -> None:
     before = server.licences()
     sign_up(page, "browser@example.org")
     expect(page.get_by_role("heading", name="VPN activated")).to_be_visible(timeout=15000)
-    assert page.url.endswith("/activation")
+    assert re.search(r"/activation(\?kept)?$", page.url)
     code = page.locator("#activation-code").inner_text()
     assert re.fullmatch(r"[0-9]{20}", code)
     expect(page.get_by_text("90 days")).to_be_visible()
@@ -246,7 +246,7 @@ def test_the_keyboard_reaches_menus_faq_and_forms(page: Any) -> None:
 
 def test_the_hz_id_cookie(page: Any) -> None:
     sign_up(page, "cookie@example.org")
-    page.wait_for_url(re.compile("/activation$"))
+    page.wait_for_url(re.compile(r"/activation(\?kept)?$"))
     cookie = next(c for c in page.context.cookies() if c["name"] == "hz_id")
     assert re.fullmatch(r"[0-9a-f]{32}", cookie["value"])
     assert cookie["path"] == "/" and cookie["sameSite"] == "Lax"

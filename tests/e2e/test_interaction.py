@@ -234,7 +234,7 @@ def test_switching_language_on_the_activation_page_keeps_the_result(page: Any, s
     count = server.licences()
     page.locator("summary.language-button").click()
     page.get_by_role("link", name="Русский").click()
-    page.wait_for_url(re.compile(r"/ru/activation$"))
+    page.wait_for_url(re.compile(r"/ru/activation(\?kept)?$"))
     expect(page.get_by_role("heading", name="VPN активирован")).to_be_visible()
     # The code is not kept for the new page: the screen says where it is (test_browser_storage.py).
     expect(page.locator(".details .notice")).to_contain_text("в письме с лицензией")

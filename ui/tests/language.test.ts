@@ -21,6 +21,9 @@ test("a switch replaces another prefix, adds one, or drops it for English", () =
   assert.equal(switchLanguage("/", "pt"), "/pt");
   assert.equal(switchLanguage("/pt", "en"), "/");
   assert.equal(switchLanguage("/ru/server-status", "ru"), "/ru/server-status");
+  // The activation page says the tab has an activation to show: bare, the server sends home.
+  assert.equal(switchLanguage("/ru/activation", "en"), "/activation?kept");
+  assert.equal(switchLanguage("/activation", "es"), "/es/activation?kept");
 });
 
 test("routes and prefixes compose both ways", () => {

@@ -9,7 +9,10 @@ from vpnsite_adapters.http.slot_manifest import Declared
 
 # The activation code in its five groups of four (``forms.code_slots``).
 _CODE_GROUPS = frozenset(f"CODE_{group}" for group in range(1, 6))
-_LICENCE = frozenset({"EMAIL", "CODE", "STARTED", "ENDS", "REMAINING", "RENEW_FROM", "PHONE"}) | _CODE_GROUPS
+_LICENCE = (
+    frozenset({"EMAIL", "CODE", "STARTED", "ENDS", "REMAINING", "RENEW_FROM", "RENEWAL", "PHONE"})
+    | _CODE_GROUPS
+)
 _SIGNED = frozenset(
     f"SIGNED_{name}" for name in ("EMAIL", "USER_DAYS", "SUBSCRIPTION", "USER_COMMENT", "REQUEST_ID", "SIG")
 )
@@ -26,6 +29,10 @@ SCREEN_SLOTS: Declared = {
     "licence-active": _LICENCE | {"ARCHIVE_URL", "RAW_ONE_TAP", "RAW_DEVICES"},
     "licence-ended": _LICENCE,
     "licence-error": frozenset({"ERROR", "EMAIL", "CODE"}),
+    # The renewal reminder's link (``/license?renew=…``): its button, and what came of it.
+    "renew-link": frozenset(),
+    "renew-link-done": frozenset({"ENDS"}),
+    "renew-link-failed": frozenset({"ERROR"}),
     "support-sent": frozenset({"TICKET"}),
     "support-error": frozenset({"ERROR", "EMAIL", "CODE", "MESSAGE"}),
     # The licence e-mail's erasure link (``http/erasure_pages.py``): each page keeps the link's

@@ -268,7 +268,16 @@ def forms_blueprint(site: Site) -> Blueprint:
                 )
         else:
             body = structure(_present(fields, "email", "activation_code"), CheckLicense)
-        if listing is None:
+        renewed = False
+        if listing is None and fields.get("renew"):
+            # The dashboard's "Renew" button: the same rules and refusals as the script's call.
+            done = services().renewals.renew(
+                None, body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
+            )
+            services().metrics.renewals.inc()
+            checked = checks.opened(done.licence, clean_typed_code(body.activation_code))
+            listing, renewed = devices.of(checked.licence), True
+        elif listing is None:
             with services().metrics.counting_licence_check():
                 checked = checks.check(
                     body.email, body.activation_code, caller_ip(), visitor_id(), device_cookie()
@@ -277,6 +286,7 @@ def forms_blueprint(site: Site) -> Blueprint:
         else:
             checked = checks.opened(listing.licence, clean_typed_code(body.activation_code))
         view = licence_answer(checked.licence, checked.code, checked.archive_token)
+        renewal = "renewed" if renewed else "renewable" if view.renewable else "waiting"
         code = view.code or clean_typed_code(body.activation_code)
         formats = site.formats[language]
         dashboard = answer(
@@ -292,6 +302,7 @@ def forms_blueprint(site: Site) -> Blueprint:
                 "ENDS": formats.date(date.fromisoformat(view.end)),
                 "REMAINING": str(view.days),
                 "RENEW_FROM": formats.date(date.fromisoformat(view.renewable_from)),
+                "RENEWAL": renewal,
                 "ARCHIVE_URL": view.configUrl or "",
             },
             pieces={
@@ -306,6 +317,28 @@ def forms_blueprint(site: Site) -> Blueprint:
             },
         )
         return remember_device(dashboard, body.email)
+
+    def licence_page() -> Response:
+        """The licence page; opened by a renewal reminder's link (``?renew=…``), its button."""
+        if "renew" not in request.args:
+            return page_response(site, request.path.strip("/"))
+        return answer("renew-link", 200, {})
+
+    def renew_by_link(language: str, fields: dict[str, str]) -> Response:
+        """The reminder link's button, posted to the link itself: the same use case as the
+        script's call with the link."""
+        done = services().renewals.renew(request.args.get("renew", ""), None, None, caller_ip())
+        services().metrics.renewals.inc()
+        ends = done.licence.ends_at.astimezone(UTC).date()
+        return answer("renew-link-done", 200, {"ENDS": site.formats[language].date(ends)})
+
+    def renew_link_refused(refused: Refused, fields: dict[str, str]) -> Response:
+        return answer("renew-link-failed", refused.status, {"ERROR": refused.text}, refused.headers)
+
+    def licence_post() -> Response:
+        if "renew" in request.args:
+            return posted(renew_by_link, renew_link_refused, "\n")
+        return posted(check, check_refused, "\n")
 
     def check_refused(refused: Refused, fields: dict[str, str]) -> Response:
         values = {
@@ -340,7 +373,8 @@ def forms_blueprint(site: Site) -> Blueprint:
         )
         forms.add_url_rule(path, f"activation{path}", activation_page, methods=["GET"])
     for path in _local("/license"):
-        forms.add_url_rule(path, f"check{path}", lambda: posted(check, check_refused, "\n"), methods=["POST"])
+        forms.add_url_rule(path, f"check{path}", licence_post, methods=["POST"])
+        forms.add_url_rule(path, f"licence{path}", licence_page, methods=["GET"])
     for path in _local("/support"):
         forms.add_url_rule(
             path, f"ticket{path}", lambda: posted(ticket, ticket_refused, " "), methods=["POST"]

@@ -47,9 +47,15 @@ export function localPath(route: string, language: Language): string {
  * dashboard in that language. The code is kept in the page alone: no address, no storage. */
 export const LICENCE_FORM = "shown-licence";
 
-/** The switch rule: replace another language's prefix with the chosen one, or add it; English drops it. */
+/** The activation page's query when the tab (or, without the script, the browser) has an activation
+ * to show: the server sends the page bare only then, and home otherwise. */
+export const KEPT = "?kept";
+
+/** The switch rule: replace another language's prefix with the chosen one, or add it; English drops
+ * it. The activation page keeps saying it has an activation to show (KEPT). */
 export function switchLanguage(path: string, to: Language): string {
-  return localPath(stripLanguage(path), to);
+  const route = stripLanguage(path);
+  return localPath(route, to) + (route === "/activation" ? KEPT : "");
 }
 
 /** The language's name in itself, as the language menu shows it. */

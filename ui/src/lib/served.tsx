@@ -17,6 +17,7 @@ export type ServedScreen =
   | { kind: "activation"; outcome: "success" | ActivationOutcome }
   | { kind: "licence-error" }
   | { kind: "licence"; active: boolean }
+  | { kind: "renew-link"; step: RenewLinkStep }
   | { kind: "support-error" }
   | { kind: "support-sent" }
   | { kind: "erasure"; step: ErasureStep };
@@ -26,6 +27,10 @@ export type ServedScreen =
  * longer valid), or not erased (a refusal, its reason in a slot). The server sends them alone:
  * no script renders them. */
 export type ErasureStep = "confirm" | "done" | "gone" | "failed";
+
+/** The pages of the renewal reminder's link (``/license?renew=…``): its button, which posts to the
+ * link itself, and the server's answers to it — renewed, or refused (the reason in a slot). */
+export type RenewLinkStep = "ask" | "done" | "failed";
 
 /** Every answer the build prerenders: its file name and the route it answers on. */
 export const SERVED_SCREENS: { name: string; route: string; screen: ServedScreen }[] = [
@@ -37,6 +42,9 @@ export const SERVED_SCREENS: { name: string; route: string; screen: ServedScreen
   { name: "licence-error", route: "/license", screen: { kind: "licence-error" } },
   { name: "licence-active", route: "/license", screen: { kind: "licence", active: true } },
   { name: "licence-ended", route: "/license", screen: { kind: "licence", active: false } },
+  { name: "renew-link", route: "/license", screen: { kind: "renew-link", step: "ask" } },
+  { name: "renew-link-done", route: "/license", screen: { kind: "renew-link", step: "done" } },
+  { name: "renew-link-failed", route: "/license", screen: { kind: "renew-link", step: "failed" } },
   { name: "support-error", route: "/support", screen: { kind: "support-error" } },
   { name: "support-sent", route: "/support", screen: { kind: "support-sent" } },
 ];

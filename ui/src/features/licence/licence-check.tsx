@@ -13,7 +13,7 @@ import { LICENCE_FORM, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { refreshIcon } from "../../components/screen-icons";
-import { servedText, slot, useServed } from "../../lib/served";
+import { servedText, slot, useServed, type RenewLinkStep } from "../../lib/served";
 import { GroupedCode, SERVED_CODE_GROUPS } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
@@ -31,9 +31,30 @@ function ServedDashboard({ active }: { active: boolean }) {
   const shown = { email: slot("EMAIL"), code: slot("CODE"), codeGroups: SERVED_CODE_GROUPS, started: slot("STARTED"), ends: slot("ENDS"), remaining: slot("REMAINING") };
   return (
     <DashboardView active={active} shown={shown} configUrl={active ? slot("ARCHIVE_URL") : null} devices={active && slot("RAW_DEVICES")} setup={active && <DashboardExtras setup={slot("RAW_ONE_TAP")} />}
-      renewal={<p class="muted small">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>}
+      renewal={<ServedRenewal />}
       another={<Link href={localPath("/license", language)} class="button button-secondary">{t("licence.checkAnother")}</Link>}
     />
+  );
+}
+
+/** The served dashboard's renewal, as the script's: the button inside the window, else the day it
+ * opens, and after a renewal what it did. The server says which (RENEWAL: "renewable", "waiting"
+ * or "renewed"; the stylesheet shows that one). The button posts the licence back with ``renew``. */
+function ServedRenewal() {
+  const { language, t } = useI18n();
+  return (
+    <div class="served-renewal" data-renewal={slot("RENEWAL")}>
+      <form method="post" action={localPath("/license", language)} class="renew-now">
+        <input type="hidden" name="email" value={slot("EMAIL")} />
+        <input type="hidden" name="activation_code" value={slot("CODE")} />
+        <input type="hidden" name="renew" value="yes" />
+        <button type="submit" class="button">
+          <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: servedText("term") })}
+        </button>
+      </form>
+      <p class="muted small renew-waiting">{t("licence.renewFrom", { date: slot("RENEW_FROM") })}</p>
+      <p class="notice renew-done" role="status">{t("licence.renewed", { date: slot("ENDS") })}</p>
+    </div>
   );
 }
 
@@ -142,27 +163,20 @@ export function Dashboard({ licence, devices, credentials, onAnother }: { licenc
   );
 }
 
-export function RenewByLink({ token }: { token: string }) {
-  const { language, t } = useScreenI18n();
-  const [state, setState] = useState<"idle" | "busy" | string>("idle");
-  const renew = async () => {
-    setState("busy");
-    try {
-      const result = await renewLicence({ token }, language);
-      setState(t("licence.renewed", { date: formatDate(parseDay(result.license.end), language) }));
-      history.replaceState(null, "", location.pathname);
-    } catch (error) {
-      setState(detailOf(error, t("support.error")));
-    }
-  };
+/** The renewal reminder's link (``/license?renew=…``), as the server answers it, with or without
+ * the script: a button that posts to the link itself, then what came of it. */
+function ServedRenewByLink({ step }: { step: RenewLinkStep }) {
+  const { t } = useI18n();
   return (
     <div class="card renew-card">
-      {state === "idle" || state === "busy" ? (
-        <button type="button" class="button button-large" onClick={renew} disabled={state === "busy"}>
-          <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: servedText("term") })}
-        </button>
+      {step === "ask" ? (
+        <form method="post">
+          <button type="submit" class="button button-large">
+            <Icon path={refreshIcon} size={18} /> {t("licence.renew", { days: servedText("term") })}
+          </button>
+        </form>
       ) : (
-        <p role="status">{state}</p>
+        <p role="status">{step === "done" ? t("licence.renewed", { date: slot("ENDS") }) : slot("ERROR")}</p>
       )}
     </div>
   );
@@ -186,13 +200,11 @@ export function LicenceCheck() {
   // Which fields the alert is about: a mistyped code is the code's fault; a refusal, both.
   const [error, setError] = useState<{ text: string; codeOnly: boolean } | null>(refused ? { text: slot("ERROR"), codeOnly: false } : null);
   const [found, setFound] = useState<{ licence: Licence; devices: DeviceList | null; email: string; code: string } | null>(null);
-  const [renewToken, setRenewToken] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const alert = useRef<HTMLParagraphElement>(null);
   const backToForm = useRef(false);
 
   useEffect(() => {
-    setRenewToken(new URLSearchParams(location.search).get("renew"));
     // The tab's last activation: its e-mail, and its code while the page that showed it lives.
     const activation = lastActivation();
     if (activation) {
@@ -255,7 +267,7 @@ export function LicenceCheck() {
     <section class="container narrow">
       <h1 ref={heading} tabIndex={-1}>{t("licence.title")}</h1>
       <p class="lead">{t("licence.lead")}</p>
-      {renewToken && <RenewByLink token={renewToken} />}
+      {served?.kind === "renew-link" && <ServedRenewByLink step={served.step} />}
       <form class="card form" method="post" action={localPath("/license", language)} onSubmit={submit}>
         {error && (
           <p class="alert" role="alert" id={ERROR_ID} ref={alert}>

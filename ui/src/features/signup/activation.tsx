@@ -9,7 +9,7 @@ import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, ty
 import { formatDate, plural, type PluralForms } from "../../lib/format";
 import { useI18n, useScreenI18n } from "../../lib/i18n";
 import { isWhole, lastActivation, rememberActivation, type KeptActivation } from "../../lib/last-activation";
-import { localPath } from "../../lib/language";
+import { KEPT, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";
 import { Icon } from "../../components/icons";
 import { checkIcon, refreshIcon } from "../../components/screen-icons";
@@ -174,6 +174,13 @@ export function ActivationScreen() {
     if (sent !== found.formData.sig) void create(found.formData);
     else setState({ kind: "error", outcome: "generic", message: "" });
   }, []);
+
+  // The address says the tab has an activation to show (``?kept``): reloaded or opened in another
+  // language, the server sends this page for the script to show it; bare, the server sends home
+  // (adapters/vpnsite_adapters/http/forms.py: activation_page).
+  useEffect(() => {
+    if (!answered && state.kind === "success" && !location.search) history.replaceState(history.state, "", `${location.pathname}${KEPT}`);
+  }, [state.kind]);
 
   const retryWithScript = () => {
     if (!arrival.current) return;
