@@ -35,6 +35,8 @@ class LicenceTexts:
     phone_tap: str
     phone_qr: str
     check: str
+    # Beside the link to the support page.
+    help: str
     # Who runs the service, as the site's footer says it (ui/src/i18n/*.ts: footer.company).
     operator: str
     # The way out for an address someone else typed: "Didn't sign up? Erase this address", its

@@ -80,6 +80,16 @@ def licence_url(origin: str, language: str) -> str:
     return f"{origin}{_prefix(language)}/license"
 
 
+def setup_url(origin: str, language: str, token: str) -> str:
+    """The licence e-mail's personal link for a phone: the licence with its servers' one-tap
+    profiles (http/forms.py: setup_page), under the archive's signed token."""
+    return f"{licence_url(origin, language)}/setup/{token}"
+
+
+def support_url(origin: str, language: str) -> str:
+    return f"{origin}{_prefix(language)}/support"
+
+
 def renewal_url(origin: str, language: str, token: str) -> str:
     return f"{licence_url(origin, language)}?renew={token}"
 

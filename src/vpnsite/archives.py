@@ -158,6 +158,11 @@ class Archives:
             licence, server, kind, port, tunnel_address(self.tunnels, licence.id, server_id)
         )
 
+    def licence_of(self, token: str, ip: str | None) -> Licence:
+        """The licence a personal link opens (the licence e-mail's link for a phone), under the
+        archive's rules and limits."""
+        return self._licence(token, ip)
+
     def check_qr_link(self, token: str, ip: str | None) -> None:
         """Refuse a link that is not genuine or has expired (without looking the licence up), and
         more QR codes from one address than its limit allows: each is drawn afresh."""

@@ -33,8 +33,9 @@ from vpnsite_adapters.testimonials_file import shown_testimonials
 
 access_log = logging.getLogger("vpnsite.access")
 # The segments a personal link's token follows: the archive's (/api/config/<token>), its profiles'
-# and their QR codes', and the licence e-mail's erasure link (/ru/erase/<token>).
-_BEFORE_TOKEN = frozenset({"config", "profile", "profile-qr", "erase"})
+# and their QR codes', and the licence e-mail's erasure link (/ru/erase/<token>) and its link for
+# a phone (/ru/license/setup/<token>).
+_BEFORE_TOKEN = frozenset({"config", "profile", "profile-qr", "erase", "setup"})
 
 Serves = Literal["all", "public", "node"]
 SECURITY_HEADERS = {

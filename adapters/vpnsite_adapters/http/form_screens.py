@@ -29,6 +29,8 @@ SCREEN_SLOTS: Declared = {
     "licence-active": _LICENCE | {"ARCHIVE_URL", "RAW_ONE_TAP", "RAW_DEVICES"},
     "licence-ended": _LICENCE,
     "licence-error": frozenset({"ERROR", "EMAIL", "CODE"}),
+    # The licence e-mail's link for a phone (``/license/setup/<token>``).
+    "licence-setup": frozenset({"EMAIL", "ENDS", "REMAINING", "ARCHIVE_URL", "RAW_ONE_TAP", "PHONE"}),
     # The renewal reminder's link (``/license?renew=…``): its button, and what came of it.
     "renew-link": frozenset(),
     "renew-link-done": frozenset({"ENDS"}),

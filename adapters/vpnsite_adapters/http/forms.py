@@ -318,6 +318,33 @@ def forms_blueprint(site: Site) -> Blueprint:
         )
         return remember_device(dashboard, body.email)
 
+    def setup_page(token: str) -> Response:
+        """The licence e-mail's link for a phone: the licence with its servers' one-tap profiles,
+        opened by the archive's signed token (nothing to type); a link that is not genuine, has
+        expired or whose licence has ended is the licence page's refusal."""
+        language = language_of(request.path)
+        try:
+            licence = services().archives.licence_of(token, caller_ip())
+        except DomainError as error:
+            return check_refused(refusal(error, language, "\n"), {})
+        view = licence_answer(licence, None, token)
+        formats = site.formats[language]
+        response = answer(
+            "licence-setup",
+            200,
+            {
+                "EMAIL": view.email,
+                "ENDS": formats.date(date.fromisoformat(view.end)),
+                "REMAINING": str(view.days),
+                "ARCHIVE_URL": view.configUrl or "",
+            },
+            pieces={"ONE_TAP": site.profile_rows.section(language, unstructure(view.profiles))},
+        )
+        # The page's address is the personal link: it is named to nobody.
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Robots-Tag"] = "noindex"
+        return response
+
     def licence_page() -> Response:
         """The licence page; opened by a renewal reminder's link (``?renew=…``), its button."""
         if "renew" not in request.args:
@@ -375,6 +402,7 @@ def forms_blueprint(site: Site) -> Blueprint:
     for path in _local("/license"):
         forms.add_url_rule(path, f"check{path}", licence_post, methods=["POST"])
         forms.add_url_rule(path, f"licence{path}", licence_page, methods=["GET"])
+        forms.add_url_rule(f"{path}/setup/<token>", f"setup{path}", setup_page, methods=["GET"])
     for path in _local("/support"):
         forms.add_url_rule(
             path, f"ticket{path}", lambda: posted(ticket, ticket_refused, " "), methods=["POST"]

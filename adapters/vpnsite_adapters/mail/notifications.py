@@ -7,7 +7,7 @@ from vpnsite.erasures import ErasureLinks
 from vpnsite.renewals import Reminder
 from vpnsite.signups import Activation
 from vpnsite.support import Ticket
-from vpnsite_adapters.links import archive_url, erasure_url, licence_url, renewal_url
+from vpnsite_adapters.links import archive_url, erasure_url, licence_url, renewal_url, setup_url, support_url
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.templates import (
     licence_email,
@@ -54,6 +54,8 @@ class QueuedNotifications:
                 erase_url=erasure_url(self.site_url, licence.language, self.erasure_links.mint(licence.id)),
                 language=licence.language,
                 operator=self.operator,
+                setup_url=setup_url(self.site_url, licence.language, activation.archive_token),
+                support_url=support_url(self.site_url, licence.language),
             ),
             about=licence.email,
         )

@@ -38,10 +38,14 @@ def licence_email(
     erase_url: str,
     language: str,
     operator: Operator | None = None,
+    setup_url: str = "",
+    support_url: str = "",
 ) -> Message:
     """The licence and its code; without an operator (the demo, tests) the fictitious demo one is
     named, as on the site. Anyone may have typed the address: ``erase_url`` erases it (after a
-    confirmation)."""
+    confirmation). ``setup_url``: the personal link that opens the licence with its servers on a
+    phone, nothing to type (signed as the archive's, for as long); ``support_url``: the support
+    page."""
     t = catalogue(language).licence
     steps = t.steps
     until = t.until.format(date=format_date(ends, language))
@@ -63,11 +67,12 @@ def licence_email(
             "",
             _label(t.phone_title, language),
             _label(t.phone_open, language),
-            licence_url,
+            setup_url or licence_url,
             t.phone_tap,
             t.phone_qr,
             "",
             f"{_label(t.check, language)} {licence_url}",
+            *([f"{_label(t.help, language)} {support_url}"] if support_url else []),
             "",
             f"{t.not_you} {_label(t.erase, language)}",
             erase_url,
@@ -77,6 +82,7 @@ def licence_email(
         ]
     )
     items = "".join(f"<li>{escape(step)}</li>" for step in steps)
+    help_line = f'<p><a href="{escape(support_url)}">{escape(t.help)}</a></p>' if support_url else ""
     html = _page(
         language,
         f"<p>{escape(t.intro)}</p>"
@@ -86,9 +92,10 @@ def licence_email(
         f'<p><a href="{escape(archive_url)}">{escape(t.archive)}</a></p>'
         f"<h3>{escape(t.steps_title)}</h3><ol>{items}</ol>"
         f"<h3>{escape(t.phone_title)}</h3>"
-        f'<p><a href="{escape(licence_url)}">{escape(t.phone_open)}</a>.</p>'
+        f'<p><a href="{escape(setup_url or licence_url)}">{escape(t.phone_open)}</a>.</p>'
         f"<p>{escape(t.phone_tap)} {escape(t.phone_qr)}</p>"
         f'<p><a href="{escape(licence_url)}">{escape(t.check)}</a></p>'
+        f"{help_line}"
         f'<p>{escape(t.not_you)} <a href="{escape(erase_url)}">{escape(t.erase)}</a><br>'
         f'<span style="font-size:.85em;color:#555">{escape(t.erase_note)}</span></p>'
         f'<hr><p style="font-size:.85em;color:#555">{escape(identity)}</p>',

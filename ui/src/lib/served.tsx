@@ -18,6 +18,7 @@ export type ServedScreen =
   | { kind: "licence-error" }
   | { kind: "licence"; active: boolean }
   | { kind: "renew-link"; step: RenewLinkStep }
+  | { kind: "licence-setup" }
   | { kind: "support-error" }
   | { kind: "support-sent" }
   | { kind: "erasure"; step: ErasureStep };
@@ -42,6 +43,7 @@ export const SERVED_SCREENS: { name: string; route: string; screen: ServedScreen
   { name: "licence-error", route: "/license", screen: { kind: "licence-error" } },
   { name: "licence-active", route: "/license", screen: { kind: "licence", active: true } },
   { name: "licence-ended", route: "/license", screen: { kind: "licence", active: false } },
+  { name: "licence-setup", route: "/license", screen: { kind: "licence-setup" } },
   { name: "renew-link", route: "/license", screen: { kind: "renew-link", step: "ask" } },
   { name: "renew-link-done", route: "/license", screen: { kind: "renew-link", step: "done" } },
   { name: "renew-link-failed", route: "/license", screen: { kind: "renew-link", step: "failed" } },

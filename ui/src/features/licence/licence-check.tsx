@@ -37,6 +37,31 @@ function ServedDashboard({ active }: { active: boolean }) {
   );
 }
 
+/** The licence e-mail's link for a phone (``/license/setup/…``), as the server answers it: the
+ * licence and its servers' one-tap profiles, opened by the link alone (the code stays in the e-mail). */
+function ServedSetup() {
+  const { language, t } = useI18n();
+  return (
+    <section class="container dashboard">
+      <h1 id="dashboard-title" tabIndex={-1} autoFocus>{t("licence.dashboardTitle")}</h1>
+      <div class="card details">
+        <p class="badge badge-green">{t("licence.active")}</p>
+        <dl>
+          <div><dt>{t("licence.email")}</dt><dd>{slot("EMAIL")}</dd></div>
+          <div><dt>{t("licence.ends")}</dt><dd>{slot("ENDS")}</dd></div>
+          <div><dt>{t("licence.remaining")}</dt><dd class="big-number">{slot("REMAINING")}</dd></div>
+        </dl>
+      </div>
+      <h2>{t("activation.downloadsTitle")}</h2>
+      <DownloadTiles />
+      <WithArchive href={slot("ARCHIVE_URL")}>{slot("RAW_ONE_TAP")}</WithArchive>
+      <p class="center help-link">
+        <Link href={localPath("/support", language)}>{t("activation.help")}</Link>
+      </p>
+    </section>
+  );
+}
+
 /** The served dashboard's renewal, as the script's: the button inside the window, else the day it
  * opens, and after a renewal what it did. The server says which (RENEWAL: "renewable", "waiting"
  * or "renewed"; the stylesheet shows that one). The button posts the licence back with ``renew``. */
@@ -260,6 +285,7 @@ export function LicenceCheck() {
   };
 
   if (served?.kind === "licence") return <ServedDashboard active={served.active} />;
+  if (served?.kind === "licence-setup") return <ServedSetup />;
   if (found) {
     return <Dashboard licence={found.licence} devices={found.devices} credentials={{ email: found.email, code: found.code }} onAnother={another} />;
   }
