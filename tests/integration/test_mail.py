@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import json
+import re
 import socket
 import threading
 import time
@@ -121,11 +122,11 @@ OPERATOR = {
 }
 ACCEPT = {"en": "en-GB", "ru": "ru-RU", "es": "es-ES", "fr": "fr-FR", "pt": "pt-BR"}
 PHONE_TITLES = {
-    "en": "On a phone, in one tap",
-    "ru": "Телефон — одним нажатием",
-    "es": "En el móvil, con un toque",
-    "fr": "Sur un téléphone, en un geste",
-    "pt": "No celular, com um toque",
+    "en": "On a phone, in a few taps",
+    "ru": "На телефоне — в несколько касаний",
+    "es": "En el móvil, en unos pocos toques",
+    "fr": "Sur un téléphone, en quelques gestes",
+    "pt": "No celular, em poucos toques",
 }
 QR_WORDS = {"en": "QR code", "ru": "QR-код", "es": "código QR", "fr": "QR code", "pt": "QR code"}
 
@@ -164,16 +165,21 @@ def test_the_licence_email_groups_the_code_sets_up_a_phone_and_names_the_operato
     )
     assert check.status_code == 200
 
-    # Setting up a phone: the licence page (the one link the site gives for it), its one-tap button
-    # in the site's words, and the QR code for a page open on a computer.
-    licence_page = f"http://localhost{'' if language == 'en' else '/' + language}/license"
+    # Setting up a phone: a personal link to the licence with its servers (nothing to type), its
+    # one-tap button in the site's words, and the QR code for a page open on a computer; the
+    # licence page, and the support page for help.
+    prefix = f"http://localhost{'' if language == 'en' else '/' + language}"
+    licence_page, support_page = f"{prefix}/license", f"{prefix}/support"
     title = lines.index(PHONE_TITLES[language] + ("\u00a0:" if language == "fr" else ":"))
     paragraph = lines[title + 1 : title + 5]
-    assert paragraph[1] == licence_page, paragraph
+    assert re.fullmatch(re.escape(licence_page) + r"/setup/[A-Za-z0-9_-]+", paragraph[1]), paragraph
+    assert any(line.endswith(" " + support_page) for line in lines)
+    assert f'<a href="{support_page}">' in html and f'<a href="{paragraph[1]}">' in html
     button = site_text(f"screens/{language}.ts", "import")
     assert button in paragraph[2], (button, paragraph)
     assert QR_WORDS[language] in paragraph[3]
     assert f"<h3>{PHONE_TITLES[language]}</h3>" in html and f'<a href="{licence_page}">' in html
+    assert "one tap" not in text.lower()
     assert button in html
 
     # The operator, as the site's footer names it, after everything else.
