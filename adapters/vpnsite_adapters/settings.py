@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from attrs import evolve, fields_dict, frozen
 from dotenv import dotenv_values
@@ -79,6 +80,9 @@ class Settings:
     operator: Operator | None = None
     # The footer's links to the operator's accounts (VPNSITE_SOCIAL_LINKS); none by default.
     social_links: tuple[SocialLink, ...] = ()
+    # Where the site's source code is published (VPNSITE_SOURCE_URL, https): linked from the footer
+    # and security.txt's policy; None: not linked.
+    source_url: str | None = None
     # The home page's testimonials (VPNSITE_TESTIMONIALS, a file); None: not set (none are shown,
     # but for the demo's examples).
     testimonials: TestimonialSet | None = None
@@ -145,6 +149,7 @@ def load_settings(
         erasure_journal=Path(journal) if (journal := get("ERASURE_JOURNAL")) else None,
         operator=_operator(get),
         social_links=_social_links(get("SOCIAL_LINKS")),
+        source_url=_source_url(get("SOURCE_URL")),
         testimonials=_testimonials(get("TESTIMONIALS")),
         signup_challenge=_challenge_mode(get("SIGNUP_CHALLENGE")),
         signup_challenge_factor=_factor(get("SIGNUP_CHALLENGE_FACTOR")),
@@ -195,6 +200,17 @@ def _operator(get: Callable[[str], str | None]) -> Operator | None:
         return read_operator(get)
     except OperatorError as error:
         raise SettingsError(str(error)) from None
+
+
+def _source_url(text: str | None) -> str | None:
+    """An https address, written into every page: nothing in it may be read as markup."""
+    url = (text or "").strip()
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or any(c.isspace() or c in "\"'<>`\\" for c in url):
+        raise SettingsError(f"VPNSITE_SOURCE_URL must be an https:// address, not {text!r}")
+    return url
 
 
 def _social_links(text: str | None) -> tuple[SocialLink, ...]:

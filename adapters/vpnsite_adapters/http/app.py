@@ -26,6 +26,7 @@ from vpnsite_adapters.http.openapi import openapi_document
 from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
 from vpnsite_adapters.http.profile_api import profile_api
 from vpnsite_adapters.http.request_ids import HEADER, RequestIds
+from vpnsite_adapters.http.security_txt import security_blueprint
 from vpnsite_adapters.http.site import Site, register_site
 from vpnsite_adapters.http.testimonials import testimonials_api
 from vpnsite_adapters.services import Services
@@ -160,6 +161,7 @@ def register_public(app: Flask, services: Services) -> None:
     app.register_blueprint(archive_api)
     app.register_blueprint(profile_api)
     app.register_blueprint(devices_api)
+    app.register_blueprint(security_blueprint())
     settings = services.settings
     site = Site.load(
         settings.origin,
