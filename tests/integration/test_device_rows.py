@@ -59,7 +59,7 @@ def test_the_device_list_is_the_scripts_list() -> None:
 
 def test_since_is_written_in_utc_in_the_visitors_language() -> None:
     assert since_text(SINCE, "en") == "24 November 2026, 07:05 UTC"
-    assert since_text(SINCE, "ru") == "24 ноября 2026 г., 07:05 UTC"
+    assert since_text(SINCE, "ru") == "24 ноября 2026\u00a0г., 07:05 UTC"
     assert since_text(SINCE, "pt") == "24 de novembro de 2026, 07:05 UTC"
     # The script writes the visitor's time the same way, naming its zone (ui/tests/format.test.ts).
     cases = [("shortAndMoment", 1_000_001, SINCE, language) for language in LANGUAGES]
@@ -73,7 +73,7 @@ def test_the_page_without_the_script_says_since_when_in_each_language_and_names_
     listing = {**LISTING, "devices": [{**item, "since": first_of_march} for item in LISTING["devices"]]}
     details = {
         "en": "UDP · connected since 1 March 2027, 14:05 UTC",
-        "ru": "UDP · подключено с 1 марта 2027 г., 14:05 UTC",
+        "ru": "UDP · подключено с 1 марта 2027\u00a0г., 14:05 UTC",
         "es": "UDP · conectado desde el 1 de marzo de 2027, 14:05 UTC",
         "fr": "UDP · connecté depuis le 1er mars 2027, 14:05 UTC",
         "pt": "UDP · conectado desde 1 de março de 2027, 14:05 UTC",

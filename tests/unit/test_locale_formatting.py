@@ -51,7 +51,7 @@ def test_api_details_write_numbers_and_dates_in_the_language() -> None:
     opens = date(2027, 2, 13)
     assert "à partir du 13 février 2027" in detail_text("not_renewable_yet", "fr", opens=opens)
     assert "a partir del 13 de febrero de 2027" in detail_text("not_renewable_yet", "es", opens=opens)
-    assert "с 13 февраля 2027 г." in detail_text("not_renewable_yet", "ru", opens=opens)
+    assert "с 13 февраля 2027\u00a0г." in detail_text("not_renewable_yet", "ru", opens=opens)
     assert "from 13 February 2027" in detail_text("not_renewable_yet", "en", opens=opens)
     assert field_text("too_long", "pt", limit=10_000) == "No máximo 10.000 caracteres."
 
@@ -72,7 +72,7 @@ def test_the_licence_e_mail_puts_no_colon_after_a_preposition() -> None:
         for language in ("en", "ru", "es", "fr", "pt")
     }
     assert "Valid until 13 February 2027" in texts["en"]
-    assert "Действует до 13 февраля 2027 г." in texts["ru"]
+    assert "Действует до 13 февраля 2027\u00a0г." in texts["ru"]
     assert "Válida hasta el 13 de febrero de 2027" in texts["es"]
     assert "Valable jusqu’au 13 février 2027" in texts["fr"]
     assert "Válida até 13 de fevereiro de 2027" in texts["pt"]

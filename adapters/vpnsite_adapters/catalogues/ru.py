@@ -120,7 +120,7 @@ CATALOGUE = Catalogue(
         "ноября",
         "декабря",
     ),
-    date="{day} {month} {year} г.",
+    date="{day} {month} {year}\xa0г.",
     first_day="1",
     short_units=((12, {"other": "{n}\xa0трлн"}), (9, {"other": "{n}\xa0млрд"}), (6, {"other": "{n}\xa0млн"})),
     plural_rule="one-few-many",

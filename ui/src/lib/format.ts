@@ -47,9 +47,11 @@ export function progressWidth(users: number, cap: number): number {
 }
 
 /** A day (the UTC date of ``date``) as the language writes it in a sentence; French writes the
- * first of a month "1er" ("1er mars 2027"), which Intl does not. */
+ * first of a month "1er" ("1er mars 2027"), which Intl does not; Russian keeps the year with its
+ * "г." on one line (a no-break space), which Intl does not either. */
 export function formatDate(date: Date, language: Language): string {
   const text = new Intl.DateTimeFormat(LOCALE[language], { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+  if (language === "ru") return text.replace(/ г\.$/, "\u00a0г.");
   return language === "fr" && date.getUTCDate() === 1 ? text.replace(/^1(?=\s)/, "1er") : text;
 }
 
