@@ -136,18 +136,21 @@ def test_the_server_puts_the_column_together_as_the_script_draws_it() -> None:
         read_social_links("telegram=https://t.me/a, Mastodon=https://m.example/@a?x=\"<b>\"&y='1'"),
         (SocialLink("link", "L'équipe + co.", "https://é.example/ü"),),
     ]
+    # With the link to the source code (VPNSITE_SOURCE_URL) and without.
     cases = [
         (
             "renderFooterContact",
             [{"kind": link.kind, "label": link.label, "url": link.url} for link in links],
             language,
+            source,
         )
         for links in sets
         for language in LANGUAGES
+        for source in ("", "https://code.example/vpnsite?a=1&b='2'")
     ]
-    for (_, links, language), expected in zip(cases, rendered_by_the_script(cases), strict=True):
+    for (_, links, language, source), expected in zip(cases, rendered_by_the_script(cases), strict=True):
         given = tuple(SocialLink(**link) for link in links)
-        assert pieces.block(language, given).decode() == expected, (language, links)
+        assert pieces.block(language, given, source or None).decode() == expected, (language, links, source)
 
 
 @pytest.mark.parametrize(
@@ -206,3 +209,20 @@ def test_serve_refuses_to_start_with_a_wrong_social_link(environment: dict[str, 
     assert result.returncode == 2
     assert "VPNSITE_SOCIAL_LINKS" in result.stderr and "https://" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_source_code_is_linked_from_every_footer_and_the_security_policy(
+    make_hub: Any, tmp_path: Path
+) -> None:
+    for wrong in ("http://code.example/vpnsite", 'https://code.example/"><b>', "code.example"):
+        with pytest.raises(SettingsError, match="VPNSITE_SOURCE_URL"):
+            load_settings({"VPNSITE_SOURCE_URL": wrong}, env_file=None, data_dir=tmp_path)
+    source = "https://code.example/vpnsite"
+    client = create_app(make_hub(public_url="https://vpn.example", source_url=source).services).test_client()
+    for language in LANGUAGES:
+        page = client.get(localised("/about", language)).get_data(as_text=True)
+        assert f'<a href="{source}" rel="noopener noreferrer" class="social-label">' in page, language
+    assert source in client.get("/.well-known/security-policy.txt").get_data(as_text=True)
+    assert source not in create_app(make_hub(public_url="https://vpn.example").services).test_client().get(
+        "/about"
+    ).get_data(as_text=True)

@@ -18,7 +18,7 @@ import { DICTIONARIES } from "./i18n/all";
 import { TEXTS } from "./content/all";
 import { HTML_LANG, LANGUAGES, LOCALE, OG_LOCALE, localPath, type Language } from "./lib/language";
 import { OPERATOR_PLACEHOLDERS, operatorMeta } from "./lib/operator";
-import { FooterContact, SocialAnchor, type SocialLink } from "./components/footer-contact";
+import { FooterContact, SocialAnchor, SourceLink, type SocialLink } from "./components/footer-contact";
 import { ROUTES, pageOf } from "./lib/pages";
 import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
 import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, ServedContext, slot, type CountedUsers, type ErasureStep, type ServedScreen } from "./lib/served";
@@ -111,20 +111,27 @@ function flagPieces(language: Language): Record<string, string> {
 
 /** The footer's contact column in pieces, per language, for the server to put together from the
  * operator's social links (http/footer_contact.py): the column with links ("Follow us", the links
- * a raw slot) and without ("Contact"), and each kind of link, its address and label slots. */
+ * a raw slot) and without ("Contact"), each kind of link, its address and label slots, and the
+ * link to the source code (its place in the column a raw slot). */
 export function footerParts(language: Language) {
   const email = OPERATOR_PLACEHOLDERS.email;
   const kinds: SocialLink["kind"][] = ["x", "telegram", "link"];
   return {
-    following: inLanguage(language, <FooterContact following email={email}>{slot("RAW_LINKS")}</FooterContact>),
-    contact: inLanguage(language, <FooterContact following={false} email={email}>{null}</FooterContact>),
+    following: inLanguage(language, <FooterContact following email={email} source={slot("RAW_SOURCE")}>{slot("RAW_LINKS")}</FooterContact>),
+    contact: inLanguage(language, <FooterContact following={false} email={email} source={slot("RAW_SOURCE")}>{null}</FooterContact>),
+    source: inLanguage(language, <SourceLink url={slot("URL")} />),
     links: Object.fromEntries(kinds.map((kind) => [kind, inLanguage(language, <SocialAnchor link={{ kind, label: slot("LABEL"), url: slot("URL") }} />)])),
   };
 }
 
 /** The footer's contact column as the script draws it for these links: what the server's must equal. */
-export function renderFooterContact(links: SocialLink[], language: Language): string {
-  return inLanguage(language, <FooterContact following={links.length > 0} email={OPERATOR_PLACEHOLDERS.email}>{links.map((link) => <SocialAnchor key={link.url} link={link} />)}</FooterContact>);
+export function renderFooterContact(links: SocialLink[], language: Language, source = ""): string {
+  return inLanguage(
+    language,
+    <FooterContact following={links.length > 0} email={OPERATOR_PLACEHOLDERS.email} source={source && <SourceLink url={source} />}>
+      {links.map((link) => <SocialAnchor key={link.url} link={link} />)}
+    </FooterContact>,
+  );
 }
 
 /** The status page's live block in pieces, per language, for the server to put together from its

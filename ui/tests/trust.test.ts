@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { h, type ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { DICTIONARIES } from "../src/i18n/all";
-import { FooterContact, SocialAnchor, type SocialLink } from "../src/components/footer-contact";
+import { FooterContact, SocialAnchor, SourceLink, type SocialLink } from "../src/components/footer-contact";
 import { LiveStatus, RANKS } from "../src/features/status/server-status";
 import type { ServerStatus } from "../src/lib/api";
 import { FEW_USERS, plural, RANK_TONES, rankColour } from "../src/lib/format";
@@ -70,8 +70,8 @@ const LINKS: SocialLink[] = [
 ];
 
 test("the footer's contact column: the operator's accounts under 'Follow us', or only its e-mail", () => {
-  const column = (links: SocialLink[], language: Language = "en") =>
-    render(language, h(FooterContact, { following: links.length > 0, email: "hello@operator.example", children: links.map((link) => h(SocialAnchor, { link })) }));
+  const column = (links: SocialLink[], language: Language = "en", source: string | null = null) =>
+    render(language, h(FooterContact, { following: links.length > 0, email: "hello@operator.example", source: source && h(SourceLink, { url: source }), children: links.map((link) => h(SocialAnchor, { link })) }));
   const following = column(LINKS);
   assert.match(following, /<h2 class="footer-title">Follow us<\/h2>/);
   assert.deepEqual([...following.matchAll(/href="([^"]+)"/g)].map(([, href]) => href), [...LINKS.map((link) => link.url), "mailto:hello@operator.example"]);
@@ -81,5 +81,9 @@ test("the footer's contact column: the operator's accounts under 'Follow us', or
   assert.match(alone, /<h2 class="footer-title">Contact<\/h2>/);
   assert.deepEqual([...alone.matchAll(/href="([^"]+)"/g)].map(([, href]) => href), ["mailto:hello@operator.example"]);
   assert.match(column([], "ru"), /Контакты/);
+  // The e-mail by name, not a lone envelope; the source code where the operator publishes it.
+  assert.match(alone, /<a href="mailto:hello@operator.example" class="social-label"><svg[^]*<\/svg> E-mail support<\/a>/);
+  const withSource = column([], "fr", "https://code.example/vpnsite");
+  assert.match(withSource, /<a href="https:\/\/code.example\/vpnsite" rel="noopener noreferrer" class="social-label">Code source<\/a>/);
   for (const html of [following, alone]) assert.doesNotMatch(html, /vpnsite\.example|x\.com\/vpnsite|t\.me\/vpnsite/);
 });

@@ -171,6 +171,7 @@ def register_public(app: Flask, services: Services) -> None:
         shown_testimonials(settings.testimonials, settings.demo),
         settings.licence_days,
         settings.free_tier_cap,
+        settings.source_url,
     )
     if site is not None:
         register_site(app, site)

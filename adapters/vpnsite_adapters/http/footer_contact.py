@@ -1,5 +1,6 @@
 """The footer's contact column: the operator's social links (``VPNSITE_SOCIAL_LINKS``) when there
-are any, under "Follow us", or only "Contact"; and the operator's e-mail in both.
+are any, under "Follow us", or only "Contact"; the operator's e-mail in both; and the link to the
+source code (``VPNSITE_SOURCE_URL``) when it is set.
 
 The markup is the website's own (``ui/src/components/footer-contact.tsx``), prerendered by the build
 in pieces (``site/forms/footer.json``); the script keeps what the server wrote (``layout.tsx``), and
@@ -17,17 +18,20 @@ from vpnsite_adapters.social_links import SocialLink
 
 class FooterContact(BuildPieces):
     SLOTS: ClassVar[Declared] = {
-        "following": frozenset({"RAW_LINKS"}),
+        "following": frozenset({"RAW_LINKS", "RAW_SOURCE"}),
+        "contact": frozenset({"RAW_SOURCE"}),
         "links/link": frozenset({"LABEL", "URL"}),
         "links/*": frozenset({"URL"}),
+        "source": frozenset({"URL"}),
     }
 
-    def block(self, language: str, links: tuple[SocialLink, ...]) -> bytes:
+    def block(self, language: str, links: tuple[SocialLink, ...], source_url: str | None = None) -> bytes:
         parts = self.of(language)
+        source = fill(str(parts["source"]).encode(), {"URL": source_url}) if source_url else b""
         if not links:
-            return str(parts["contact"]).encode()
+            return fill_raw(str(parts["contact"]).encode(), {"SOURCE": source})
         anchors = "".join(
             fill(parts["links"][link.kind].encode(), {"URL": link.url, "LABEL": link.label}).decode()
             for link in links
         )
-        return fill_raw(str(parts["following"]).encode(), {"LINKS": anchors.encode()})
+        return fill_raw(str(parts["following"]).encode(), {"LINKS": anchors.encode(), "SOURCE": source})

@@ -160,6 +160,7 @@ class Site:
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
         free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
+        source_url: str | None = None,
     ) -> None:
         self.root = root
         self.snapshot = snapshot
@@ -177,6 +178,7 @@ class Site:
         self.licence_days = licence_days
         self.free_tier_cap = free_tier_cap
         self.social_links = social_links
+        self.source_url = source_url
         self.files = {
             "/" + str(path.relative_to(root)): path.read_bytes()
             for path in root.rglob("*")
@@ -241,12 +243,21 @@ class Site:
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
         free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
+        source_url: str | None = None,
     ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
         return cls(
-            SITE_DIR, public_url, snapshot, operator, social_links, testimonials, licence_days, free_tier_cap
+            SITE_DIR,
+            public_url,
+            snapshot,
+            operator,
+            social_links,
+            testimonials,
+            licence_days,
+            free_tier_cap,
+            source_url,
         )
 
     def counts(self, language: str, key: Figures) -> tuple[dict[str, str], dict[str, bytes]]:
@@ -289,7 +300,7 @@ class Site:
         footer's contact column first: it names the operator's e-mail)."""
         found = self._bound.get(name)
         if found is None:
-            contact = self.footer_contact.block(language_of_file(name), self.social_links)
+            contact = self.footer_contact.block(language_of_file(name), self.social_links, self.source_url)
             found = self.files[name].replace(FOOTER_CONTACT_MARKER, contact)
             found = found.replace(ORIGIN_PLACEHOLDER, self.origin)
             for placeholder, value in self.page_values.items():

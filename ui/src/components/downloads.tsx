@@ -18,9 +18,10 @@ export function phoneOf(userAgent: string): string {
   return /iPhone|iPad|iPod/.test(userAgent) ? "ios" : /Android/.test(userAgent) ? "android" : "";
 }
 
-/** The apps. At the phone width the phones' apps come first, the visitor's own phone's first of
+/** The apps, each saying whose it is (the site links to another company's app). At the phone width the phones' apps come first, the visitor's own phone's first of
  * all (styles.css: data-phone); on a computer, the order of the spec. */
 export function DownloadTiles() {
+  const { t } = useI18n();
   const served = useServed() !== null;
   return (
     <ul class="download-tiles" data-phone={served ? slot("PHONE") : phoneOf(navigator.userAgent)}>
@@ -29,6 +30,7 @@ export function DownloadTiles() {
           <a class="tile" href={app.href} rel="noopener noreferrer" target="_blank">
             <Icon path={app.icon} size={28} />
             <span>{app.platform}</span>
+            <span class="tile-maker">{t("activation.appBy")}</span>
           </a>
         </li>
       ))}

@@ -1,5 +1,6 @@
 // The footer's contact column: the operator's social links (VPNSITE_SOCIAL_LINKS) when it has set
-// any, under "Follow us", else only "Contact"; and its e-mail (VPNSITE_OPERATOR_EMAIL) always.
+// any, under "Follow us", else only "Contact"; its e-mail (VPNSITE_OPERATOR_EMAIL) always, by name;
+// and where the site's source code is published (VPNSITE_SOURCE_URL), when it is set.
 // The build prerenders it in pieces (prerender.tsx: footerParts) that the server puts together
 // into every page it sends (http/footer_contact.py); the script keeps that markup as it is
 // (layout.tsx), so the first script carries neither this code nor the links.
@@ -20,14 +21,21 @@ export function SocialAnchor({ link }: { link: SocialLink }) {
   return <a href={link.url} rel="me noopener noreferrer" aria-label={t(`footer.${link.kind}`)}><Icon path={SOCIAL_ICONS[link.kind]} /></a>;
 }
 
-export function FooterContact({ following, email, children }: { following: boolean; email: string; children: ComponentChildren }) {
+/** Where the site's source code is published. */
+export function SourceLink({ url }: { url: string }) {
+  const { t } = useI18n();
+  return <a class="social-label" href={url} rel="noopener noreferrer">{t("footer.source")}</a>;
+}
+
+export function FooterContact({ following, email, source, children }: { following: boolean; email: string; source: ComponentChildren; children: ComponentChildren }) {
   const { t } = useI18n();
   return (
     <>
       <h2 class="footer-title">{following ? t("footer.follow") : t("footer.contact")}</h2>
       <div class="social">
         {children}
-        <a href={`mailto:${email}`} aria-label={t("footer.mail")}><Icon path={mailIcon} /></a>
+        <a class="social-label" href={`mailto:${email}`}><Icon path={mailIcon} /> {t("footer.mail")}</a>
+        {source}
       </div>
     </>
   );

@@ -29,6 +29,7 @@ export default {
     x: "vpnsite on X",
     telegram: "vpnsite on Telegram",
     mail: "E-mail support",
+    source: "Source code",
   },
   cta: { floating: "Get VPN free now" },
   proof: { launched: "Just launched", first: "New: be among the first users", join: "Be one of our first users today" },

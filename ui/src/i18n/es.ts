@@ -28,6 +28,7 @@ const es: CoreDictionary = {
     x: "vpnsite en X",
     telegram: "vpnsite en Telegram",
     mail: "Escribir a soporte",
+    source: "Código fuente",
   },
   cta: { floating: "Consigue tu VPN gratis" },
   proof: { launched: "Recién lanzado", first: "Nuevo: sé de los primeros", join: "Sé hoy uno de nuestros primeros usuarios" },

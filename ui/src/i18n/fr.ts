@@ -28,6 +28,7 @@ const fr: CoreDictionary = {
     x: "vpnsite sur X",
     telegram: "vpnsite sur Telegram",
     mail: "Écrire à l’assistance",
+    source: "Code source",
   },
   cta: { floating: "Obtenir le VPN gratuit" },
   proof: { launched: "Tout juste lancé", first: "Nouveau\u00a0: soyez parmi les premiers", join: "Soyez dès aujourd’hui parmi nos premiers utilisateurs" },

@@ -28,6 +28,7 @@ const pt: CoreDictionary = {
     x: "vpnsite no X",
     telegram: "vpnsite no Telegram",
     mail: "Escrever para o suporte",
+    source: "Código-fonte",
   },
   cta: { floating: "Obtenha sua VPN grátis" },
   proof: { launched: "Recém-lançado", first: "Novidade: seja um dos primeiros", join: "Seja hoje um dos nossos primeiros usuários" },

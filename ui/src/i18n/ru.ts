@@ -28,6 +28,7 @@ const ru: CoreDictionary = {
     x: "vpnsite в X",
     telegram: "vpnsite в Telegram",
     mail: "Написать в поддержку",
+    source: "Исходный код",
   },
   cta: { floating: "Получить VPN бесплатно" },
   proof: { launched: "Мы только открылись", first: "Мы только открылись: станьте одним из первых", join: "Станьте одним из первых пользователей уже сегодня" },

@@ -87,6 +87,8 @@ export default {
     downloadsTitle: "Download the app",
     archive: "Download your configuration archive",
     archiveNote: "A personal ZIP of OpenVPN profiles for every server, UDP and TCP. Keep it to yourself.",
+    // Whose app each download tile leads to.
+    appBy: "OpenVPN Connect — free, by OpenVPN Inc.",
     guideTitle: "Set up in three steps",
     desktop: "Desktop",
     mobile: "Mobile",

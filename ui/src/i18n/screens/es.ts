@@ -84,6 +84,8 @@ const es: ScreenDictionary = {
     downloadsTitle: "Descarga la aplicación",
     archive: "Descargar tu archivo de configuración",
     archiveNote: "Un ZIP personal con perfiles OpenVPN para cada servidor, UDP y TCP. No lo compartas.",
+    // Whose app each download tile leads to.
+    appBy: "OpenVPN Connect: gratis, de OpenVPN Inc.",
     guideTitle: "Configúrala en tres pasos",
     desktop: "Ordenador",
     mobile: "Móvil",

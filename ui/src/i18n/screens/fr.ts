@@ -84,6 +84,8 @@ const fr: ScreenDictionary = {
     downloadsTitle: "Téléchargez l’application",
     archive: "Télécharger votre archive de configuration",
     archiveNote: "Une archive ZIP personnelle de profils OpenVPN pour chaque serveur, en UDP et en TCP. Ne la partagez pas.",
+    // Whose app each download tile leads to.
+    appBy: "OpenVPN Connect — gratuit, édité par OpenVPN Inc.",
     guideTitle: "Configuration en trois étapes",
     desktop: "Ordinateur",
     mobile: "Mobile",

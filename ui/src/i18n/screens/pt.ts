@@ -84,6 +84,8 @@ const pt: ScreenDictionary = {
     downloadsTitle: "Baixe o aplicativo",
     archive: "Baixar seu pacote de configuração (ZIP)",
     archiveNote: "Um ZIP pessoal com perfis OpenVPN para cada servidor, UDP e TCP. Não o compartilhe.",
+    // Whose app each download tile leads to.
+    appBy: "OpenVPN Connect — gratuito, da OpenVPN Inc.",
     guideTitle: "Configure em três passos",
     desktop: "Computador",
     mobile: "Celular",

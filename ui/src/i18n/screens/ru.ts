@@ -84,6 +84,8 @@ const ru: ScreenDictionary = {
     downloadsTitle: "Скачайте приложение",
     archive: "Скачать архив настроек",
     archiveNote: "Личный ZIP-архив профилей OpenVPN для каждого сервера, UDP и TCP. Никому его не передавайте.",
+    // Whose app each download tile leads to.
+    appBy: "OpenVPN Connect — бесплатно, от OpenVPN Inc.",
     guideTitle: "Настройка в три шага",
     desktop: "Компьютер",
     mobile: "Телефон",
