@@ -202,8 +202,9 @@ def test_a_user_sees_a_device_and_disconnects_it(browser: Any, fleet: Fleet) -> 
     ],
 )
 def test_the_connection_check_says_not_protected(browser: Any, fleet: Fleet, path: str, answer: str) -> None:
-    """The page comes with the answer (the script asks nothing on load); back on the page later,
-    without a reload, the script asks afresh."""
+    """Nothing is checked until the visitor asks (the privacy policy's word); asked, the page comes
+    with the answer (the script asks nothing on load); back on the page later, without a reload,
+    the script asks afresh."""
     page = open_page(browser, fleet, 1280)
     asked: list[str] = []
     page.on(
@@ -211,6 +212,9 @@ def test_the_connection_check_says_not_protected(browser: Any, fleet: Fleet, pat
         lambda request: asked.append(request.url) if "/api/connection-check" in request.url else None,
     )
     page.goto(path, wait_until="networkidle")
+    expect(page.locator("#connection-check .check-answer")).not_to_have_text(answer)
+    assert asked == [], "nothing is checked before the visitor asks"
+    page.goto(path + "?check=yes", wait_until="networkidle")
     expect(page.locator("#connection-check .check-answer")).to_have_text(answer)
     assert asked == [], "the answer came with the page"
     page.locator("header a.brand").click()
@@ -263,12 +267,16 @@ def test_without_javascript_the_server_answers_the_check(
     context = browser.new_context(java_script_enabled=False, base_url=fleet.base)
     page = context.new_page()
     response = page.goto(path)
-    assert response is not None and response.headers["cache-control"] == "private, no-cache"
+    assert response is not None and response.headers["cache-control"] == "no-cache"
     check = page.locator("#connection-check")
+    expect(check.locator(".check-answer")).not_to_have_text(answer)
+    check.get_by_role("button").click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"{path}?check=yes#connection-check"), "the button asks the server"
     expect(check.locator(".check-answer")).to_have_text(answer)
     check.get_by_role("button").click()
     page.wait_for_load_state()
-    assert page.url.endswith(f"{path}?#connection-check"), "checking again asks the server again"
+    assert page.url.endswith(f"{path}?check=yes#connection-check"), "checking again asks the server again"
     expect(check.locator(".check-answer")).to_have_text(answer)
     context.close()
 

@@ -425,8 +425,15 @@ def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) ->
     assert client.post("/api/node/heartbeat", json=exits, headers=auth).status_code == 200
     vpn_hub.services.snapshot.refresh()
 
+    # Before the visitor asks, nothing is compared: the button alone, the same page for everyone.
+    unasked = client.get("/server-status", environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert unasked.headers["Cache-Control"] == "no-cache"
+    page = unasked.get_data(as_text=True)
+    assert '<script type="application/json" id="vpnsite-check">null</script>' in page
+    assert "Nothing is compared until you ask." in page and 'name="check" value="yes"' in page
+
     def status_page(address: str, path: str = "/server-status") -> Any:
-        response = client.get(path, environ_base={"REMOTE_ADDR": address})
+        response = client.get(path + "?check=yes", environ_base={"REMOTE_ADDR": address})
         assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-cache"
         assert address not in response.get_data(as_text=True)
         return response
@@ -450,7 +457,7 @@ def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) ->
     assert answer(exposed) == ("Not protected: your address is visible", {"protected": False, "server": None})
     assert protected.headers["ETag"] != exposed.headers["ETag"]
     again = client.get(
-        "/server-status",
+        "/server-status?check=yes",
         environ_base={"REMOTE_ADDR": "198.51.100.8"},
         headers={"If-None-Match": protected.headers["ETag"]},
     )

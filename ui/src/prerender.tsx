@@ -274,6 +274,8 @@ export function checkParts(language: Language) {
     markup: {
       protected_via: answered({ protected: true, server: { id: "", name: "", flag: "", location: slot("CITY") } }),
       exposed: answered({ protected: false, server: null }),
+      // Before the visitor asks: nothing is compared.
+      idle: inLanguage(language, <ConnectionCheckView state={{ kind: "idle" }} />),
     },
     places: DICTIONARIES[language].places,
   };

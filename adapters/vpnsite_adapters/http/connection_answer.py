@@ -1,6 +1,6 @@
 """The connection check's answer ("am I protected?") as the API gives it and as the status page
-shows it: the server writes the answer for each visitor into the page it sends, so it needs no
-script.
+shows it: when a visitor asks (the page's button, ``?check``), the server writes the answer into
+the page it sends, so it needs no script; until then the page holds the button alone.
 
 The markup is the script's own (``ui/src/components/connection-check.tsx``), prerendered by the
 build for each answer with the city as a slot (``site/forms/check.json``);
@@ -35,6 +35,11 @@ def connection_check_answer(server: VpnServer | None) -> ConnectionCheck:
 
 class ConnectionAnswers(BuildPieces):
     SLOTS: ClassVar[Declared] = {"markup/protected_via": frozenset({"CITY"})}
+
+    def idle(self, language: str) -> bytes:
+        """The check before the visitor asks: its button, nothing compared."""
+        idle: str = self.of(language)["markup"]["idle"]
+        return idle.encode()
 
     def block(self, language: str, server: VpnServer | None) -> bytes:
         parts = self.of(language)

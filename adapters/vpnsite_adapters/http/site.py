@@ -324,10 +324,13 @@ class Site:
         body = fill_raw(self._page(name), raw)
         return fill(body, {**numbers, **values})
 
-    def variant(self, name: str, visitor: str | None = None, held: Collection[str] = ()) -> Variant:
+    def variant(
+        self, name: str, visitor: str | None = None, held: Collection[str] = (), asked: bool = False
+    ) -> Variant:
         """A file as sent. A page is filled with the last snapshot; on the status page with the
         connection check's answer for the ``visitor``'s address (compared in memory, never kept);
-        on the home page with testimonials picked at random, unless the visitor ``held`` (by its
+        when the visitor ``asked`` for it (the check's button), else with the button alone; on the
+        home page with testimonials picked at random, unless the visitor ``held`` (by its
         ETag, unquoted) the page as it still stands: they get that one back, so a 304 keeps it."""
         if not name.endswith(".html"):
             found = self._static.get(name)
@@ -339,8 +342,9 @@ class Site:
             return found
         status = self.snapshot.server_status
         key = self.figures(status.etag if name in self._with_status else "")
-        exit_of = self.snapshot.exits.server_of(visitor) if name in self.with_check else None
-        answer = exit_of.location.id if exit_of is not None else ""
+        checking = asked and name in self.with_check
+        exit_of = self.snapshot.exits.server_of(visitor) if checking else None
+        answer = (exit_of.location.id if exit_of is not None else "") if checking else "?"
         language = language_of_file(name)
         picked: tuple[int, ...] = ()
         if name in self._with_testimonials:
@@ -360,9 +364,12 @@ class Site:
             raw["STATUS"] = self.status_page.block(language, snapshot, self.formats[language])
             # A data block for the script: nothing in it may close the element.
             raw["STATUS_JSON"] = status.body.replace(b"<", b"\\u003c")
-        if name in self.with_check:
+        if checking:
             raw["CHECK"] = self.connection_answers.block(language, exit_of)
             raw["CHECK_JSON"] = self.connection_answers.data(exit_of)
+        elif name in self.with_check:
+            raw["CHECK"] = self.connection_answers.idle(language)
+            raw["CHECK_JSON"] = b"null"
         if name in self._with_testimonials:
             raw["TESTIMONIALS"] = self.testimonials.block(language, picked)
         if name in self._with_locations:
@@ -405,8 +412,11 @@ def register_site(app: Flask, site: Site) -> None:
 
 
 def respond(site: Site, name: str, status: int, cache: str) -> Response:
-    answers_visitor = name in site.with_check
-    variant = site.variant(name, caller_ip() if answers_visitor else None, request.if_none_match.as_set())
+    # The connection check compares the visitor's address only when they ask (its button: ?check).
+    answers_visitor = name in site.with_check and "check" in request.args
+    variant = site.variant(
+        name, caller_ip() if answers_visitor else None, request.if_none_match.as_set(), answers_visitor
+    )
     if answers_visitor:
         # The page holds this visitor's answer: no shared cache may hand it to another.
         cache = "private, " + cache

@@ -1,7 +1,8 @@
 // "Am I protected?" (issue 16): the hub compares the visitor's address with its online servers'
-// exit addresses, in memory. The server writes the answer into the status page it sends (with the
-// answer's data beside it, `#vpnsite-check`), so the page answers without JavaScript and the script
-// starts from the same answer; "Check again" reloads the page without the script, asks the API with it.
+// exit addresses, in memory — only when the visitor asks, as the privacy policy says. The button
+// asks for the status page with ``?check`` (the form works without the script); the server then
+// writes the answer into the page it sends (with the answer's data beside it, `#vpnsite-check`), and
+// the script starts from the same answer; with the script, the button asks the API.
 //
 // The answers are exported for the build, which prerenders them with slots for the server
 // (http/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
@@ -15,8 +16,10 @@ import { slot } from "../lib/served";
 import { Icon, shieldIcon } from "./icons";
 
 export const CONNECTION_CHECK_ID = "connection-check";
+/** The status page's query that asks for the check (the button's form sends it). */
+export const CHECK_QUERY = "check";
 
-export type CheckState = { kind: "checking" } | { kind: "answered"; answer: Answer } | { kind: "failed" };
+export type CheckState = { kind: "idle" } | { kind: "checking" } | { kind: "answered"; answer: Answer } | { kind: "failed" };
 
 /** The answer the server wrote into the page for this visitor, taken once: coming back to the
  * status page later (without a reload) asks afresh. Null while prerendering. */
@@ -35,7 +38,8 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
   const { language, t, dictionary } = useScreenI18n();
   let text: string;
   let tone = "pending";
-  if (state.kind === "checking") text = t("check.checking");
+  if (state.kind === "idle") text = t("check.ask");
+  else if (state.kind === "checking") text = t("check.checking");
   else if (state.kind === "failed") text = t("check.failed");
   else if (state.answer.protected && state.answer.server) {
     const server = state.answer.server;
@@ -60,8 +64,9 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
         <p class="check-answer" role="status">{text}</p>
       </div>
       <form method="get" action={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`} onSubmit={again}>
+        <input type="hidden" name={CHECK_QUERY} value="yes" />
         <button type="submit" class="button button-ghost button-small" disabled={state.kind === "checking"}>
-          {t("check.again")}
+          {state.kind === "idle" ? t("check.start") : t("check.again")}
         </button>
       </form>
     </section>
@@ -71,7 +76,10 @@ export function ConnectionCheckView({ state, onAgain }: { state: CheckState; onA
 export function ConnectionCheck() {
   const [state, setState] = useState<CheckState>(() => {
     const served = servedAnswer();
-    return served ? { kind: "answered", answer: served } : { kind: "checking" };
+    if (served) return { kind: "answered", answer: served };
+    // Come by a link that asks (the dashboard's "Am I protected?"), it checks at once.
+    const asked = typeof location !== "undefined" && new URLSearchParams(location.search).has(CHECK_QUERY);
+    return asked ? { kind: "checking" } : { kind: "idle" };
   });
   const check = async () => {
     setState({ kind: "checking" });

@@ -17,7 +17,7 @@ import { servedText, slot, useServed, type RenewLinkStep } from "../../lib/serve
 import { GroupedCode, SERVED_CODE_GROUPS } from "../../components/grouped-code";
 import { OneTapSetup } from "../../components/one-tap-setup";
 import { Devices } from "../../components/devices";
-import { CONNECTION_CHECK_ID } from "../../components/connection-check";
+import { CHECK_QUERY, CONNECTION_CHECK_ID } from "../../components/connection-check";
 
 export const SCROLL_AFTER_LOGIN_MS = 100;
 
@@ -90,7 +90,7 @@ function DashboardExtras({ setup }: { setup: ComponentChildren }) {
   return (
     <>
       {setup}
-      <p><Link href={`${localPath("/server-status", language)}#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
+      <p><Link href={`${localPath("/server-status", language)}?${CHECK_QUERY}=yes#${CONNECTION_CHECK_ID}`}>{t("devices.checkLink")}</Link></p>
     </>
   );
 }

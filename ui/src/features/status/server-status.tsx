@@ -143,6 +143,7 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
       </div>
       <h2>{t("status.vpnTitle")}</h2>
       <ul class="server-list" data-testid="vpn-servers">{vpnRows}</ul>
+      <p class="small muted">{t("status.pingFrom")}</p>
       <h2>{t("status.systemTitle")}</h2>
       <ul class="server-list" data-testid="system-servers">{systemRows}</ul>
     </>

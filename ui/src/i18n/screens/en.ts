@@ -149,6 +149,7 @@ export default {
     users: "Users",
     progress: "{{percent}} of the free tier ({{cap}} users)",
     vpnTitle: "VPN servers",
+    pingFrom: "Ping is measured from our hub: the time it takes to open a connection to each server, not the time from your device.",
     systemTitle: "System servers",
     online: "Online",
     offline: "Offline",
@@ -218,6 +219,8 @@ export default {
   },
   check: {
     title: "Connection check",
+    ask: "Check whether this connection goes through one of our servers. Nothing is compared until you ask.",
+    start: "Check my connection",
     checking: "Checking your connection…",
     protectedVia: "Protected — via {{city}}",
     protected: "Protected",

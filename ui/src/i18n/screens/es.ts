@@ -146,6 +146,7 @@ const es: ScreenDictionary = {
     users: "Usuarios",
     progress: "{{percent}} de las plazas gratuitas ({{cap}} en total)",
     vpnTitle: "Servidores VPN",
+    pingFrom: "El ping se mide desde nuestro servidor central: el tiempo que tarda en abrir una conexión con cada servidor, no el tiempo desde tu dispositivo.",
     systemTitle: "Servidores del sistema",
     online: "En línea",
     offline: "Fuera de línea",
@@ -215,6 +216,8 @@ const es: ScreenDictionary = {
   },
   check: {
     title: "Comprobación de la conexión",
+    ask: "Comprueba si esta conexión pasa por uno de nuestros servidores. No comparamos nada hasta que lo pidas.",
+    start: "Comprobar mi conexión",
     checking: "Comprobando tu conexión…",
     protectedVia: "Protegido — a través de {{city}}",
     protected: "Protegido",

@@ -146,6 +146,7 @@ const fr: ScreenDictionary = {
     users: "Utilisateurs",
     progress: "{{percent}} des places gratuites ({{cap}} au total)",
     vpnTitle: "Serveurs VPN",
+    pingFrom: "Le ping est mesuré depuis notre serveur central\u00a0: c’est le temps qu’il met à ouvrir une connexion vers chaque serveur, pas le temps depuis votre appareil.",
     systemTitle: "Serveurs système",
     online: "En ligne",
     offline: "Hors ligne",
@@ -215,6 +216,8 @@ const fr: ScreenDictionary = {
   },
   check: {
     title: "Vérification de la connexion",
+    ask: "Vérifiez si cette connexion passe par l’un de nos serveurs. Rien n’est comparé tant que vous ne le demandez pas.",
+    start: "Vérifier ma connexion",
     checking: "Vérification de votre connexion…",
     protectedVia: "Protégé — via {{city}}",
     protected: "Protégé",

@@ -146,6 +146,7 @@ const pt: ScreenDictionary = {
     users: "Usuários",
     progress: "Vagas gratuitas ocupadas: {{percent}} de {{cap}}",
     vpnTitle: "Servidores VPN",
+    pingFrom: "O ping é medido a partir do nosso servidor central: é o tempo que ele leva para abrir uma conexão com cada servidor, não o tempo a partir do seu dispositivo.",
     systemTitle: "Servidores do sistema",
     online: "On-line",
     offline: "Off-line",
@@ -215,6 +216,8 @@ const pt: ScreenDictionary = {
   },
   check: {
     title: "Verificação da conexão",
+    ask: "Verifique se esta conexão passa por um dos nossos servidores. Nada é comparado até você pedir.",
+    start: "Verificar minha conexão",
     checking: "Verificando sua conexão…",
     protectedVia: "Protegido — via {{city}}",
     protected: "Protegido",
