@@ -141,7 +141,7 @@ export function statusParts(language: Language) {
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
   const users = { users: slot("RAW_USERS"), progress: slot("PROGRESS"), progressNow: slot("PROGRESS_NOW"), progressWidth: slot("PROGRESS_WIDTH"), cap: slot("CAP"), freeUsers: slot("FREE_USERS") };
   const block = (demo: boolean, few: boolean) =>
-    inLanguage(language, <StatusBlock demo={demo} users={few ? { ...users, progress: null } : users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
+    inLanguage(language, <StatusBlock demo={demo} updated={slot("UPDATED")} users={few ? { ...users, progress: null } : users} vpnRows={slot("RAW_VPN_ROWS")} systemRows={slot("RAW_SYSTEM_ROWS")} />);
   return {
     markup: {
       block: block(false, false),
@@ -193,7 +193,7 @@ export function pluralCategories(counts: number[], language: Language): string[]
 
 /** The live block for a snapshot as the script draws it: what the server's must equal. */
 export function renderStatusBlock(data: ServerStatus, language: Language): string {
-  return inLanguage(language, <LiveStatus data={data} />);
+  return inLanguage(language, <LiveStatus data={data} offset={0} />);
 }
 
 /** The one-tap setup list in pieces, per language, for the screens the server answers form posts

@@ -52,7 +52,9 @@ test("below the threshold of the counts, the status page shows no share of the f
   for (const language of LANGUAGES) {
     for (const users of [0, 1, FEW_USERS - 1]) {
       const html = render(language, h(LiveStatus, { data: snapshot(users) }));
-      const card = html.slice(0, html.indexOf("<h2>"));
+      // The users' card (the line above it says when the figures were measured).
+      assert.match(render(language, h(LiveStatus, { data: snapshot(users), offset: 0 })), /<p class="small muted status-updated">[^<]*1970[^<]*, 00:00 UTC<\/p>/, language);
+      const card = html.slice(html.indexOf('<div class="card users-card">'), html.indexOf("<h2>"));
       const size = DICTIONARIES[language].home.badge.replace("{{freeUsers}}", plural(1_000_000, DICTIONARIES[language].footer.users, language));
       assert.ok(card.includes(size), `${language} ${users}: the free tier's size, not a share of it`);
       assert.doesNotMatch(card.replace(size, ""), /progressbar|%|\d/, `${language} ${users}`);

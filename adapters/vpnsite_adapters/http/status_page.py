@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
+from vpnsite_adapters.formatting import format_moment
 from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, escape, fill, fill_raw
@@ -33,10 +34,13 @@ class StatusPage(BuildPieces):
                 "RAW_SYSTEM_ROWS",
                 "RAW_USERS",
                 "RAW_VPN_ROWS",
+                "UPDATED",
             }
         ),
         # Below the count it shows, the block says how many the free tier takes instead.
-        "markup/block_few*": frozenset({"FREE_USERS", "RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS"}),
+        "markup/block_few*": frozenset(
+            {"FREE_USERS", "RAW_SYSTEM_ROWS", "RAW_USERS", "RAW_VPN_ROWS", "UPDATED"}
+        ),
         "markup/vpn_row": frozenset(
             {"CITY", "NAME", "PING", "RANK", "RANK_TEXT", "RAW_FLAG", "RAW_LOAD", "STATUS", "STATUS_TEXT"}
         ),
@@ -70,6 +74,8 @@ class StatusPage(BuildPieces):
                 "PROGRESS_WIDTH": js_number(max(width, 0.5)),
                 "CAP": formats.count(cap),
                 "FREE_USERS": formats.users_text(cap),
+                # When the snapshot was taken, in UTC (the script writes the visitor's zone).
+                "UPDATED": format_moment(int(status.get("summary", {}).get("updated_at", 0)), language),
             },
         )
         vpn_rows = b"".join(self._vpn_row(parts, formats, server) for server in status.get("vpn_servers", []))

@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
-import { FEW_USERS, formatCount, freeTierProgress, loadLevel, loadPercent, plural, progressWidth, rankColour } from "../../lib/format";
+import { FEW_USERS, formatCount, formatMoment, freeTierProgress, loadLevel, loadPercent, plural, progressWidth, rankColour } from "../../lib/format";
 import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
 import { countedUsers, slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
@@ -121,12 +121,14 @@ export function ResponseTime({ ping }: { ping: string }) {
 
 /** The live block's content: the demo note, the users card (progress toward the free tier, or
  * below FEW_USERS only the free tier's size) and both lists. */
-export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolean; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
+/** ``updated``: when the snapshot the figures come from was taken. */
+export function StatusBlock({ demo, updated, users, vpnRows, systemRows }: { demo: boolean; updated: string; users: UsersView; vpnRows: ComponentChildren; systemRows: ComponentChildren }) {
   const { t } = useI18n();
   const progress = { percent: users.progress ?? "", cap: users.cap };
   return (
     <>
       {demo && <p class="notice">{t("status.demo")}</p>}
+      <p class="small muted status-updated">{t("status.updated", { time: updated })}</p>
       <div class="card users-card">
         <span class="muted">{t("status.users")}</span>
         <strong class="big-number" data-testid="user-count">{users.users}</strong>
@@ -150,8 +152,9 @@ export function StatusBlock({ demo, users, vpnRows, systemRows }: { demo: boolea
   );
 }
 
-/** The block for a snapshot, as the script draws it. */
-export function LiveStatus({ data }: { data: ServerStatus }) {
+/** The block for a snapshot, as the script draws it: its time in the visitor's zone, or at
+ * ``offset`` (minutes, as getTimezoneOffset gives them; the server writes UTC). */
+export function LiveStatus({ data, offset }: { data: ServerStatus; offset?: number }) {
   const { language, t, dictionary } = useScreenI18n();
   const users = data.summary.user_count;
   const cap = data.summary.free_tier_cap;
@@ -188,7 +191,8 @@ export function LiveStatus({ data }: { data: ServerStatus }) {
     cap: formatCount(cap, language),
     freeUsers: plural(cap, dictionary.footer.users, language),
   };
-  return <StatusBlock demo={data.summary.demo} users={view} vpnRows={vpnRows} systemRows={systemRows} />;
+  const updated = formatMoment(data.summary.updated_at, language, offset);
+  return <StatusBlock demo={data.summary.demo} updated={updated} users={view} vpnRows={vpnRows} systemRows={systemRows} />;
 }
 
 /** The snapshot the server wrote into the page (`<script type="application/json" id="vpnsite-status">`). */
