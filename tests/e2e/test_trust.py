@@ -52,6 +52,9 @@ def linked(make_server: Any) -> Any:
     return make_server(rate_limits="off", demo="true", social_links=SETTING)
 
 
+MAIL_LABEL = {"/": "E-mail support", "/ru/server-status": "Написать в поддержку"}
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("script", [True, False])
 def test_the_footer_names_the_operators_accounts_and_email(
@@ -64,7 +67,7 @@ def test_the_footer_names_the_operators_accounts_and_email(
         hrefs = [link.get_attribute("href") for link in links.all()]
         assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}"], hrefs
         expect(page.locator(".site-footer h2.footer-title").last).to_have_text(follow)
-        expect(contact_column(page).locator(".social-label")).to_have_text("Our forum")
+        expect(contact_column(page).locator(".social-label")).to_have_text(["Our forum", MAIL_LABEL[path]])
         expect(links.nth(0)).to_have_attribute("aria-label", re.compile(r"X$"))
         check_in_view(page, width)
         html = page.content()
@@ -88,6 +91,8 @@ def test_without_accounts_the_footer_shows_only_the_operators_email(
     links = contact_column(page).locator("a")
     expect(links).to_have_count(1)
     expect(links).to_have_attribute("href", f"mailto:{EMAIL}")
+    # The e-mail by name, not a lone envelope.
+    expect(links).to_have_text("Écrire à l’assistance")
     expect(page.locator(".site-footer h2.footer-title").last).to_have_text("Contact")
     check_in_view(page, width)
     assert (
