@@ -66,10 +66,14 @@ def phone_page(browser: Any, base: str, agent: str, javascript: bool = True) -> 
 
 
 def tiles_in_reading_order(page: Any) -> list[str]:
+    """Each tile's platform (its first line; the second says whose app it is)."""
     return list(
         page.evaluate(
             """() => [...document.querySelectorAll('.download-tiles .tile')]
-                .map((tile) => ({ box: tile.getBoundingClientRect(), name: tile.textContent.trim() }))
+                .map((tile) => ({
+                  box: tile.getBoundingClientRect(),
+                  name: tile.querySelector("span").textContent,
+                }))
                 .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left)
                 .map((tile) => tile.name)"""
         )
