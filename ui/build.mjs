@@ -131,8 +131,8 @@ async function buildSite(out) {
       (route === "/" ? `<meta name="vpnsite-uptime" content="__SLOT_UPTIME_PERMILLE__"><meta name="vpnsite-countries" content="__SLOT_COUNTRIES_COUNT__">` : "") +
       // And how many devices a licence connects at once, in words picked for its fleet (lib/served.tsx: servedText).
       `<meta name="vpnsite-devices" content="__SLOT_DEVICES__"><meta name="vpnsite-device_rule" content="__SLOT_DEVICE_RULE__">` +
-      // And the operator's terms in words: the licence's term, how many users the free tier takes (lib/served.tsx: servedText).
-      `<meta name="vpnsite-term" content="__SLOT_TERM__"><meta name="vpnsite-free_users" content="__SLOT_FREE_USERS__">` +
+      // And the operator's terms in words: the licence's term, how many users the free tier takes, in words and as a bare number (lib/served.tsx: servedText).
+      `<meta name="vpnsite-term" content="__SLOT_TERM__"><meta name="vpnsite-free_users" content="__SLOT_FREE_USERS__"><meta name="vpnsite-free_count" content="__SLOT_FREE_COUNT__">` +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
       // And the connection check's answer for the visitor the server sends it to.
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +

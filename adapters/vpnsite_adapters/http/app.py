@@ -12,7 +12,7 @@ from flask_cors import CORS
 
 from vpnsite.ports import UnitOfWork
 from vpnsite_adapters.http.api import api
-from vpnsite_adapters.http.archive_api import archive_api
+from vpnsite_adapters.http.archive_api import SITE, archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.devices_api import devices_api
 from vpnsite_adapters.http.erasure_pages import erasure_blueprint
@@ -170,6 +170,7 @@ def register_public(app: Flask, services: Services) -> None:
         settings.free_tier_cap,
     )
     if site is not None:
+        app.extensions[SITE] = site
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))
         app.register_blueprint(erasure_blueprint(site))

@@ -267,6 +267,7 @@ class Site:
             # The operator's terms, in words (ui/src/lib/served.tsx: terms).
             "TERM": formats.days_text(self.licence_days),
             "FREE_USERS": formats.users_text(self.free_tier_cap),
+            "FREE_COUNT": formats.count(self.free_tier_cap),
         }
         # How many devices a licence connects at once, in words for the fleet (http/device_rows.py):
         # one server a location, so a page is filled again when the fleet changes.
