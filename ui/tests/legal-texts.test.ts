@@ -39,7 +39,9 @@ test("the operator is named in the terms, the privacy policy, About and the foot
       assert.ok(privacy.includes(value), `${language} privacy: ${value}`);
     }
     assert.match(text.about.company, /\{operatorName\}.*\{operatorNumber\}.*\{operatorAddress\}/, language);
-    assert.match(text.about.founder, /\{operatorFounder\}.*15.*2015/, language);
+    // The founder's sentence and who has access to the servers are the operator's file's
+    // (tests/integration/test_operator_facts.py); the terms take the access from the server.
+    assert.match(strings(text.terms.find((section) => section.id === "access")).join(" "), /\{\{serverAccess\}\}/, language);
   }
   for (const [language, dictionary] of Object.entries(DICTIONARIES)) {
     assert.match(dictionary.footer.company, /\{\{name\}\}.*\{\{number\}\}.*\{\{address\}\}/, language);

@@ -67,8 +67,9 @@ export const servedUserCount = (): number | null => servedNumber("users");
  * name="vpnsite-devices">`: "Up to 8 devices at once"; `vpnsite-device_rule`: the sentence that
  * says why), or the operator's terms (`vpnsite-term`: "90 days"; `vpnsite-free_users`: "1,000,000
  * users"; `vpnsite-free_count`: "1,000,000", for a language that puts a word between the number and
- * its noun), in the page's language; its marker (DEVICES, TERM…) while prerendering. */
-export const servedText = (name: "devices" | "device_rule" | "term" | "free_users" | "free_count"): string =>
+ * its noun), or the operator's own facts (`vpnsite-server_access`: who has access to the servers,
+ * from its file), in the page's language; its marker (DEVICES, TERM…) while prerendering. */
+export const servedText = (name: "devices" | "device_rule" | "term" | "free_users" | "free_count" | "server_access"): string =>
   typeof document === "undefined" ? slot(name.toUpperCase()) : document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
 
 /** The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP) as a text names them:

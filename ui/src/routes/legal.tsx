@@ -21,6 +21,8 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
   // How many devices a licence connects at once: the terms say it in the words the server picked
   // for its fleet, as the home page and the FAQ do (lib/served.tsx: servedText).
   const rule = servedText("device_rule");
+  // Who has access to the servers: the operator's own word, from its file (operator_facts.py).
+  const access = servedText("server_access");
   return (
     <article class="container narrow legal">
       <h1>{t(titleKey)}</h1>
@@ -37,7 +39,7 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
         <section key={section.id} id={section.id}>
           <h2>{index + 1}. {section.title}</h2>
           {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{withOperator(withTerms(paragraph.replace("{{rule}}", rule)), who)}</p>
+            <p key={paragraph}>{withOperator(withTerms(paragraph.replace("{{rule}}", rule).replace("{{serverAccess}}", access)), who)}</p>
           ))}
           {section.entries?.map((entry) => (
             <div key={entry.id} class="card data-entry" data-kind={entry.id}>
