@@ -145,7 +145,8 @@ def test_the_about_page_with_the_shipped_facts(client: Any) -> None:
         for words in NOTICE[language]:
             assert words in investment, (language, words)
         # The notice comes first, before any amount.
-        assert investment.index(NOTICE[language][0]) < investment.index(MINIMUM[language].split(" ")[0]), language
+        first_amount = MINIMUM[language].split(" ")[0]
+        assert investment.index(NOTICE[language][0]) < investment.index(first_amount), language
         assert MINIMUM[language] in investment, language
         assert not re.search(r"65[,.\s\u00a0\u202f]000|270[,.\s\u00a0\u202f]000", investment), language
         assert 'href="https://github.com/vpnsite/vpnsite"' in page
