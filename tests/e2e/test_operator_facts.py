@@ -22,20 +22,22 @@ def test_about_and_terms_do_not_scroll_sideways(browser: Any, server: Any, path:
     context = browser.new_context(viewport={"width": width, "height": 900}, base_url=server.base)
     with page_in(context) as page:
         page.goto(path)
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        root = "document.documentElement"
+        overflow = page.evaluate(f"{root}.scrollWidth - {root}.clientWidth")
         assert overflow <= 0, f"{path} at {width} px scrolls sideways by {overflow} px"
         wide = page.evaluate(
             """() => [...document.querySelectorAll('main *')]
-                .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-                .map((element) => element.tagName + '.' + element.className)"""
+                .filter((node) => node.getBoundingClientRect().right > innerWidth + 1)
+                .map((node) => node.tagName + '.' + node.className)"""
         )
         assert wide == [], f"{path} at {width} px: {wide[:5]}"
         if SHOTS:
             name = path.strip("/").replace("/", "-")
             page.screenshot(path=str(Path(SHOTS) / f"{name}-{width}.png"), full_page=True)
             for section in ("founder", "investment", "roadmap", "licences", "renewal", "law"):
+                shot = Path(SHOTS) / f"{name}-{width}-{section}.png"
                 if page.locator(f"#{section}").count():
-                    page.locator(f"#{section}").screenshot(path=str(Path(SHOTS) / f"{name}-{width}-{section}.png"))
+                    page.locator(f"#{section}").screenshot(path=str(shot))
 
 
 def test_the_facts_stay_after_the_script_and_come_after_a_link(page: Any) -> None:
