@@ -8,7 +8,6 @@ import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from attrs import evolve, fields_dict, frozen
 from dotenv import dotenv_values
@@ -20,6 +19,12 @@ from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.links import PublicUrlError, public_origin
 from vpnsite_adapters.log_lines import LOG_FORMATS
+from vpnsite_adapters.operator_facts import (
+    OperatorFacts,
+    OperatorFactsError,
+    default_operator_facts,
+    read_operator_facts,
+)
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
 from vpnsite_adapters.testimonials_file import TestimonialsError, TestimonialSet, read_testimonials
@@ -80,12 +85,12 @@ class Settings:
     operator: Operator | None = None
     # The footer's links to the operator's accounts (VPNSITE_SOCIAL_LINKS); none by default.
     social_links: tuple[SocialLink, ...] = ()
-    # Where the site's source code is published (VPNSITE_SOURCE_URL, https): linked from the footer
-    # and security.txt's policy; None: not linked.
-    source_url: str | None = None
     # The home page's testimonials (VPNSITE_TESTIMONIALS, a file); None: not set (none are shown,
     # but for the demo's examples).
     testimonials: TestimonialSet | None = None
+    # What the operator says of itself on About and in the terms (VPNSITE_OPERATOR_FACTS, a file;
+    # without it the shipped operator_facts.json).
+    operator_facts: OperatorFacts | None = None
     # When sign-ups must solve a proof-of-work challenge (VPNSITE_SIGNUP_CHALLENGE): "auto" when they
     # come faster than `signup_challenge_factor` times the usual pace of the hour and faster than
     # `signup_challenge_floor` an hour; "always"; or "off".
@@ -149,8 +154,8 @@ def load_settings(
         erasure_journal=Path(journal) if (journal := get("ERASURE_JOURNAL")) else None,
         operator=_operator(get),
         social_links=_social_links(get("SOCIAL_LINKS")),
-        source_url=_source_url(get("SOURCE_URL")),
         testimonials=_testimonials(get("TESTIMONIALS")),
+        operator_facts=_operator_facts(get("OPERATOR_FACTS")),
         signup_challenge=_challenge_mode(get("SIGNUP_CHALLENGE")),
         signup_challenge_factor=_factor(get("SIGNUP_CHALLENGE_FACTOR")),
         signup_challenge_floor=_integer(
@@ -202,17 +207,6 @@ def _operator(get: Callable[[str], str | None]) -> Operator | None:
         raise SettingsError(str(error)) from None
 
 
-def _source_url(text: str | None) -> str | None:
-    """An https address, written into every page: nothing in it may be read as markup."""
-    url = (text or "").strip()
-    if not url:
-        return None
-    parts = urlsplit(url)
-    if parts.scheme != "https" or not parts.hostname or any(c.isspace() or c in "\"'<>`\\" for c in url):
-        raise SettingsError(f"VPNSITE_SOURCE_URL must be an https:// address, not {text!r}")
-    return url
-
-
 def _social_links(text: str | None) -> tuple[SocialLink, ...]:
     try:
         return read_social_links(text)
@@ -226,6 +220,15 @@ def _testimonials(path: str | None) -> TestimonialSet | None:
     try:
         return read_testimonials(Path(str(path).strip()))
     except TestimonialsError as error:
+        raise SettingsError(str(error)) from None
+
+
+def _operator_facts(path: str | None) -> OperatorFacts:
+    try:
+        if not (path or "").strip():
+            return default_operator_facts()
+        return read_operator_facts(Path(str(path).strip()))
+    except OperatorFactsError as error:
         raise SettingsError(str(error)) from None
 
 

@@ -13,8 +13,6 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import page_in
 from tests.site_map import LANGUAGES, ROUTES, page_address
 
-SHOTS = Path(__file__).parent / "screenshots"
-
 # The elements wider than the page, for the message when one is.
 WIDER = """() => {
   const width = document.documentElement.clientWidth;
@@ -88,7 +86,7 @@ def test_the_focus_ring_stands_out_at_3_to_1_everywhere(browser: Any, server: An
 
 
 @pytest.mark.parametrize("route", ["/", "/about", "/server-status"])
-def test_print_shows_every_section(browser: Any, server: Any, route: str) -> None:
+def test_print_shows_every_section(browser: Any, server: Any, route: str, tmp_path: Path) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.base)
     with page_in(context) as page:
         page.goto("/ru" + ("" if route == "/" else route))
@@ -100,5 +98,4 @@ def test_print_shows_every_section(browser: Any, server: Any, route: str) -> Non
         )
         assert hidden == []
         expect(page.locator(".site-footer")).to_be_visible()
-        SHOTS.mkdir(exist_ok=True)
-        page.pdf(path=str(SHOTS / f"print-ru{route.replace('/', '-') or '-home'}.pdf"))
+        page.pdf(path=str(tmp_path / "printed.pdf"))

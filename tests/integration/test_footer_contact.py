@@ -23,6 +23,7 @@ from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.footer_contact import FooterContact
 from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.operator_facts import default_operator_facts
 from vpnsite_adapters.settings import SettingsError, load_settings
 from vpnsite_adapters.social_links import KNOWN_NETWORKS, SocialLink, read_social_links
 
@@ -136,7 +137,7 @@ def test_the_server_puts_the_column_together_as_the_script_draws_it() -> None:
         read_social_links("telegram=https://t.me/a, Mastodon=https://m.example/@a?x=\"<b>\"&y='1'"),
         (SocialLink("link", "L'équipe + co.", "https://é.example/ü"),),
     ]
-    # With the link to the source code (VPNSITE_SOURCE_URL) and without.
+    # With the link to the source code (the operator's facts: source_code) and without.
     cases = [
         (
             "renderFooterContact",
@@ -211,18 +212,13 @@ def test_serve_refuses_to_start_with_a_wrong_social_link(environment: dict[str, 
     assert "Traceback" not in result.stderr
 
 
-def test_the_source_code_is_linked_from_every_footer_and_the_security_policy(
-    make_hub: Any, tmp_path: Path
-) -> None:
-    for wrong in ("http://code.example/vpnsite", 'https://code.example/"><b>', "code.example"):
-        with pytest.raises(SettingsError, match="VPNSITE_SOURCE_URL"):
-            load_settings({"VPNSITE_SOURCE_URL": wrong}, env_file=None, data_dir=tmp_path)
-    source = "https://code.example/vpnsite"
-    client = create_app(make_hub(public_url="https://vpn.example", source_url=source).services).test_client()
+def test_the_source_code_is_linked_from_every_footer_and_the_security_policy(make_hub: Any) -> None:
+    """Where the operator's facts say the source code is (VPNSITE_OPERATOR_FACTS, or the shipped
+    default): in every page's footer and in the security policy."""
+    source = default_operator_facts().source_code
+    assert source.startswith("https://")
+    client = create_app(make_hub(public_url="https://vpn.example").services).test_client()
     for language in LANGUAGES:
         page = client.get(localised("/about", language)).get_data(as_text=True)
         assert f'<a href="{source}" rel="noopener noreferrer" class="social-label">' in page, language
     assert source in client.get("/.well-known/security-policy.txt").get_data(as_text=True)
-    assert source not in create_app(make_hub(public_url="https://vpn.example").services).test_client().get(
-        "/about"
-    ).get_data(as_text=True)

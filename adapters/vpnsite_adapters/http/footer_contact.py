@@ -1,6 +1,6 @@
 """The footer's contact column: the operator's social links (``VPNSITE_SOCIAL_LINKS``) when there
 are any, under "Follow us", or only "Contact"; the operator's e-mail in both; and the link to the
-source code (``VPNSITE_SOURCE_URL``) when it is set.
+source code (the operator's facts' ``source_code``).
 
 The markup is the website's own (``ui/src/components/footer-contact.tsx``), prerendered by the build
 in pieces (``site/forms/footer.json``); the script keeps what the server wrote (``layout.tsx``), and

@@ -12,6 +12,7 @@ from flask import Blueprint, Response
 
 from vpnsite_adapters.http.api import services
 from vpnsite_adapters.languages import DEFAULT_LANGUAGE, PREFIXED
+from vpnsite_adapters.operator_facts import default_operator_facts
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR
 
 # RFC 9116, 2.5.5: less than a year is recommended.
@@ -74,6 +75,7 @@ def security_blueprint() -> Blueprint:
     @blueprint.get("/.well-known/security-policy.txt")
     def policy() -> Response:
         settings = services().settings
-        return plain(security_policy(settings.origin, email(), settings.source_url))
+        facts = settings.operator_facts or default_operator_facts()
+        return plain(security_policy(settings.origin, email(), facts.source_code))
 
     return blueprint
