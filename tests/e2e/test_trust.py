@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.serve import OPERATOR_ENV
+from vpnsite_adapters.operator_facts import default_operator_facts
 
 EMAIL = OPERATOR_ENV["VPNSITE_OPERATOR_EMAIL"]
 SETTING = (
@@ -53,6 +54,9 @@ def linked(make_server: Any) -> Any:
 
 
 MAIL_LABEL = {"/": "E-mail support", "/ru/server-status": "Написать в поддержку"}
+SOURCE_LABEL = {"/": "Source code", "/ru/server-status": "Исходный код"}
+# Where the operator's facts say the source code is (the shipped default here).
+SOURCE = default_operator_facts().source_code
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -63,11 +67,13 @@ def test_the_footer_names_the_operators_accounts_and_email(
     for path, follow in (("/", "Follow us"), ("/ru/server-status", "Мы в соцсетях")):
         page = open_page(browser, linked.base, path, width, script)
         links = contact_column(page).locator("a")
-        expect(links).to_have_count(4)
+        expect(links).to_have_count(5)
         hrefs = [link.get_attribute("href") for link in links.all()]
-        assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}"], hrefs
+        assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}", SOURCE], hrefs
         expect(page.locator(".site-footer h2.footer-title").last).to_have_text(follow)
-        expect(contact_column(page).locator(".social-label")).to_have_text(["Our forum", MAIL_LABEL[path]])
+        expect(contact_column(page).locator(".social-label")).to_have_text(
+            ["Our forum", MAIL_LABEL[path], SOURCE_LABEL[path]]
+        )
         expect(links.nth(0)).to_have_attribute("aria-label", re.compile(r"X$"))
         check_in_view(page, width)
         html = page.content()
@@ -77,7 +83,7 @@ def test_the_footer_names_the_operators_accounts_and_email(
             page.locator(".site-footer .footer-links a").nth(2).click()
             expect(page.locator("h1")).to_have_text(re.compile(r"help|aider|помочь"))
             hrefs = [link.get_attribute("href") for link in contact_column(page).locator("a").all()]
-            assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}"], hrefs
+            assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}", SOURCE], hrefs
         assert not page.errors, page.errors
         page.context.close()
 
@@ -89,10 +95,11 @@ def test_without_accounts_the_footer_shows_only_the_operators_email(
 ) -> None:
     page = open_page(browser, server.base, "/fr/support", width, script)
     links = contact_column(page).locator("a")
-    expect(links).to_have_count(1)
-    expect(links).to_have_attribute("href", f"mailto:{EMAIL}")
-    # The e-mail by name, not a lone envelope.
-    expect(links).to_have_text("Écrire à l’assistance")
+    expect(links).to_have_count(2)
+    expect(links.first).to_have_attribute("href", f"mailto:{EMAIL}")
+    # The e-mail by name, not a lone envelope; then the source code.
+    expect(links).to_have_text(["Écrire à l’assistance", "Code source"])
+    expect(links.last).to_have_attribute("href", SOURCE)
     expect(page.locator(".site-footer h2.footer-title").last).to_have_text("Contact")
     check_in_view(page, width)
     assert (

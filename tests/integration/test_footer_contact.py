@@ -41,6 +41,8 @@ CONFIGURED = [
     "https://forum.example.org/t?a=1&b=2",
 ]
 EMAIL = OPERATOR_ENV["VPNSITE_OPERATOR_EMAIL"]
+# Where the operator's facts say the source code is (the shipped default here).
+SOURCE = default_operator_facts().source_code
 FOLLOW = {"en": "Follow us", "ru": "Мы в соцсетях", "es": "Síguenos", "fr": "Suivez-nous", "pt": "Siga-nos"}
 CONTACT = {"en": "Contact", "ru": "Контакты", "es": "Contacto", "fr": "Contact", "pt": "Contato"}
 _COLUMN = re.compile(
@@ -100,7 +102,7 @@ def test_every_page_names_the_operators_links_and_email(started: dict[str, str])
     for language, what, html in pages(started["with"]):
         heading, hrefs = column(html)
         assert heading == FOLLOW[language], (language, what)
-        assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}"], (language, what)
+        assert hrefs == [*CONFIGURED, f"mailto:{EMAIL}", SOURCE], (language, what)
         assert not any(ours in html for ours in HARD_CODED), (language, what)
         seen += 1
     assert seen == len(LANGUAGES) * (len(ROUTES) + 2)
@@ -109,7 +111,7 @@ def test_every_page_names_the_operators_links_and_email(started: dict[str, str])
 def test_without_links_the_footer_shows_only_the_operators_email(started: dict[str, str]) -> None:
     for language, what, html in pages(started["without"]):
         heading, hrefs = column(html)
-        assert (heading, hrefs) == (CONTACT[language], [f"mailto:{EMAIL}"]), (language, what)
+        assert (heading, hrefs) == (CONTACT[language], [f"mailto:{EMAIL}", SOURCE]), (language, what)
         body = html.split("<body>", 1)[1]
         assert "x.com" not in body and "t.me" not in body, (language, what)
         assert not any(ours in html for ours in HARD_CODED), (language, what)
