@@ -315,10 +315,14 @@ def signup_challenges(
     )
 
 
-def build_hub(settings: Settings, clock: Clock | None = None, random: RandomSource | None = None) -> Hub:
+def build_hub(
+    settings: Settings, clock: Clock | None = None, random: RandomSource | None = None, migrate: bool = True
+) -> Hub:
+    """``migrate`` False: the node API's process, started once the hub brought the schema up to
+    date."""
     clock = clock or SystemClock()
     random = random or SystemRandom()
-    store = open_store(settings, migrate=True)
+    store = open_store(settings, migrate=migrate)
     unit_of_work = store.unit_of_work
     metrics = Metrics()
     unit_of_work.on_unavailable = metrics.database_errors.inc

@@ -62,7 +62,9 @@ def serve(
         try:
             requests.get(base + "/readyz", timeout=1)
             return Served(base, log, process)
-        except requests.ConnectionError:
+        # Not yet listening, or listening but still busy starting (a loaded machine, other
+        # tests' workers beside it): asked again until the deadline.
+        except (requests.ConnectionError, requests.Timeout):
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()

@@ -127,27 +127,22 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
 
 def create_graceful_server(
-    public_app: Any, settings: Settings, node_app: Any = None, gate: NodeGate | None = None
+    public_app: Any, settings: Settings, gate: NodeGate | None = None
 ) -> GracefulServer:
-    """The public listener serving ``public_app``; with ``settings.node_address``, a listener
-    there with threads of its own serving ``node_app``. ``gate`` guards the node API wherever it is
-    served."""
+    """The public listener serving ``public_app``; ``gate`` guards the node API when it is
+    served there too."""
     sockets: dict[int, Any] = {}
-    servers = [create_server(public_app, settings, sockets, gate=None if settings.node_address else gate)]
-    if settings.node_address is not None:
-        host, port = settings.node_address
-        servers.append(
-            create_server(
-                node_app,
-                settings,
-                sockets,
-                gate=gate,
-                host=host,
-                port=port,
-                threads=settings.node_threads,
-            )
-        )
+    servers = [create_server(public_app, settings, sockets, gate=gate)]
     return GracefulServer(servers, sockets, settings.shutdown_timeout)
+
+
+def create_node_server(node_app: Any, settings: Settings, listener: Any, gate: NodeGate) -> GracefulServer:
+    """The node API's own process serving ``node_app`` on ``listener``, a socket the hub bound."""
+    watched: dict[int, Any] = {}
+    server = create_server(
+        node_app, settings, watched, gate=gate, sockets=[listener], threads=settings.node_threads
+    )
+    return GracefulServer([server], watched, settings.shutdown_timeout)
 
 
 def create_server(
@@ -158,11 +153,11 @@ def create_server(
     **where: Any,
 ) -> Any:
     """``listeners``: the map of every socket the server watches (its own if not given);
-    ``where``: host, port and threads other than the public listener's."""
+    ``where``: threads and the sockets (bound already) other than the public listener's."""
     listeners = {} if listeners is None else listeners
+    address = {} if "sockets" in where else {"host": settings.host, "port": settings.port}
     options: dict[str, Any] = {
-        "host": settings.host,
-        "port": settings.port,
+        **address,
         "threads": settings.threads,
         # No Server header: what answers is nobody's business.
         "ident": "",

@@ -20,7 +20,7 @@ class MetricsListener:
     @classmethod
     def start(cls, metrics: Metrics, host: str, port: int) -> MetricsListener:
         """Raises OSError when the address cannot be bound."""
-        server, thread = start_http_server(port, addr=host, registry=metrics.registry)
+        server, thread = start_http_server(port, addr=host, registry=metrics.exposed)
         return cls(server, thread)
 
     def close(self) -> None:

@@ -6,11 +6,14 @@ address, a code or a token."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import logging
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import get_args
+from typing import Any, get_args
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.metrics_core import Metric
+from prometheus_client.parser import text_string_to_metric_families
 
 from vpnsite.errors import (
     ChallengeExpired,
@@ -25,6 +28,8 @@ from vpnsite.errors import (
 from vpnsite.proof_of_work import UNCHALLENGED_SIGN_UP
 from vpnsite.rate_limits import ACTIONS
 from vpnsite.vpn_access import Refusal
+
+_log = logging.getLogger("vpnsite")
 
 # Any other path: a route's label is its template, and a path no route knows must not become one.
 UNMATCHED_ROUTE = "unmatched"
@@ -41,6 +46,8 @@ CHALLENGE_CODES = tuple(
     error.code for error in (ChallengeRequired, ChallengeInvalid, ChallengeExpired, ChallengeUsed)
 )
 # A page, a licence check and a sign-up take milliseconds; an archive or a slow database, seconds.
+# Summed across processes: what each process counts. Gauges are the hub's own.
+_ADDITIVE = frozenset({"counter", "histogram"})
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
@@ -52,6 +59,8 @@ def method_label(method: str) -> str:
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        # What a scrape shows: the registry, and the node process's counts once there is one.
+        self.exposed = MergedMetrics(self.registry)
         registry = self.registry
         self.requests = Counter(
             "vpnsite_http_requests",
@@ -137,6 +146,55 @@ class Metrics:
     def node_login(self, refused: Refusal | None) -> None:
         self.node_logins.labels(refused or "admitted").inc()
 
+    def count_elsewhere(self, scrape: Callable[[], bytes]) -> None:
+        """Another process (the node API's) counts too: its counts are added to ours."""
+        self.exposed.others = scrape
+
     def scrape(self) -> tuple[bytes, str]:
         """The whole registry in the Prometheus text format, and its content type."""
-        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+        return generate_latest(self.exposed), CONTENT_TYPE_LATEST
+
+
+class MergedMetrics:
+    """A registry's metrics with another process's counters and histograms added to its own,
+    sample by sample (the other's gauges are left out: they are the hub's to say)."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self._registry = registry
+        self.others: Callable[[], bytes] = bytes
+
+    def collect(self) -> Iterator[Metric]:
+        added: dict[str, list[Any]] = {}
+        for family in _families(self.others()):
+            if family.type in _ADDITIVE:
+                added.setdefault(family.name, []).extend(
+                    sample for sample in family.samples if not sample.name.endswith("_created")
+                )
+        for family in self._registry.collect():
+            extra = added.get(family.name)
+            if extra:
+                family.samples = _summed(family.samples, extra)
+            yield family
+
+
+def _families(text: bytes) -> Iterable[Metric]:
+    if not text:
+        return []
+    try:
+        return list(text_string_to_metric_families(text.decode()))
+    except ValueError:
+        _log.warning("the node API's process sent metrics that do not parse: left out")
+        return []
+
+
+def _summed(samples: list[Any], extra: list[Any]) -> list[Any]:
+    def key(sample: Any) -> tuple[str, tuple[tuple[str, str], ...]]:
+        return sample.name, tuple(sorted(sample.labels.items()))
+
+    values = {key(sample): sample.value for sample in extra}
+    merged = []
+    for sample in samples:
+        more = values.pop(key(sample), None)
+        merged.append(sample if more is None else sample._replace(value=sample.value + more))
+    merged.extend(sample for sample in extra if key(sample) in values)
+    return merged

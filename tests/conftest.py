@@ -1,0 +1,28 @@
+"""How the suite is spread over pytest-xdist's workers (tox runs ``-n 4 --dist loadgroup``): a
+test on its own wherever it goes, except
+
+- tests/vpn, one group on one worker, one test after another: its small internet has fixed
+  addresses and namespaces, and there is room for one at a time;
+- the tests of a module that share a module-scoped fixture (a server, a browser's context), which
+  run on one worker so the fixture is set up once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+VPN = Path(__file__).resolve().parent / "vpn"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.is_relative_to(VPN):
+            item.add_marker(pytest.mark.xdist_group("vpn"))
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope == "module" for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(str(item.path)))
