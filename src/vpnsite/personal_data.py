@@ -39,6 +39,8 @@ Place = Literal["file", "mailbox", "browser", "VPN server", "memory"]
 KeptBy = Literal["store", "operator", "browser", "nobody"]
 
 VISITOR_COOKIE_KEPT = timedelta(days=365)
+SIGNUP_COOKIE_KEPT = timedelta(minutes=30)
+"""How long the no-script sign-up's answer stays readable, for a reload (``hz_signup``)."""
 RATE_EVENTS_KEPT = timedelta(days=1)
 """The longest window of the default rate limits (an operator's own rules may differ)."""
 
@@ -76,9 +78,12 @@ class Kept:
 
     @property
     def figure(self) -> str | None:
-        """The period as the policy writes it: in days, or in hours below two days."""
+        """The period as the policy writes it: in days, in hours below two days, in minutes below
+        two hours."""
         if self.period is None:
             return None
+        if self.period < timedelta(hours=2):
+            return str(int(self.period.total_seconds()) // 60)
         if self.period < timedelta(days=2):
             return str(int(self.period.total_seconds()) // 3600)
         return str(self.period.days)
@@ -344,6 +349,16 @@ INVENTORY: tuple[DataKind, ...] = (
         False,
     ),
     DataKind(
+        "signup_cookie",
+        "The hz_signup cookie",
+        (Elsewhere("browser", "cookie hz_signup: a no-script sign-up's new licence, sealed with AES-GCM"),),
+        "a reload of the no-script sign-up's answer shows the same licence and never makes a second",
+        "contract",
+        Kept(SIGNUP_COOKIE_KEPT, "it was set", "browser"),
+        "in the visitor's browser: it expires, or they delete it",
+        False,
+    ),
+    DataKind(
         "browser_storage",
         "The browser tab's storage",
         (
@@ -457,6 +472,8 @@ def table_of_rows(inventory: tuple[DataKind, ...] = INVENTORY) -> list[dict[str,
 
 
 def _period(period: timedelta) -> str:
+    if period < timedelta(hours=2):
+        return f"{int(period.total_seconds()) // 60} minutes"
     if period < timedelta(days=2):
         return f"{int(period.total_seconds()) // 3600} hours"
     return f"{period.days} days"

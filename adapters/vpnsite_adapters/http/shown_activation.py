@@ -12,16 +12,17 @@ import base64
 import binascii
 import json
 import os
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from attrs import asdict, frozen
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from vpnsite.keyed_hashes import Keyring
+from vpnsite.personal_data import SIGNUP_COOKIE_KEPT
 
 COOKIE = "hz_signup"
-LIFETIME = timedelta(minutes=30)
+LIFETIME = SIGNUP_COOKIE_KEPT
 _NONCE_BYTES = 12
 _CONTEXT = b"vpnsite-shown-activation"
 

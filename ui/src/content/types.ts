@@ -2,7 +2,7 @@
 
 /** The kinds of personal data the service holds: the ids of the data inventory (src/vpnsite/personal_data.py),
  * in its order; tests/integration/test_privacy_policy.py holds every language's policy to it. */
-export const DATA_KINDS = ["email", "ip_address", "licences", "tickets", "support_inbox", "mail_queue", "vpn_sessions", "wireguard_peers", "renewal_links", "rate_limits", "erasure_journal", "backups", "request_logs", "connection_check", "hz_id_cookie", "device_cookie", "browser_storage"] as const;
+export const DATA_KINDS = ["email", "ip_address", "licences", "tickets", "support_inbox", "mail_queue", "vpn_sessions", "wireguard_peers", "renewal_links", "rate_limits", "erasure_journal", "backups", "request_logs", "connection_check", "hz_id_cookie", "device_cookie", "signup_cookie", "browser_storage"] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
 /** One kind of personal data: what it is, why, on what legal basis, how long it is kept. */
