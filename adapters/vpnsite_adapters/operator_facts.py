@@ -6,7 +6,7 @@ wrong and where.
 
 The file is JSON::
 
-    {"source_code": "https://…",                      the repository the About page links to
+    {"source_code": "https://…" or "/source/…",       the source code the About page links to
      "founder": {"experience_years": 15, "director_since": 2015},
      "amounts": {"micro": {"amount": 10000, "currency": "USD"},
                  "minimum": {"sum": ["apps", "servers"]}, …},
@@ -46,6 +46,8 @@ CURRENCIES = ("USD", "EUR", "GBP")
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 _REFERENCE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _MAX_TEXT = 600
+# A path on this site: one slash, then path characters only (never "//host", never a query).
+_SITE_PATH = re.compile(r"^/[A-Za-z0-9._~-][A-Za-z0-9._~/-]*$")
 _MAX_ITEMS = 20
 _FOUNDER_FIELDS = frozenset({"founder", "years", "since"})
 
@@ -282,8 +284,14 @@ def _text(value: Any, where: str, names: set[str] | frozenset[str] = frozenset()
 
 
 def _source_code(value: Any, where: str) -> str:
+    """An https:// address, or a path on this site (the shipped default: the tarball of the
+    source the site was built from, which build_ui.py packs and the site serves)."""
     url = _text(value, where)
+    if _SITE_PATH.match(url):
+        return url
     parts = urlsplit(url)
     if parts.scheme != "https" or not parts.netloc or any(char in url for char in "\"'<>` \\"):
-        raise OperatorFactsError(f"{where}: must be an https:// address, not {url!r}")
+        raise OperatorFactsError(
+            f"{where}: must be an https:// address or a path on this site (/…), not {url!r}"
+        )
     return url

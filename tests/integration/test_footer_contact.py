@@ -218,9 +218,10 @@ def test_the_source_code_is_linked_from_every_footer_and_the_security_policy(mak
     """Where the operator's facts say the source code is (VPNSITE_OPERATOR_FACTS, or the shipped
     default): in every page's footer and in the security policy."""
     source = default_operator_facts().source_code
-    assert source.startswith("https://")
+    assert source.startswith("/source/"), "the shipped default is the tarball the site serves"
     client = create_app(make_hub(public_url="https://vpn.example").services).test_client()
     for language in LANGUAGES:
         page = client.get(localised("/about", language)).get_data(as_text=True)
         assert f'<a href="{source}" rel="noopener noreferrer" class="social-label">' in page, language
-    assert source in client.get("/.well-known/security-policy.txt").get_data(as_text=True)
+    policy = client.get("/.well-known/security-policy.txt").get_data(as_text=True)
+    assert f"The site's source code: https://vpn.example{source}\n" in policy

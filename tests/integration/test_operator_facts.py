@@ -149,7 +149,7 @@ def test_the_about_page_with_the_shipped_facts(client: Any) -> None:
         assert investment.index(NOTICE[language][0]) < investment.index(first_amount), language
         assert MINIMUM[language] in investment, language
         assert not re.search(r"65[,.\s\u00a0\u202f]000|270[,.\s\u00a0\u202f]000", investment), language
-        assert 'href="https://github.com/vpnsite/vpnsite"' in page
+        assert 'href="/source/vpnsite-source.tar.gz"' in page
         assert len(re.findall(r'<li class="card"><h3>', page)) == 9
         terms = client.get(localised("/terms", language)).get_data(as_text=True)
         assert unescape(SHIPPED["languages"][language]["server_access"]) in unescape(text_of(terms, "access"))
@@ -202,6 +202,9 @@ def test_the_about_page_with_an_operators_file(make_hub: Any, tmp_path: Path) ->
     [
         (lambda facts: facts.pop("source_code"), "missing source_code"),
         (lambda facts: facts.update(source_code="javascript:alert(1)"), "https://"),
+        # A path on this site is taken (the shipped default is one), another host's is not.
+        (lambda facts: facts.update(source_code="//evil.example/src.tar.gz"), "a path on this site"),
+        (lambda facts: facts.update(source_code="/source/a b.tar.gz"), "https://"),
         (lambda facts: facts["founder"].update(experience_years="15"), "experience_years"),
         (lambda facts: facts["amounts"]["seed"].update(currency="XBT"), "currency must be one of"),
         (

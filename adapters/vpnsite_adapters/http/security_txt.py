@@ -76,6 +76,10 @@ def security_blueprint() -> Blueprint:
     def policy() -> Response:
         settings = services().settings
         facts = settings.operator_facts or default_operator_facts()
-        return plain(security_policy(settings.origin, email(), facts.source_code))
+        # A path on this site (the shipped default: the served tarball) is written in full.
+        source = facts.source_code
+        if source.startswith("/"):
+            source = settings.origin + source
+        return plain(security_policy(settings.origin, email(), source))
 
     return blueprint

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from attrs import frozen
-from flask import Blueprint, Flask, Response, abort, request
+from flask import Blueprint, Flask, Response, abort, request, send_from_directory
 from werkzeug.routing import PathConverter
 
 from vpnsite.connection_check import ExitIndex
@@ -72,6 +72,7 @@ HTML_CSP = (
     "object-src 'none'"
 )
 _SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]*$")
+_SOURCE_ARCHIVE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.tar\.gz$")
 _ORIGIN_BOUND = {".html", ".xml", ".txt"}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -486,6 +487,18 @@ def site_blueprint(site: Site) -> Blueprint:
         if key not in site.files:
             abort(404)
         return respond(site, key, 200, "public, max-age=31536000, immutable")
+
+    @blueprint.get("/source/<name>")
+    def source(name: str) -> Response:
+        # The tarball of the source the site was built from (build_ui.py), to download as it is:
+        # already gzipped, so never encoded again; a new install may change it under one name.
+        if not _SOURCE_ARCHIVE.match(name):
+            abort(404)
+        response = send_from_directory(
+            site.root / "source", name, mimetype="application/gzip", as_attachment=True, max_age=0
+        )
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
     @blueprint.get("/<any('robots.txt', 'sitemap.xml', 'favicon.svg'):name>")
     def well_known(name: str) -> Response:
