@@ -51,6 +51,20 @@ def unprivileged_group(user: str) -> str:
         return "nobody"
 
 
+def host_pid(pid: int) -> int:
+    """The host's id of our child ``pid``. The node runs in a PID namespace of its own
+    (containment.py) while /proc is the host's: /proc/self/task/*/children lists the host's ids,
+    and each one's NSpid line ends with the id this namespace knows it by."""
+    for children in Path("/proc/self/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            for child in children.read_text().split():
+                status = Path(f"/proc/{child}/status").read_text()
+                for line in status.splitlines():
+                    if line.startswith("NSpid:") and line.split()[-1] == str(pid):
+                        return int(child)
+    return pid
+
+
 class OpenVpnInstance:
     def __init__(
         self, instance: Instance, gatekeeper: Gatekeeper, user: str, stopping: threading.Event
@@ -100,6 +114,7 @@ class OpenVpnInstance:
             self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_prepare_child
         )
         self.process = process
+        self._write_pid(process.pid)
         reader = threading.Thread(target=self._relay, args=(process,), name=f"{self.name}-log", daemon=True)
         reader.start()
         deadline = time.monotonic() + ATTACH_SECONDS
@@ -123,7 +138,13 @@ class OpenVpnInstance:
             process.kill()
             process.wait()
         reader.join(timeout=1)
+        Path(self.instance.pid_file).unlink(missing_ok=True)
         return process.returncode
+
+    def _write_pid(self, pid: int) -> None:
+        """The process's id as the host sees it, for whoever must signal this OpenVPN and no
+        other (a command-line pattern would match every vpnsite server on the host)."""
+        Path(self.instance.pid_file).write_text(f"{host_pid(pid)}\n")
 
     def _relay(self, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None

@@ -228,6 +228,11 @@ class World:
         self.node_dirs = getattr(self, "node_dirs", {})
         self.node_dirs[name] = directory
 
+    def openvpn_pid(self, name: str, protocol: str) -> int:
+        """The OpenVPN process of this node and protocol, as the node reports it (a pattern on
+        command lines would find every vpnsite OpenVPN on the host, a live server's too)."""
+        return int((self.node_dirs[name] / "run" / f"openvpn-{protocol}.pid").read_text())
+
     def wait_until_serving(self) -> None:
         deadline = time.monotonic() + 40
         for name in self.nodes:
