@@ -53,6 +53,28 @@ def test_a_user_reaches_the_internet_through_the_server_over_udp_and_tcp(world: 
         assert poll(lambda: world.sessions("tunnel@example.org") == 0, 20), "the hub frees the place"
 
 
+@pytest.mark.parametrize("protocol", ["udp", "tcp"])
+def test_a_server_reached_at_a_secondary_address_answers_from_it(world: World, protocol: str) -> None:
+    """A floating or second address on the server's link: the reply must come from the address
+    the client sent to, or the client drops it as a stranger's."""
+    secondary = "10.77.2.7"
+    link = f"{world.net.prefix}caa"[:15]
+    added = world.net.run(world.a, "ip", "addr", "add", f"{secondary}/24", "dev", link)
+    assert added.returncode == 0, added.stderr
+    try:
+        email = f"secondary-{protocol}@example.org"
+        code, profiles = world.sign_up(email)
+        profile = profiles[f"vpn-a-{protocol}.ovpn"].replace("remote 10.77.2.1 ", f"remote {secondary} ")
+        assert f"remote {secondary} " in profile
+        client = world.connect(profile, email, code)
+        assert client.wait_connected(), client.text()
+        assert "Incoming packet rejected" not in client.text()
+        assert client.fetch() == SERVER_A_EXIT
+        client.stop()
+    finally:
+        world.net.run(world.a, "ip", "addr", "del", f"{secondary}/24", "dev", link)
+
+
 def test_ipv6_does_not_leak_beside_the_tunnel(world: World) -> None:
     def ping6() -> bool:
         result = world.net.run(world.client_a, "ping", "-6", "-c", "1", "-W", "2", OFF_LINK_V6)

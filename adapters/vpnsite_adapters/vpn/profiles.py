@@ -100,6 +100,13 @@ def archive(profiles: dict[str, str], language: str) -> bytes:
     return buffer.getvalue()
 
 
+# UDP has no connection to answer on: without multihome, a reply leaves from whichever address the
+# kernel picks for the client's route, and a client that reached a secondary or floating address
+# drops it ("Incoming packet rejected ... expected peer address"). explicit-exit-notify tells every
+# client to reconnect at once when the server stops (SIGTERM) or restarts.
+UDP_ONLY = "multihome\nexplicit-exit-notify 1"
+
+
 def server_config(
     name: str,
     protocol: str,
@@ -154,7 +161,7 @@ persist-key
 persist-tun
 push "redirect-gateway def1 ipv6 bypass-dhcp"
 {pushes}
-{"explicit-exit-notify 1" if protocol == "udp" else ""}
+{UDP_ONLY if protocol == "udp" else ""}
 verb 1
 mute-replay-warnings
 """
