@@ -50,6 +50,14 @@ class HeartbeatBody:
             "the operator's `vpn add-server --exit-address` comes first",
         ),
     )
+    # Absent: the hub keeps what it was told before.
+    wireguard: bool | None = field(
+        default=None,
+        metadata=constraints(
+            description="Whether the server's WireGuard runs; false when its machine lacks WireGuard's "
+            "tools, and the hub then offers no WireGuard profile for it"
+        ),
+    )
 
 
 @define

@@ -130,6 +130,7 @@ class HubClient:
             else [HeldConnection(session, licence, protocol) for session, licence, protocol in connections],
             # None: the hub keeps what it was told before (the address the beat comes from).
             exit_addresses=self.exit_addresses or None,
+            wireguard=beat.wireguard,
         )
         try:
             status, raw = self._call("heartbeat", body, CALL_TIMEOUT)

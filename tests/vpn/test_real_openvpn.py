@@ -413,3 +413,56 @@ def test_the_node_loads_no_hub_settings(world: World, tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and "server-config" in result.stderr
     assert not (tmp_path / "vpnsite-data").exists(), "a VPN server never makes a hub secret"
+
+
+def tools_without_wireguard(folder: Path) -> str:
+    """A PATH with every tool of this host but WireGuard's (`wg`, `wireguard-go`)."""
+    folder.mkdir(exist_ok=True)
+    for directory in ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"):
+        for tool in Path(directory).glob("*"):
+            link = folder / tool.name
+            if tool.name not in ("wg", "wireguard-go") and not link.exists():
+                link.symlink_to(tool)
+    return str(folder)
+
+
+@pytest.mark.skipif(not WIREGUARD, reason="needs wireguard-go and wg")
+def test_a_server_without_wireguards_tools_serves_openvpn_and_offers_no_wireguard(world: World) -> None:
+    def wireguard_runs() -> object:
+        with world.db() as db:
+            return db.execute("SELECT wg_running FROM vpn_server WHERE id = 'vpn-a'").fetchone()[0]
+
+    assert poll(lambda: wireguard_runs() == 1, 20)
+    world.stop_node("vpn-a")
+    world.start_node("vpn-a", world.a, world.node_dirs["vpn-a"], tools_without_wireguard(world.tmp / "bin"))
+    try:
+        world.wait_until_serving()
+        said = [line for line in node_log_lines(world, "vpn-a") if "wireguard-tools" in line]
+        assert len(said) == 1 and "WireGuard is off" in said[0], said
+        assert poll(lambda: wireguard_runs() == 0, 20), "the heartbeat tells the hub"
+        email = "no-wireguard@example.org"
+        code, profiles = world.sign_up(email)
+        assert "vpn-a-udp.ovpn" in profiles and not [name for name in profiles if "vpn-a.conf" in name]
+
+        def server_a() -> Any:
+            # The answer's server list comes from the status snapshot, refreshed every second.
+            answer = requests.post(
+                world.hub_url + "/api/check-license",
+                json={"email": email, "activation_code": code},
+                timeout=10,
+            ).json()
+            return next(entry for entry in answer["license"]["profiles"] if entry["id"] == "vpn-a")
+
+        assert poll(lambda: server_a()["openvpn"] and not server_a().get("wireguard"), 10), server_a()
+        client = world.connect(profiles["vpn-a-udp.ovpn"], email, code)
+        assert client.wait_connected(), client.text()
+        client.stop()
+    finally:
+        world.stop_node("vpn-a")
+        world.start_node("vpn-a", world.a, world.node_dirs["vpn-a"])
+        world.wait_until_serving()
+    assert poll(lambda: wireguard_runs() == 1, 20), "back with its tools, back in the offer"
+
+
+def node_log_lines(world: World, name: str) -> list[str]:
+    return (world.tmp / f"{name}-node.log").read_text(errors="replace").splitlines()

@@ -64,7 +64,9 @@ def heartbeat() -> Response:
     body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
-    beat = Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
+    beat = Heartbeat(
+        body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits, body.wireguard
+    )
     connections = body.connections
     held = None if connections is None else {c.session: c.licence for c in connections}
     protocols = {c.session: c.protocol for c in connections or ()}
