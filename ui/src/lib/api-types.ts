@@ -1953,6 +1953,8 @@ export interface components {
             connections?: components["schemas"]["HeldConnection"][] | null;
             /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
             exit_addresses?: string[] | null;
+            /** @description Whether the server's WireGuard runs; false when its machine lacks WireGuard's tools, and the hub then offers no WireGuard profile for it */
+            wireguard?: boolean | null;
         };
         HeldConnection: {
             session: string;
