@@ -116,6 +116,7 @@ def server_config(
     management: str,
     key_check: str,
     dns: Sequence[str],
+    token_key: str,
 ) -> str:
     """One OpenVPN 2.6 server instance. Logins are answered by the node through the management
     socket; no client certificates, no compression, no status file, nothing that logs addresses.
@@ -154,6 +155,11 @@ management-client-auth
 # for OpenVPN's next look at the client (up to 15 s), while the client already sends on it and
 # its packets are dropped.
 auth-gen-token 0 {TOKEN_RENEWAL}
+# The tokens' key is the directory's, not one made up per process: a token outlives a restart.
+auth-gen-token-secret {token_key}
+# Which connection of a licence stays is the node's decision (the newest login, never a
+# connection that presents only a token): OpenVPN must not drop one by its name by itself.
+duplicate-cn
 # A client hears within {KEEPALIVE_RESTART} s that its server is gone (a restarted OpenVPN forgets
 # its UDP clients without a word) and connects again.
 keepalive {KEEPALIVE_PING} {KEEPALIVE_RESTART}
