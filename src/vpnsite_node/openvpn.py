@@ -51,6 +51,20 @@ def unprivileged_group(user: str) -> str:
         return "nobody"
 
 
+def data_channel_offload(line: str) -> tuple[bool, str] | None:
+    """What an OpenVPN 2.6 line says of data channel offload: (in use, why); None if nothing.
+    At start it prints "DCO version: …" — "N/A" when the kernel has no ovpn-dco module — and it
+    names an option that turns DCO off ("Note: --… disables data channel offload")."""
+    if "DCO version:" in line:
+        version = line.partition("DCO version:")[2].strip()
+        if version == "N/A":
+            return False, "the kernel has no ovpn-dco module (modprobe ovpn-dco-v2)"
+        return True, f"ovpn-dco {version}"
+    if "data channel offload" in line and ("disabl" in line or "not " in line):
+        return False, line.strip()
+    return None
+
+
 def host_pid(pid: int) -> int:
     """The host's id of our child ``pid``. The node runs in a PID namespace of its own
     (containment.py) while /proc is the host's: /proc/self/task/*/children lists the host's ids,
@@ -76,6 +90,8 @@ class OpenVpnInstance:
         self.stopping = stopping
         self.management = Management(self.name, Path(instance.management), gatekeeper.on_event)
         self.process: subprocess.Popen[bytes] | None = None
+        # Whether the data channel is offloaded to the kernel, as OpenVPN said at its start.
+        self.dco: bool | None = None
         self._thread = threading.Thread(target=self._supervise, name=self.name, daemon=True)
 
     @property
@@ -114,6 +130,7 @@ class OpenVpnInstance:
             self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_prepare_child
         )
         self.process = process
+        self.dco = None
         self._write_pid(process.pid)
         reader = threading.Thread(target=self._relay, args=(process,), name=f"{self.name}-log", daemon=True)
         reader.start()
@@ -150,8 +167,25 @@ class OpenVpnInstance:
         assert process.stdout is not None
         for raw in process.stdout:
             line = raw.decode(errors="replace").rstrip()
+            offload = data_channel_offload(line)
+            if offload is not None:
+                self._offload(*offload)
             if line and worth_logging(line):
                 log.info("%s: %s", self.name, scrub(line))
+
+    def _offload(self, used: bool, why: str) -> None:
+        """Say once per start whether this instance's data channel runs in the kernel, and keep
+        it as a metric (node_exporter's textfile format) beside the pid file."""
+        if self.dco is False or used == self.dco:
+            return  # an option that turned it off has the last word
+        self.dco = used
+        log.info("%s: data channel offload (DCO) %s: %s", self.name, "on" if used else "off", why)
+        metric = Path(self.instance.pid_file).with_suffix(".prom")
+        metric.write_text(
+            "# HELP vpnsite_node_openvpn_dco Whether the data channel runs in the kernel (ovpn-dco).\n"
+            "# TYPE vpnsite_node_openvpn_dco gauge\n"
+            f'vpnsite_node_openvpn_dco{{instance="{self.name}"}} {int(used)}\n'
+        )
 
     def stop(self) -> None:
         process = self.process

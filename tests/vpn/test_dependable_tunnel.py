@@ -279,3 +279,69 @@ def test_a_node_that_cannot_start_says_why_in_one_line_and_leaves_nothing(world:
     assert "Traceback" not in result.stderr and "─" not in result.stderr, result.stderr
     assert "vpnsite" not in world.net.run(namespace, "nft", "list", "tables").stdout
     assert not openvpn_and_wireguard_in(world, namespace)
+
+
+class TimedPings:
+    """Pings five times a second with their times (``ping -D``), to measure a hole to the tenth."""
+
+    def __init__(self, namespace: str, address: str, seconds: int) -> None:
+        self.process = subprocess.Popen(
+            [
+                "ip",
+                "netns",
+                "exec",
+                namespace,
+                "ping",
+                "-D",
+                "-i",
+                "0.2",
+                "-W",
+                "1",
+                "-w",
+                str(seconds),
+                address,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def answered(self) -> list[float]:
+        output, _ = self.process.communicate(timeout=120)
+        return [float(at) for at in re.findall(r"^\[(\d+\.\d+)\] \d+ bytes from", output, re.M)]
+
+
+def test_a_planned_node_restart_costs_each_client_seconds_at_most(world: World) -> None:
+    """SIGTERM, then a new node: OpenVPN tells its UDP clients to reconnect (explicit-exit-notify)
+    and TCP clients see the connection close; each is back within 3 s of the new node being up,
+    by the token that outlived the restart or by its login."""
+    clients, pings = {}, {}
+    for protocol in ("udp", "tcp"):
+        email = f"planned-{protocol}@example.org"
+        code, profiles = world.sign_up(email)
+        clients[protocol] = world.connect(profiles[f"vpn-b-{protocol}.ovpn"], email, code)
+        assert clients[protocol].wait_connected(), clients[protocol].text()
+    for protocol in clients:
+        pings[protocol] = TimedPings(world.client_b, TUNNEL_GATEWAY[protocol], 40)
+    time.sleep(3)
+    stopped = time.time()
+    world.stop_node("vpn-b")
+    down = time.time()
+    log = world.tmp / "vpn-b-node.log"
+    log.rename(world.tmp / "vpn-b-node-before-restart.log")
+    world.start_node("vpn-b", world.b, world.node_dirs["vpn-b"])
+    world.wait_until_serving()
+    up = time.time()
+    for protocol, client in clients.items():
+        answered = [at for at in pings[protocol].answered() if at > stopped - 1]
+        assert answered and answered[-1] > up, f"{protocol}: never back\n{client.text()[-3000:]}"
+        # The hole: the longest time without an answer around the restart; it ends when the
+        # client is back.
+        hole, back = max((b - a, b) for a, b in zip(answered, answered[1:], strict=False))
+        print(
+            f"planned restart, {protocol}: {hole:.1f} s without an answer, back {back - up:+.1f} s after "
+            f"the new node was up (the node stopped in {down - stopped:.1f} s, started in {up - down:.1f} s)"
+        )
+        late = back - up
+        assert late <= 3, f"{protocol}: back {late:.1f} s after the node\n{client.text()[-3000:]}"
+        client.stop()

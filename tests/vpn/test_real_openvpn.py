@@ -466,3 +466,58 @@ def test_a_server_without_wireguards_tools_serves_openvpn_and_offers_no_wireguar
 
 def node_log_lines(world: World, name: str) -> list[str]:
     return (world.tmp / f"{name}-node.log").read_text(errors="replace").splitlines()
+
+
+def test_the_node_says_whether_each_instance_offloads_its_data_channel(world: World) -> None:
+    """Nothing in the configs turns DCO off; whether it is on is the kernel's module's say."""
+    in_kernel = Path("/sys/module/ovpn_dco_v2").exists() or Path("/sys/module/ovpn").exists()
+    for config in world.node_dirs["vpn-b"].glob("server-*.conf"):
+        assert "disable-dco" not in config.read_text()
+    log = (world.tmp / "vpn-b-node.log").read_text()
+    for protocol in ("udp", "tcp"):
+        said = [
+            line for line in log.splitlines() if f"openvpn-{protocol}: data channel offload (DCO)" in line
+        ]
+        assert said, log[-2000:]
+        assert (" on: " in said[-1]) == in_kernel, said
+        metric = (world.node_dirs["vpn-b"] / "run" / f"openvpn-{protocol}.prom").read_text()
+        assert f'vpnsite_node_openvpn_dco{{instance="openvpn-{protocol}"}} {int(in_kernel)}' in metric
+    assert "disables data channel offload" not in log, "no option of ours turns DCO off"
+
+
+@pytest.mark.parametrize("spacing", [0.0, 0.3, 1.0])
+def test_logins_of_one_licence_within_a_second_end_with_one_tunnel(world: World, spacing: float) -> None:
+    """Three devices of one licence log in on one server, ``spacing`` seconds apart: within 3 s
+    exactly one tunnel is up (the newest login's), the others are told to stop, none is left
+    waiting for a push, and the devices page counts one."""
+    email = f"race-{int(spacing * 10)}@example.org"
+    code, profiles = world.sign_up(email)
+    owner = {"email": email, "activation_code": code}
+    clients = []
+    for n in range(3):
+        if n:
+            time.sleep(spacing)
+        clients.append(world.connect(profiles["vpn-a-udp.ovpn"], email, code, "--connect-retry-max", "1"))
+    started = time.monotonic()
+
+    def settled() -> bool:
+        up = [c for c in clients if CONNECTED in c.text() and not c.ended()]
+        return len(up) == 1 and all(c.ended() for c in clients if c not in up)
+
+    resolved = poll(settled, 15)
+    took = time.monotonic() - started
+    outcome = [
+        "up" if not c.ended() and CONNECTED in c.text() else ("halted" if c.ended() else "waiting")
+        for c in clients
+    ]
+    print(f"logins {spacing} s apart: {outcome} after {took:.1f} s")
+    try:
+        assert resolved, "\n---\n".join(c.text()[-1500:] for c in clients)
+        assert outcome[-1] == "up" or spacing == 0.0, outcome
+        assert not any("No reply from server to push requests" in c.text() for c in clients)
+        listed = requests.post(world.hub_url + "/api/devices", json=owner, timeout=10).json()
+        assert poll(lambda: world.sessions(email) == 1, 10)
+        assert len(listed["devices"]) == 1, listed
+    finally:
+        for client in clients:
+            client.stop()

@@ -51,7 +51,8 @@ def auth_token_key() -> bytes:
     token, so a directory taken from a server leaves nothing usable once the server is re-keyed."""
     body = base64.b64encode(secrets.token_bytes(AUTH_TOKEN_KEY_BYTES)).decode()
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
-    return "\n".join([f"-----BEGIN {AUTH_TOKEN_PEM}-----", *lines, f"-----END {AUTH_TOKEN_PEM}-----", ""]).encode()
+    armoured = [f"-----BEGIN {AUTH_TOKEN_PEM}-----", *lines, f"-----END {AUTH_TOKEN_PEM}-----", ""]
+    return "\n".join(armoured).encode()
 
 
 def write_server_directory(
