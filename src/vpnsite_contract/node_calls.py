@@ -70,6 +70,16 @@ class NodeLogin:
 
 
 @define
+class NodeResume:
+    """A connection OpenVPN let in by a session token it gave at an earlier login."""
+
+    username: str = field(metadata=capped(320))
+    protocol: str | None = field(
+        default=None, metadata=constraints(max_length=16, description="The OpenVPN instance: udp or tcp")
+    )
+
+
+@define
 class NodeSession:
     session: str = field(metadata=capped(64))
 
