@@ -346,3 +346,25 @@ def test_a_planned_node_restart_costs_each_client_seconds_at_most(world: World) 
         late = back - up
         assert late <= 3, f"{protocol}: back {late:.1f} s after the node\n{client.text()[-3000:]}"
         client.stop()
+
+
+def test_a_client_with_no_password_left_is_back_by_its_token_after_a_node_restart(world: World) -> None:
+    """An app that forgets the password once it is in (--auth-nocache, its file gone): after a
+    planned restart of the node its token, whose key outlived the restart, brings it back."""
+    email = "no-password-left@example.org"
+    code, profiles = world.sign_up(email)
+    client = world.connect(profiles["vpn-b-udp.ovpn"], email, code, "--auth-nocache")
+    assert client.wait_connected(), client.text()
+    (client.log.parent / "login.txt").unlink()
+    world.stop_node("vpn-b")
+    (world.tmp / "vpn-b-node.log").rename(world.tmp / "vpn-b-node-before-token.log")
+    world.start_node("vpn-b", world.b, world.node_dirs["vpn-b"])
+    world.wait_until_serving()
+    assert poll(lambda: connections(client) >= 2, 30), client.text()
+    assert poll(
+        lambda: world.net.run(world.client_b, "ping", "-c", "1", "-W", "1", "10.8.0.1").returncode == 0, 10
+    ), client.text()
+    assert "Error opening" not in client.text() and REFUSED not in client.text(), client.text()
+    assert "back by its session token goes on" in node_log(world, "vpn-b")
+    assert poll(lambda: world.sessions(email) == 1, 20), "the hub counts it"
+    client.stop()
