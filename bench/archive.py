@@ -37,7 +37,7 @@ def main() -> None:
             ca = keys.ca.certificate_pem().decode()
             key = keys.client_key_pem(licence)
             found = endpoints(servers, udp, tcp)
-            return archive({e.file_name: client_profile(e, ca, key) for e in found}, "en")
+            return archive({e.file_name: client_profile(e, ca, key) for e in found}, "en", None)
 
         sample = build("licence-0")
         with zipfile.ZipFile(BytesIO(sample)) as zipped:

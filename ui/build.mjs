@@ -131,8 +131,12 @@ async function buildSite(out) {
       (route === "/" ? `<meta name="vpnsite-uptime" content="__SLOT_UPTIME_PERMILLE__"><meta name="vpnsite-countries" content="__SLOT_COUNTRIES_COUNT__">` : "") +
       // And how many devices a licence connects at once, in words picked for its fleet (lib/served.tsx: servedText).
       `<meta name="vpnsite-devices" content="__SLOT_DEVICES__"><meta name="vpnsite-device_rule" content="__SLOT_DEVICE_RULE__">` +
-      // And the operator's terms in words: the licence's term, how many users the free tier takes (lib/served.tsx: servedText).
-      `<meta name="vpnsite-term" content="__SLOT_TERM__"><meta name="vpnsite-free_users" content="__SLOT_FREE_USERS__">` +
+      // And the operator's terms in words: the licence's term, how many users the free tier takes, in words and as a bare number (lib/served.tsx: servedText).
+      `<meta name="vpnsite-term" content="__SLOT_TERM__"><meta name="vpnsite-free_users" content="__SLOT_FREE_USERS__"><meta name="vpnsite-free_count" content="__SLOT_FREE_COUNT__">` +
+      // And who has access to the servers, as the operator's file says it (lib/served.tsx: servedText).
+      `<meta name="vpnsite-server_access" content="__SLOT_SERVER_ACCESS__">` +
+      // The About page carries the operator's facts it shows, as the script draws them (routes/about.tsx).
+      (route === "/about" && !served ? `<script type="application/json" id="vpnsite-about">__SLOT_RAW_ABOUT_JSON__</script>` : "") +
       // The status page also carries the whole snapshot, so the script starts where the HTML is.
       // And the connection check's answer for the visitor the server sends it to.
       (route === "/server-status" && !served ? `<script type="application/json" id="vpnsite-status">__SLOT_RAW_STATUS_JSON__</script><script type="application/json" id="vpnsite-check">__SLOT_RAW_CHECK_JSON__</script>` : "") +
@@ -184,6 +188,7 @@ async function buildSite(out) {
   writeFileSync(join(out, "forms", "testimonials.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.testimonialParts(l)]))));
   writeFileSync(join(out, "forms", "status.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.statusParts(l)]))));
   writeFileSync(join(out, "forms", "footer.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.footerParts(l)]))));
+  writeFileSync(join(out, "forms", "about.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.aboutParts(l)]))));
   writeFileSync(join(out, "forms", "locations.json"), JSON.stringify(Object.fromEntries(ssr.LANGUAGES.map((l) => [l, ssr.locationParts(l)]))));
   for (const route of ssr.ROUTES) {
     if (["/activation"].includes(route)) continue;

@@ -19,6 +19,12 @@ from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.links import PublicUrlError, public_origin
 from vpnsite_adapters.log_lines import LOG_FORMATS
+from vpnsite_adapters.operator_facts import (
+    OperatorFacts,
+    OperatorFactsError,
+    default_operator_facts,
+    read_operator_facts,
+)
 from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
 from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
 from vpnsite_adapters.testimonials_file import TestimonialsError, TestimonialSet, read_testimonials
@@ -82,6 +88,9 @@ class Settings:
     # The home page's testimonials (VPNSITE_TESTIMONIALS, a file); None: not set (none are shown,
     # but for the demo's examples).
     testimonials: TestimonialSet | None = None
+    # What the operator says of itself on About and in the terms (VPNSITE_OPERATOR_FACTS, a file;
+    # without it the shipped operator_facts.json).
+    operator_facts: OperatorFacts | None = None
     # When sign-ups must solve a proof-of-work challenge (VPNSITE_SIGNUP_CHALLENGE): "auto" when they
     # come faster than `signup_challenge_factor` times the usual pace of the hour and faster than
     # `signup_challenge_floor` an hour; "always"; or "off".
@@ -146,6 +155,7 @@ def load_settings(
         operator=_operator(get),
         social_links=_social_links(get("SOCIAL_LINKS")),
         testimonials=_testimonials(get("TESTIMONIALS")),
+        operator_facts=_operator_facts(get("OPERATOR_FACTS")),
         signup_challenge=_challenge_mode(get("SIGNUP_CHALLENGE")),
         signup_challenge_factor=_factor(get("SIGNUP_CHALLENGE_FACTOR")),
         signup_challenge_floor=_integer(
@@ -220,6 +230,15 @@ def _testimonials(path: str | None) -> TestimonialSet | None:
     try:
         return read_testimonials(Path(str(path).strip()))
     except TestimonialsError as error:
+        raise SettingsError(str(error)) from None
+
+
+def _operator_facts(path: str | None) -> OperatorFacts:
+    try:
+        if not (path or "").strip():
+            return default_operator_facts()
+        return read_operator_facts(Path(str(path).strip()))
+    except OperatorFactsError as error:
         raise SettingsError(str(error)) from None
 
 

@@ -379,3 +379,37 @@ class Testimonials:
         metadata=constraints(description="Invented examples (the demo's), shown labelled so")
     )
     testimonials: list[Testimonial]
+
+
+@frozen
+class AboutCost:
+    label: str
+    cost: str = field(
+        metadata=constraints(description="The amount, in its own currency, as the page writes it")
+    )
+
+
+@frozen
+class AboutPhase:
+    heading: str
+    items: list[str]
+    note: str = field(
+        metadata=constraints(description="What the phase costs, if anything, and how long it takes")
+    )
+
+
+@frozen
+class AboutFacts:
+    """What the operator says of itself on the About page, in a language, as the page writes it
+    (every amount in its own currency; a total of several currencies says so)."""
+
+    source_code: str = field(metadata=constraints(description="The address of the site's source code"))
+    founder: str
+    ready: list[str]
+    notice: str = field(
+        metadata=constraints(description="The financial promotion notice the investment section carries")
+    )
+    investment: list[str]
+    costs: list[AboutCost]
+    total: str
+    roadmap: list[AboutPhase]

@@ -59,7 +59,7 @@ def test_the_page_sent_keeps_its_sections_and_the_script_fetches_nothing_for_the
             "ru",
             "Главная",
             "Всё, что должен уметь VPN",
-            "Бесплатный VPN — приватно, быстро, без журналов | vpnsite",
+            "Бесплатный VPN — приватно, быстро, без логов | vpnsite",
         ),
     ],
 )

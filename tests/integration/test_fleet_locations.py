@@ -26,7 +26,7 @@ COUNTRIES_LABEL = {
     "en": "Countries with servers",
     "ru": "Стран с серверами",
     "es": "Países con servidores",
-    "fr": "Pays avec des serveurs",
+    "fr": "Pays couverts",
     "pt": "Países com servidores",
 }
 # Three servers in two countries: two in Amsterdam, one in a country the dictionaries do not name.

@@ -122,7 +122,7 @@ OPERATOR = {
 ACCEPT = {"en": "en-GB", "ru": "ru-RU", "es": "es-ES", "fr": "fr-FR", "pt": "pt-BR"}
 PHONE_TITLES = {
     "en": "On a phone, in one tap",
-    "ru": "Телефон — одним нажатием",
+    "ru": "На телефоне — в несколько касаний",
     "es": "En el móvil, con un toque",
     "fr": "Sur un téléphone, en un geste",
     "pt": "No celular, com um toque",

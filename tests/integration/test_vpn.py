@@ -15,6 +15,7 @@ import pytest
 from tests.support.api import sign_up
 from vpnsite.fleet import Location
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.archive_api import SITE
 from vpnsite_adapters.vpn.keystore import initialise
 from vpnsite_adapters.vpn.pki import CLIENT_KEY_PEM, TlsCryptV2ServerKey, licence_of_metadata, read_pem_block
 
@@ -34,7 +35,8 @@ def vpn_services(vpn_hub: Any) -> Any:
 
 
 def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_services: Any) -> None:
-    client = create_app(vpn_services).test_client()
+    app = create_app(vpn_services)
+    client = app.test_client()
     payload = sign_up(client)
     activation = client.post("/api/create-user", json=payload, headers={"Accept-Language": "ru"}).get_json()
     response = client.get(activation["activation_url"].replace("http://localhost", ""))
@@ -46,7 +48,9 @@ def test_the_archive_holds_a_personal_profile_per_server_and_protocol(vpn_servic
         profile = zipped.read("nl-ams-1-udp.ovpn").decode()
         tcp = zipped.read("us-nyc-1-tcp.ovpn").decode()
         readme = zipped.read("README.txt").decode()
-    assert "Up to 10 devices at once" in readme, "the archive's README gives the device rule"
+    # The device rule in the site's words for the fleet it lists (issue 39).
+    rule = app.extensions[SITE].device_rows.limit_texts("en", vpn_services.snapshot.servers)["DEVICE_RULE"]
+    assert f"{rule} Connecting a second device" in readme, "the archive's README gives the device rule"
     assert {
         "nl-ams-1-udp.ovpn",
         "nl-ams-1-tcp.ovpn",

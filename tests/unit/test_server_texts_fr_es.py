@@ -60,8 +60,8 @@ def test_the_readme_uses_the_websites_words() -> None:
 @pytest.mark.parametrize(
     "language, days, button",
     [
-        ("es", 90, "Renovar por 90 días"),
-        ("es", 1, "Renovar por 1 día"),
+        ("es", 90, "Renovar otros 90 días"),
+        ("es", 1, "Renovar otros 1 día"),
         ("fr", 90, "Renouveler pour 90 jours"),
     ],
 )

@@ -6,7 +6,8 @@ import { ConnectionCheckView } from "./components/connection-check";
 import { Flag } from "./components/flag";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
-import type { ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
+import type { AboutFacts, ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
+import { CostRow, FactItem, FactParagraph, factBlocks, InvestmentFacts, PhaseCard } from "./routes/about";
 import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
 import { App } from "./app";
 import { Router } from "wouter";
@@ -321,4 +322,35 @@ export function locationParts(language: Language) {
  * must equal. */
 export function renderLocations(servers: ServerStatus["vpn_servers"], language: Language): string {
   return inLanguage(language, <FleetLocations servers={servers} />);
+}
+
+/** An amount in a currency as Intl writes it in the language, {n} for its number ("US${n}",
+ * "{n} $"): the server writes the number (formatting.py: format_number) into it. */
+function moneyPattern(language: Language, currency: string): string {
+  const written = new Intl.NumberFormat(LOCALE[language], { style: "currency", currency, maximumFractionDigits: 0 }).format(1_234_567);
+  return written.replace(new Intl.NumberFormat(LOCALE[language]).format(1_234_567), "{n}");
+}
+
+/** The About page's facts in pieces, per language, for the server to put together from the
+ * operator's file (http/about_facts.py): a list item and a paragraph (their text a slot), the
+ * investment section's body, a cost row and a roadmap card; a card's heading; the money formats. */
+export function aboutParts(language: Language) {
+  const about = TEXTS[language].about;
+  return {
+    markup: {
+      item: inLanguage(language, <FactItem text={slot("TEXT")} />),
+      paragraph: inLanguage(language, <FactParagraph text={slot("TEXT")} />),
+      investment: inLanguage(language, <InvestmentFacts about={about} notice={slot("NOTICE")} paragraphs={slot("RAW_PARAGRAPHS")} rows={slot("RAW_ROWS")} total={slot("TOTAL")} />),
+      row: inLanguage(language, <CostRow label={slot("LABEL")} cost={slot("COST")} />),
+      phase: inLanguage(language, <PhaseCard heading={slot("HEADING")} items={slot("RAW_ITEMS")} note={slot("NOTE")} />),
+    },
+    phase: about.phase,
+    money: Object.fromEntries(["USD", "EUR", "GBP"].map((currency) => [currency, moneyPattern(language, currency)])),
+  };
+}
+
+/** The facts' blocks as the script draws them, joined: what the server's must equal. */
+export function renderAboutFacts(facts: AboutFacts, language: Language): string {
+  const blocks = factBlocks(facts, TEXTS[language].about);
+  return [inLanguage(language, <>{blocks.ready}</>), inLanguage(language, blocks.investment), inLanguage(language, <>{blocks.roadmap}</>)].join("\n");
 }

@@ -39,7 +39,9 @@ test("the operator is named in the terms, the privacy policy, About and the foot
       assert.ok(privacy.includes(value), `${language} privacy: ${value}`);
     }
     assert.match(text.about.company, /\{operatorName\}.*\{operatorNumber\}.*\{operatorAddress\}/, language);
-    assert.match(text.about.founder, /\{operatorFounder\}.*15.*2015/, language);
+    // The founder's sentence and who has access to the servers are the operator's file's
+    // (tests/integration/test_operator_facts.py); the terms take the access from the server.
+    assert.match(strings(text.terms.find((section) => section.id === "access")).join(" "), /\{\{serverAccess\}\}/, language);
   }
   for (const [language, dictionary] of Object.entries(DICTIONARIES)) {
     assert.match(dictionary.footer.company, /\{\{name\}\}.*\{\{number\}\}.*\{\{address\}\}/, language);
@@ -47,12 +49,69 @@ test("the operator is named in the terms, the privacy policy, About and the foot
   }
 });
 
-test("the terms: the laws of England and Wales, up to 10 devices", () => {
+test("the terms: the laws of England and Wales with the consumer's own courts saved, the device limit as the site says it for its fleet", () => {
   const terms = (text: PageText, id: string) => strings(text.terms.find((section) => section.id === id)).join(" ");
   assert.match(terms(textEn, "law"), /laws of England and Wales.*courts of England and Wales/);
-  assert.match(terms(textRu, "licences"), /до 10 устройств/);
-  assert.match(terms(textFr, "licences"), /jusqu’à 10 appareils/);
   assert.match(terms(textPt, "law"), /Inglaterra e do País de Gales/);
+  // Scottish, Northern Irish and EU consumers keep their own courts and mandatory law (issue 39).
+  const saved: Record<string, RegExp[]> = {
+    en: [/Scotland or Northern Ireland/, /European Union, in the courts of your country/, /mandatory consumer laws/],
+    ru: [/Шотландии или Северной Ирландии/, /Европейском союзе — в суд своей страны/, /императивные нормы/],
+    es: [/Escocia o en Irlanda del Norte/, /Unión Europea, ante los de tu país/, /normas imperativas de consumo/],
+    fr: [/Écosse ou en Irlande du Nord/, /Union européenne, ceux de votre pays/, /règles impératives du droit de la consommation/],
+    pt: [/Escócia ou na Irlanda do Norte/, /União Europeia, nos do seu país/, /normas obrigatórias de defesa do consumidor/],
+  };
+  for (const [language, text] of Object.entries(TEXTS)) {
+    for (const expected of saved[language]) assert.match(terms(text, "law"), expected, language);
+    // The device sentence is the server's, for its fleet (lib/served.tsx: servedText("device_rule")).
+    assert.match(terms(text, "licences"), /\{\{rule\}\}/, language);
+    assert.doesNotMatch(terms(text, "licences"), /10/, language);
+  }
+});
+
+test("free now, notice before any charge, never charged without consent: the terms, the FAQ and the home page's closing line say the same", () => {
+  const says: Record<string, RegExp[]> = {
+    en: [/tell you before anything costs money/, /without (your consent|agreeing to it)/],
+    ru: [/предупредим/, /без (вашего|своего) согласия/],
+    es: [/te avisaremos antes de cobrar nada/i, /sin (tu|su) consentimiento/],
+    fr: [/nous vous préviendrons avant que quoi que ce soit ne devienne payant/i, /sans (votre|son) accord/],
+    pt: [/avisaremos antes de cobrar qualquer coisa/i, /sem o (seu|próprio) consentimento/],
+  };
+  const closing: Record<string, RegExp[]> = {
+    en: [/tell you before anything costs money/, /without your consent/],
+    ru: [/предупредим заранее/, /без вашего согласия/],
+    es: [/te avisaremos antes de cobrar nada/, /sin tu consentimiento/],
+    fr: [/nous vous prévenons avant/, /sans votre accord/],
+    pt: [/avisamos antes de cobrar qualquer coisa/, /sem o seu consentimento/],
+  };
+  for (const [language, text] of Object.entries(TEXTS)) {
+    const service = strings(text.terms.find((section) => section.id === "service")).join(" ");
+    for (const expected of says[language]) {
+      assert.match(service, expected, `${language} terms`);
+      assert.match(text.faq.cost.answer, expected, `${language} FAQ`);
+    }
+    const line = DICTIONARIES[language as keyof typeof DICTIONARIES].home.closingText;
+    for (const expected of closing[language]) assert.match(line, expected, `${language} closing line`);
+    assert.doesNotMatch(line, /never pay|nunca pagan|nunca pagam|не платят никогда|personne ne paiera/, language);
+  }
+});
+
+test("the policies: what a paid subscription would bring, transfers abroad, the basis for mail to an address someone else typed in, and what an erasure leaves in PostgreSQL", () => {
+  for (const [language, text] of Object.entries(TEXTS)) {
+    const renewal = strings(text.terms.find((section) => section.id === "renewal")).join(" ");
+    assert.match(renewal, /14/, `${language}: the cooling-off period`);
+    assert.doesNotMatch(renewal, /\b7\b/, `${language}: no "cancel 7 days before"`);
+    const transfers = strings(text.privacy.find((section) => section.id === "transfers")).join(" ");
+    assert.match(transfers, /ICO/, language);
+    assert.match(transfers, /\{operatorEmail\}/, language);
+    const email = text.privacy.flatMap((section) => section.entries ?? []).find((entry) => entry.id === "email");
+    assert.match(email?.basis ?? "", /legitimate interests|законного интереса|interés legítimo|intérêt légitime|interesse legítimo/, language);
+    const rights = strings(text.privacy.find((section) => section.id === "rights")).join(" ");
+    assert.match(rights, /PostgreSQL.*WAL|PostgreSQL.*write-ahead log/, language);
+  }
+  for (const [language, countries] of Object.entries({ en: /United States.*Switzerland/, ru: /США и Швейцарии/, es: /Estados Unidos y en Suiza/, fr: /États-Unis et en Suisse/, pt: /Estados Unidos e na Suíça/ })) {
+    assert.match(strings(TEXTS[language].privacy.find((section) => section.id === "transfers")).join(" "), countries, language);
+  }
 });
 
 test("liability, in every language, as a free consumer service under English law can say it: no cap, foreseeable loss, nothing the law keeps", () => {
@@ -89,6 +148,29 @@ test("what the native readers caught stays fixed", () => {
   for (const language of ["ru", "fr"] as const) {
     assert.deepEqual(all(language).match(/\d [\d%]/g), null, `${language}: numbers keep together with no-break spaces`);
   }
+});
+
+test("what the native readers caught in the second review stays fixed (issue 39)", () => {
+  const all = (language: keyof typeof DICTIONARIES) => [...strings(DICTIONARIES[language]), ...strings(TEXTS[language])].join("\n");
+  const ru = all("ru");
+  assert.ok(!/без журналов|никаких журналов|ведёте журналы/i.test(ru) && ru.includes("без логов"), "ru: «без логов», not «без журналов»");
+  assert.ok(!ru.includes("за раз") && DICTIONARIES.ru.devices.atOnce.one === "{n} устройство одновременно", "ru: «одновременно»");
+  assert.ok(ru.includes("за мошенничество или умышленное введение в заблуждение"), "ru: the liability wording");
+  const es = all("es");
+  assert.equal(DICTIONARIES.es.licence.renew, "Renovar otros {{days}}");
+  assert.match(DICTIONARIES.es.licence.codeTypo, /tiene una errata/);
+  assert.equal(TEXTS.es.cookie.find((section) => section.id === "control")?.title, "Cómo controlar las cookies");
+  assert.ok(!es.includes("Tu control"));
+  const fr = all("fr");
+  assert.match(DICTIONARIES.fr.home.closingText, /^Votre e-mail suffit\. Les \{\{freeCount\}\} premiers utilisateurs/);
+  assert.match(DICTIONARIES.fr.sections.features.ip.text, /^Naviguez comme depuis le pays du serveur/);
+  assert.ok(fr.includes("empreintes HMAC") && !fr.includes("à clé"), "fr: «empreinte HMAC»");
+  assert.ok(fr.includes("un serveur qui manque trois signalements d’affilée"));
+  assert.equal(DICTIONARIES.fr.home.countries, "Pays couverts");
+  const pt = all("pt");
+  assert.ok(pt.includes("Quais protocolos são compatíveis?") && !pt.includes("suportad"));
+  assert.equal(TEXTS.pt.cookie.find((section) => section.id === "control")?.title, "Como controlar os cookies");
+  assert.equal(DICTIONARIES.pt.home.emailPlaceholder, "voce@exemplo.com.br");
 });
 
 test("the English source spells licence and e-mail one way", () => {

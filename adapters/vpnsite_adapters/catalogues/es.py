@@ -10,7 +10,7 @@ CATALOGUE = Catalogue(
         "Importa uno de estos perfiles: uno por servidor, por UDP (más rápido) o TCP (funciona incluso en redes restrictivas).",
         "En el móvil, lo más rápido es la página de la licencia: toca «Abrir en OpenVPN Connect» junto a un servidor y la aplicación importará su perfil. Si ves la página en el ordenador, escanea el código QR del servidor con el móvil. La carpeta wireguard/ (si la hay) es para ordenadores.",
         "Conéctate: tu correo es el usuario y tu código de activación, la contraseña.",
-        "Hasta 10 dispositivos a la vez, cada uno en un servidor distinto: si conectas un segundo dispositivo al mismo servidor, el primero se desconecta.",
+        "{rule} Si conectas un segundo dispositivo al mismo servidor, el primero se desconecta.",
         "En Linux, el comando openvpn no usa los servidores DNS que envía el servidor VPN, así que tus consultas DNS saldrían fuera del túnel. El complemento de OpenVPN para NetworkManager sí los aplica; en una terminal, instala openvpn-systemd-resolved y conéctate con: sudo openvpn --config PROFILE.ovpn --script-security 2 --up /etc/openvpn/update-systemd-resolved --down /etc/openvpn/update-systemd-resolved --down-pre --dhcp-option DOMAIN-ROUTE .",
         "La carpeta wireguard/ (si la hay; para ordenadores, experimental) contiene perfiles de WireGuard: envían IPv4 e IPv6 por el túnel, y el servidor bloquea el IPv6.",
     ),
@@ -53,7 +53,7 @@ CATALOGUE = Catalogue(
         "email_invalid": "Introduce una dirección de correo electrónico válida.",
         "email_too_long": "Una dirección de correo electrónico tiene como máximo 254 caracteres.",
         "code_format": "El código de activación tiene 20 dígitos.",
-        "code_mistyped": "Este código de activación tiene un error. Revisa los 20 dígitos.",
+        "code_mistyped": "Este código de activación tiene una errata. Revisa los 20 dígitos.",
         "out_of_range": "El valor está fuera de rango.",
         "message_too_long": "El mensaje debe tener menos de {limit} caracteres.",
     },
@@ -91,7 +91,7 @@ CATALOGUE = Catalogue(
     reminder=ReminderTexts(
         subject="Tu licencia VPN gratuita termina el {date}",
         body="Tu licencia VPN gratuita termina el {date}. Renuévala otros {days} con un solo clic:",
-        button="Renovar por {days}",
+        button="Renovar otros {days}",
         same="Tu código de activación y tus archivos de configuración no cambian: no hay que configurar nada de nuevo.",
     ),
     ticket=TicketTexts(

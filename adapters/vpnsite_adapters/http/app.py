@@ -11,8 +11,9 @@ from flask.typing import ResponseReturnValue
 from flask_cors import CORS
 
 from vpnsite.ports import UnitOfWork
+from vpnsite_adapters.http.about_facts import about_api
 from vpnsite_adapters.http.api import api
-from vpnsite_adapters.http.archive_api import archive_api
+from vpnsite_adapters.http.archive_api import SITE, archive_api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
 from vpnsite_adapters.http.devices_api import devices_api
 from vpnsite_adapters.http.erasure_pages import erasure_blueprint
@@ -168,12 +169,15 @@ def register_public(app: Flask, services: Services) -> None:
         shown_testimonials(settings.testimonials, settings.demo),
         settings.licence_days,
         settings.free_tier_cap,
+        settings.operator_facts,
     )
     if site is not None:
+        app.extensions[SITE] = site
         register_site(app, site)
         app.register_blueprint(forms_blueprint(site))
         app.register_blueprint(erasure_blueprint(site))
         app.register_blueprint(testimonials_api(site.testimonials))
+        app.register_blueprint(about_api(site.about_data))
     if services.settings.metrics_token:
         register_metrics(app, services.settings.metrics_token)
     CORS(

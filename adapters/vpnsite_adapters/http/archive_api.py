@@ -11,6 +11,8 @@ from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import archive, client_profile, endpoints
 
 archive_api = Blueprint("archive_api", __name__)
+# Where the app keeps its website, when it has one (http/app.py).
+SITE = "vpnsite.site"
 
 
 @archive_api.get("/api/config/<token>")
@@ -35,7 +37,10 @@ def personal_archive(token: str) -> Response:
             profiles[f"wireguard/{server.location.id}.conf"] = wireguard.client_config(
                 server, private, address
             )
-    body = archive(profiles, licence.language)
+    # The device limit in the words the site says it for the same fleet (http/device_rows.py).
+    site = current_app.extensions.get(SITE)
+    rule = None if site is None else site.device_rows.limit_texts(licence.language, services.snapshot.servers)
+    body = archive(profiles, licence.language, None if rule is None else rule["DEVICE_RULE"])
     response = Response(body, mimetype="application/zip")
     response.headers["Content-Disposition"] = 'attachment; filename="vpnsite-profiles.zip"'
     response.headers["Cache-Control"] = "no-store"

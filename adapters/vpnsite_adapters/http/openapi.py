@@ -108,6 +108,13 @@ CALLS: dict[str, Call] = {
         answered="The pick (never cached)",
         query=("language",),
     ),
+    "/api/about": Call(
+        "What the operator says of itself on the About page, in a language",
+        website.AboutFacts,
+        method="get",
+        answered="The facts, as the page writes them",
+        query=("language",),
+    ),
     "/api/node/heartbeat": Call(
         "A VPN server reports its health",
         node_calls.HeartbeatResult,

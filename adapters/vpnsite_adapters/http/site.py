@@ -24,6 +24,7 @@ from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
+from vpnsite_adapters.http.about_facts import AboutPieces
 from vpnsite_adapters.http.api import caller_ip
 from vpnsite_adapters.http.connection_answer import ConnectionAnswers
 from vpnsite_adapters.http.device_rows import DeviceRows
@@ -36,7 +37,8 @@ from vpnsite_adapters.http.slot_manifest import SlotMismatch, page_problems, pie
 from vpnsite_adapters.http.slots import escape, fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, PREFIXED
+from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES, PREFIXED
+from vpnsite_adapters.operator_facts import OperatorFacts, default_operator_facts
 from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
 from vpnsite_adapters.social_links import SocialLink
 from vpnsite_adapters.testimonials_file import NONE, TestimonialSet
@@ -54,6 +56,15 @@ _BLOCKS = (
     "RAW_CHECK_JSON",
     "RAW_TESTIMONIALS",
     "RAW_LOCATIONS",
+    # The operator's facts (http/about_facts.py): who has access to the servers, on every page; the
+    # About page's founder, source code link, blocks and their data.
+    "SERVER_ACCESS",
+    "ABOUT_FOUNDER",
+    "SOURCE_CODE",
+    "RAW_ABOUT_READY",
+    "RAW_ABOUT_INVESTMENT",
+    "RAW_ABOUT_ROADMAP",
+    "RAW_ABOUT_JSON",
 )
 HTML_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -160,6 +171,7 @@ class Site:
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
         free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
+        facts: OperatorFacts | None = None,
     ) -> None:
         self.root = root
         self.snapshot = snapshot
@@ -190,6 +202,10 @@ class Site:
         self.testimonials = Testimonials.read(root / "forms" / "testimonials.json", testimonials)
         self.footer_contact = FooterContact.load(root / "forms" / "footer.json")
         self.fleet_locations = FleetLocations.load(root / "forms" / "locations.json")
+        self.about = AboutPieces.load(root / "forms" / "about.json")
+        self.facts = facts or default_operator_facts()
+        founder = (operator or DEMO_OPERATOR).founder
+        self.about_data = {language: self.about.data(self.facts, language, founder) for language in LANGUAGES}
         self._check_slots(root)
         self._with_locations = {
             name for name, body in self.files.items() if b"__SLOT_RAW_LOCATIONS__" in body
@@ -225,6 +241,7 @@ class Site:
             "testimonials.json": self.testimonials.SLOTS,
             "footer.json": self.footer_contact.SLOTS,
             "locations.json": self.fleet_locations.SLOTS,
+            "about.json": self.about.SLOTS,
         }
         for file, by_language in manifest["pieces"].items():
             problems += piece_problems(file, by_language, pieces.get(file, {}))
@@ -241,12 +258,21 @@ class Site:
         testimonials: TestimonialSet = NONE,
         licence_days: int = DEFAULT_TERM_DAYS,
         free_tier_cap: int = DEFAULT_FREE_TIER_CAP,
+        facts: OperatorFacts | None = None,
     ) -> Site | None:
         if not (SITE_DIR / "pages" / "index.html").is_file():
             log.warning("the website bundle is missing: run `python build_ui.py` (serving the API only)")
             return None
         return cls(
-            SITE_DIR, public_url, snapshot, operator, social_links, testimonials, licence_days, free_tier_cap
+            SITE_DIR,
+            public_url,
+            snapshot,
+            operator,
+            social_links,
+            testimonials,
+            licence_days,
+            free_tier_cap,
+            facts,
         )
 
     def counts(self, language: str, key: Figures) -> tuple[dict[str, str], dict[str, bytes]]:
@@ -267,6 +293,7 @@ class Site:
             # The operator's terms, in words (ui/src/lib/served.tsx: terms).
             "TERM": formats.days_text(self.licence_days),
             "FREE_USERS": formats.users_text(self.free_tier_cap),
+            "FREE_COUNT": formats.count(self.free_tier_cap),
         }
         # How many devices a licence connects at once, in words for the fleet (http/device_rows.py):
         # one server a location, so a page is filled again when the fleet changes.
@@ -294,8 +321,21 @@ class Site:
             found = found.replace(ORIGIN_PLACEHOLDER, self.origin)
             for placeholder, value in self.page_values.items():
                 found = found.replace(placeholder, value)
+            found = self._with_facts(found, language_of_file(name))
             self._bound[name] = found
         return found
+
+    def _with_facts(self, page: bytes, language: str) -> bytes:
+        """A page with the operator's facts in its language (they do not change while the server
+        runs): who has access to the servers, and on the About page its facts and their data."""
+        data = self.about_data.get(language, self.about_data[DEFAULT_LANGUAGE])
+        texts, raw = self.about.blocks(data, language)
+        texts["SERVER_ACCESS"] = self.facts.of(language).server_access
+        for name, text in texts.items():
+            page = page.replace(f"__SLOT_{name}__".encode(), escape(text).encode())
+        for name, markup in raw.items():
+            page = page.replace(f"__SLOT_RAW_{name}__".encode(), markup)
+        return page
 
     def answer(
         self, language: str, screen: str, values: Mapping[str, str], pieces: Mapping[str, bytes] | None = None

@@ -81,9 +81,15 @@ verb 3
 """
 
 
-def archive(profiles: dict[str, str], language: str) -> bytes:
+def archive(profiles: dict[str, str], language: str, rule: str | None) -> bytes:
+    """The zip: the README (its steps in ``language``; ``rule``, the device limit in the website's
+    words for the fleet, or None without a website, when the step that needs it is left out) and
+    the profiles."""
     texts = catalogue(language)
-    title, steps = texts.archive_title, texts.archive_steps
+    title = texts.archive_title
+    steps = [
+        step.replace("{rule}", rule or "") for step in texts.archive_steps if rule or "{rule}" not in step
+    ]
     readme = (
         title
         + "\n"

@@ -12,22 +12,20 @@ export type Section = { id: string; title: string; paragraphs: string[]; entries
 
 export type FaqText = { question: string; answer: string };
 
+/** The About page's own words; the operator's facts (founder, what is ready, investment, roadmap,
+ * source code) are the operator's file's (routes/about.tsx). ``phase`` is a roadmap card's heading:
+ * "Phase {n}: {title}". */
 export type AboutText = {
   lead: string;
   titles: { company: string; founder: string; ready: string; technologies: string; investment: string; roadmap: string; contact: string };
   company: string;
-  founder: string;
-  ready: string[];
   technologies: string;
-  investment: string;
+  sourceCode: string;
   costCaption: string;
   platform: string;
   cost: string;
   total: string;
-  serverCosts: string;
   phase: string;
-  costLabels: { done: string; included: string; internal: string; revenue: string; perMonth: string };
-  phases: { title: string; items: string[]; duration: string }[];
 };
 
 export type PageText = {

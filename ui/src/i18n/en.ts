@@ -49,7 +49,7 @@ export default {
     uptimeNone: "Not measured yet",
     countries: "Countries with servers",
     closingTitle: "Ready in under a minute",
-    closingText: "Your e-mail is all it takes. The first {{freeUsers}} never pay.",
+    closingText: "Your e-mail is all it takes. Free for the first {{freeUsers}}: if that ever changes, we tell you before anything costs money, and nothing is charged without your consent.",
     closingButton: "Get your free licence",
   },
 } as const;

@@ -48,7 +48,7 @@ const es: CoreDictionary = {
     uptimeNone: "Aún sin medir",
     countries: "Países con servidores",
     closingTitle: "Listo en menos de un minuto",
-    closingText: "Solo necesitas tu correo. Los primeros {{freeUsers}} nunca pagan.",
+    closingText: "Solo necesitas tu correo. Gratis para los primeros {{freeUsers}}; si eso cambia, te avisaremos antes de cobrar nada, y nunca te cobraremos sin tu consentimiento.",
     closingButton: "Consigue tu licencia gratuita",
   },
 };

@@ -46,9 +46,9 @@ const fr: CoreDictionary = {
     servers: "Serveurs en ligne",
     uptime: "Disponibilité sur 30 jours",
     uptimeNone: "Pas encore mesurée",
-    countries: "Pays avec des serveurs",
+    countries: "Pays couverts",
     closingTitle: "Prêt en moins d’une minute",
-    closingText: "Votre e-mail suffit. Jusqu’à {{freeUsers}}, personne ne paiera.",
+    closingText: "Votre e-mail suffit. Les {{freeCount}} premiers utilisateurs ne paient rien aujourd’hui ; si cela change, nous vous prévenons avant, et rien ne vous est facturé sans votre accord.",
     closingButton: "Obtenir ma licence gratuite",
   },
 };

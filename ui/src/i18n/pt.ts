@@ -36,7 +36,7 @@ const pt: CoreDictionary = {
     title: "VPN privada, rápida e gratuita",
     lead: "Digite seu e-mail e receba em segundos um código de ativação de 20 dígitos e uma licença de {{term}}. Sem cartão de crédito, sem limite de velocidade, sem registros de atividade.",
     emailLabel: "Seu e-mail",
-    emailPlaceholder: "voce@example.com",
+    emailPlaceholder: "voce@exemplo.com.br",
     submit: "Obter VPN",
     submitting: "Configurando…",
     error: "Ocorreu um erro. Tente novamente.",
@@ -48,7 +48,7 @@ const pt: CoreDictionary = {
     uptimeNone: "Ainda não medida",
     countries: "Países com servidores",
     closingTitle: "Pronto em menos de um minuto",
-    closingText: "Basta o seu e-mail. Os primeiros {{freeUsers}} nunca pagam.",
+    closingText: "Basta o seu e-mail. Grátis para os primeiros {{freeUsers}}; se isso mudar, avisamos antes de cobrar qualquer coisa, e nada é cobrado sem o seu consentimento.",
     closingButton: "Obtenha sua licença gratuita",
   },
 };

@@ -942,6 +942,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/about": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the operator says of itself on the About page, in a language */
+        get: {
+            parameters: {
+                query?: {
+                    language?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The facts, as the page writes them */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AboutFacts"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/node/heartbeat": {
         parameters: {
             query?: never;
@@ -2343,6 +2381,33 @@ export interface components {
             text: string;
             stars: number;
             initials: string;
+        };
+        /**
+         * @description What the operator says of itself on the About page, in a language, as the page writes it
+         *     (every amount in its own currency; a total of several currencies says so).
+         */
+        AboutFacts: {
+            /** @description The address of the site's source code */
+            source_code: string;
+            founder: string;
+            ready: string[];
+            /** @description The financial promotion notice the investment section carries */
+            notice: string;
+            investment: string[];
+            costs: components["schemas"]["AboutCost"][];
+            total: string;
+            roadmap: components["schemas"]["AboutPhase"][];
+        };
+        AboutCost: {
+            label: string;
+            /** @description The amount, in its own currency, as the page writes it */
+            cost: string;
+        };
+        AboutPhase: {
+            heading: string;
+            items: string[];
+            /** @description What the phase costs, if anything, and how long it takes */
+            note: string;
         };
         HeartbeatResult: {
             server: string;

@@ -25,6 +25,7 @@ export type ProfileServer = Schemas["ProfileServer"];
 export type DeviceList = Schemas["DeviceList"];
 export type Device = DeviceList["devices"][number];
 export type ConnectionCheck = Schemas["ConnectionCheck"];
+export type AboutFacts = Schemas["AboutFacts"];
 export type SystemServer = ServerStatus["system_servers"][number];
 
 /** A failed call: the HTTP status (0 when the network failed) and the body the API sent. */

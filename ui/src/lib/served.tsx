@@ -66,13 +66,15 @@ export const servedUserCount = (): number | null => servedNumber("users");
 /** A text the server wrote into every page it sends: picked for its fleet (`<meta
  * name="vpnsite-devices">`: "Up to 8 devices at once"; `vpnsite-device_rule`: the sentence that
  * says why), or the operator's terms (`vpnsite-term`: "90 days"; `vpnsite-free_users`: "1,000,000
- * users"), in the page's language; its marker (DEVICES, TERM…) while prerendering. */
-export const servedText = (name: "devices" | "device_rule" | "term" | "free_users"): string =>
+ * users"; `vpnsite-free_count`: "1,000,000", for a language that puts a word between the number and
+ * its noun), or the operator's own facts (`vpnsite-server_access`: who has access to the servers,
+ * from its file), in the page's language; its marker (DEVICES, TERM…) while prerendering. */
+export const servedText = (name: "devices" | "device_rule" | "term" | "free_users" | "free_count" | "server_access"): string =>
   typeof document === "undefined" ? slot(name.toUpperCase()) : document.querySelector(`meta[name="vpnsite-${name}"]`)?.getAttribute("content") ?? "";
 
 /** The operator's terms (VPNSITE_LICENCE_DAYS, VPNSITE_FREE_TIER_CAP) as a text names them:
- * {{term}}, {{freeUsers}}. */
-export const terms = () => ({ term: servedText("term"), freeUsers: servedText("free_users") });
+ * {{term}}, {{freeUsers}}, {{freeCount}}. */
+export const terms = () => ({ term: servedText("term"), freeUsers: servedText("free_users"), freeCount: servedText("free_count") });
 
 /** Both forms of a text with a large count, each whole ("1 234 567 пользователей", "1,2 млн
  * пользователей"): the stylesheet shows the short one on phones, so the page the server sends and

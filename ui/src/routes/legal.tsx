@@ -6,9 +6,10 @@ import { useI18n } from "../lib/i18n";
 import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
 import { withTerms } from "../content/terms";
+import { servedText } from "../lib/served";
 
 /** When the terms, privacy and cookie policies last changed. */
-export const LEGAL_TEXTS_UPDATED = "2026-11-26";
+export const LEGAL_TEXTS_UPDATED = "2026-11-27";
 
 const TITLES = { terms: "footer.terms", privacy: "footer.privacy", cookie: "footer.cookie" } as const;
 
@@ -17,6 +18,11 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
   const sections = text[document];
   const titleKey = TITLES[document];
   const who = operator();
+  // How many devices a licence connects at once: the terms say it in the words the server picked
+  // for its fleet, as the home page and the FAQ do (lib/served.tsx: servedText).
+  const rule = servedText("device_rule");
+  // Who has access to the servers: the operator's own word, from its file (operator_facts.py).
+  const access = servedText("server_access");
   return (
     <article class="container narrow legal">
       <h1>{t(titleKey)}</h1>
@@ -33,7 +39,7 @@ export function LegalPage({ document, text }: { document: keyof typeof TITLES; t
         <section key={section.id} id={section.id}>
           <h2>{index + 1}. {section.title}</h2>
           {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{withOperator(withTerms(paragraph), who)}</p>
+            <p key={paragraph}>{withOperator(withTerms(paragraph.replace("{{rule}}", rule).replace("{{serverAccess}}", access)), who)}</p>
           ))}
           {section.entries?.map((entry) => (
             <div key={entry.id} class="card data-entry" data-kind={entry.id}>

@@ -28,7 +28,7 @@ export default {
     features: {
       ip: { title: "Change your IP", text: "Appear to be in the country of the server you pick and keep your home address to yourself." },
       encryption: { title: "AES-256 and ChaCha20", text: "Traffic is encrypted with the ciphers banks and messengers trust." },
-      dns: { title: "DNS leak protection", text: "Your DNS queries go through the tunnel, never to your provider." },
+      dns: { title: "DNS leak protection", text: "With OpenVPN Connect on Windows, macOS, Android and iOS, DNS queries go through the tunnel, not to your provider. On Linux, plain openvpn needs update-resolv-conf or systemd-resolved: the archive's README shows how." },
       wifi: { title: "Secure Wi-Fi", text: "Cafés, airports and hotels: public networks see only encrypted noise." },
       nologs: { title: "No activity logs", text: "We never record the sites you visit or the addresses you connect from." },
       speed: { title: "High-speed servers", text: "No speed limits on the free plan: stream, call and download freely." },

@@ -26,9 +26,9 @@ const fr: ScreenDictionary = {
     featuresTitle: "Tout ce qu’un VPN doit faire",
     featuresLead: "Un chiffrement moderne et aucun journal, sur chacun de nos serveurs.",
     features: {
-      ip: { title: "Changez d’adresse IP", text: "Apparaissez dans le pays du serveur choisi et gardez votre adresse personnelle pour vous." },
+      ip: { title: "Changez d’adresse IP", text: "Naviguez comme depuis le pays du serveur choisi et gardez votre adresse personnelle pour vous." },
       encryption: { title: "AES-256 et ChaCha20", text: "Votre trafic est chiffré avec les algorithmes qu’utilisent les banques et les messageries." },
-      dns: { title: "Protection contre les fuites DNS", text: "Vos requêtes DNS passent par le tunnel, jamais par votre fournisseur d’accès." },
+      dns: { title: "Protection contre les fuites DNS", text: "Avec OpenVPN Connect sous Windows, macOS, Android et iOS, vos requêtes DNS passent par le tunnel, pas par votre fournisseur d’accès. Sous Linux, la commande openvpn seule a besoin d’update-resolv-conf ou de systemd-resolved : le README de l’archive explique comment." },
       wifi: { title: "Wi-Fi sécurisé", text: "Cafés, aéroports, hôtels : le réseau public ne voit qu’un bruit chiffré." },
       nologs: { title: "Aucun journal d’activité", text: "Nous n’enregistrons ni les sites que vous visitez ni les adresses depuis lesquelles vous vous connectez." },
       speed: { title: "Serveurs rapides", text: "Aucune limite de débit dans l’offre gratuite : streaming, appels et téléchargements sans frein." },
@@ -41,7 +41,7 @@ const fr: ScreenDictionary = {
     security: {
       protocols: { title: "Des protocoles éprouvés", text: "OpenVPN sur UDP et TCP avec TLS 1.2+ et tls-crypt-v2 ; WireGuard en mode expérimental sur ordinateur." },
       keys: { title: "Vos propres clés", text: "Chaque licence reçoit une archive de configuration personnelle : les paquets d’inconnus sont rejetés avant toute négociation." },
-      privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes à clé ; votre e-mail est effacé 30 jours après la fin de votre dernière licence, ou immédiatement sur simple demande." },
+      privacy: { title: "Confidentialité dès la conception", text: "Les codes ne sont conservés que sous forme d’empreintes HMAC ; votre e-mail est effacé 30 jours après la fin de votre dernière licence, ou immédiatement sur simple demande." },
     },
   },
   places: {
@@ -161,7 +161,7 @@ const fr: ScreenDictionary = {
     billing: "Facturation",
     demo: "Démonstration : ces serveurs sont simulés.",
     securityTitle: "Comment nous protégeons le réseau",
-    securityText: "Toutes les 10 secondes, les serveurs se signalent au serveur central avec leur propre jeton ; un serveur dont trois signalements d’affilée manquent à l’appel apparaît hors ligne. Aucun journal de trafic ni de connexion n’est conservé.",
+    securityText: "Toutes les 10 secondes, les serveurs se signalent au serveur central avec leur propre jeton ; un serveur qui manque trois signalements d’affilée apparaît hors ligne. Aucun journal de trafic ni de connexion n’est conservé.",
     ctaTitle: { one: "Rejoignez {n} utilisateur dès aujourd’hui", few: "Rejoignez {n} utilisateurs dès aujourd’hui", many: "Rejoignez {n} d’utilisateurs dès aujourd’hui", other: "Rejoignez {n} utilisateurs dès aujourd’hui", millions: "Rejoignez {n} d’utilisateurs dès aujourd’hui" },
     ctaButton: "Obtenir le VPN gratuit",
     updated: "Mis à jour {{time}}",

@@ -28,7 +28,7 @@ const pt: ScreenDictionary = {
     features: {
       ip: { title: "Troque seu IP", text: "Navegue a partir do país do servidor que você escolher e mantenha seu endereço real só para você." },
       encryption: { title: "AES-256 e ChaCha20", text: "Seu tráfego é criptografado com os algoritmos em que bancos e aplicativos de mensagens confiam." },
-      dns: { title: "Proteção contra vazamento de DNS", text: "Suas consultas DNS passam pelo túnel, nunca pelo seu provedor." },
+      dns: { title: "Proteção contra vazamento de DNS", text: "Com o OpenVPN Connect no Windows, macOS, Android e iOS, suas consultas DNS passam pelo túnel, não pelo seu provedor. No Linux, o openvpn puro precisa do update-resolv-conf ou do systemd-resolved: o README do pacote explica como." },
       wifi: { title: "Wi-Fi seguro", text: "Cafés, aeroportos e hotéis: a rede pública só vê ruído criptografado." },
       nologs: { title: "Sem registros de atividade", text: "Nunca registramos os sites que você visita nem os endereços de onde você se conecta." },
       speed: { title: "Servidores rápidos", text: "Sem limite de velocidade no plano gratuito: assista, ligue e baixe à vontade." },
