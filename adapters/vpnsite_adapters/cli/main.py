@@ -28,7 +28,6 @@ from vpnsite_adapters.http.slot_manifest import SlotMismatch
 from vpnsite_adapters.keyring_file import KeyRingFileError
 from vpnsite_adapters.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, database_sought, load_settings
-from vpnsite_adapters.sql.database import sqlite_path
 
 COMMANDS = (
     serve,
@@ -70,8 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Run in the wrong directory, a command would otherwise start a new, empty database and
         # report on it (say, "0 licences erased") as if it were the hub's.
         sought = database_sought(data_dir)
-        path = sqlite_path(sought[1])
-        if path is not None and not Path(path).exists():
+        from vpnsite_adapters.bootstrap import sqlite_file
+
+        path = sqlite_file(sought[1])
+        if path is not None and not path.exists():
             print(_no_database(sought[0], sought[1]), file=sys.stderr)
             return 2
     overrides = {
@@ -109,9 +110,11 @@ def _no_database(data_dir: Path, url: str) -> str:
 
 def database_name(url: str) -> str:
     """The database as an operator recognises it: the SQLite file, or the URL without its password."""
-    path = sqlite_path(url)
+    from vpnsite_adapters.bootstrap import sqlite_file
+
+    path = sqlite_file(url)
     if path is not None:
-        return str(Path(path).resolve())
+        return str(path.resolve())
     parts = urlsplit(url)
     if parts.password is None:
         return url
