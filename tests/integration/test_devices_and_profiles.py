@@ -332,10 +332,10 @@ def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: 
     env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data")}
     env.pop("VPNSITE_DATABASE_URL", None)
     add = ("vpn", "add-server", "nl-1", "--country", "nl", "--city", "Amsterdam", "--host", "203.0.113.9")
+    assert vpnsite("vpn", "init", env=env).returncode == 0
     refused = vpnsite(*add, "--exit-address", "vpn.example.org", env=env)
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "--exit-address" in refused.stderr and "Traceback" not in refused.stderr
-    assert vpnsite("vpn", "init", env=env).returncode == 0
     added = vpnsite(*add, "--exit-address", "198.51.100.7", "--exit-address", "2001:DB8:7::/64", env=env)
     assert added.returncode == 0, added.stderr
     out = tmp_path / "nl-1"

@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "hub_settings", True):
         return int(args.handler(args))
     data_dir = getattr(args, "command_data_dir", None) or args.data_dir
-    if not getattr(args, "may_start_data_dir", False):
+    if args.store in ("read", "write") or getattr(args, "needs_database", False):
         # Run in the wrong directory, a command would otherwise start a new, empty database and
         # report on it (say, "0 licences erased") as if it were the hub's.
         sought = database_sought(data_dir)

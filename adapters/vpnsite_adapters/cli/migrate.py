@@ -9,7 +9,7 @@ from vpnsite_adapters.settings import Settings
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     migrate = commands.add_parser("migrate", help="apply the database migrations this database lacks")
-    migrate.set_defaults(handler=run_migrate, store="none", may_start_data_dir=True)
+    migrate.set_defaults(handler=run_migrate, store="none")
 
 
 def run_migrate(settings: Settings, _args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=None,
         help="run simulated VPN servers so the status page is live",
     )
-    serve.set_defaults(handler=run_serve, store="none", may_start_data_dir=True)
+    serve.set_defaults(handler=run_serve, store="none")
 
 
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:

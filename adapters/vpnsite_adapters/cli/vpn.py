@@ -29,7 +29,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing.set_defaults(handler=run_list_servers, store="read")
 
     init = vpn_commands.add_parser("init", help="create the CA and the tls-crypt-v2 server key (once)")
-    init.set_defaults(handler=run_init, store="none", may_start_data_dir=True)
+    init.set_defaults(handler=run_init, store="none")
 
     add = vpn_commands.add_parser("add-server", help="register a server, issue its certificate and token")
     add.add_argument("name", help="e.g. nl-amsterdam")
