@@ -458,3 +458,26 @@ def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) ->
     assert answer(status_page("198.51.100.7", "/es/server-status"))[0] == "Protegido — a través de Ámsterdam"
     home = client.get("/", environ_base={"REMOTE_ADDR": "198.51.100.7"})
     assert home.headers["Cache-Control"] == "no-cache" and b"vpnsite-check" not in home.get_data()
+
+
+def test_a_connection_back_by_its_token_never_displaces_a_live_session(vpn_hub: Any) -> None:
+    """After a restart an app may have only its session token: the hub admits it by the licence
+    of its e-mail, unless the licence is connected to that server already."""
+    client = create_app(vpn_hub.services).test_client()
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    auth = {"Authorization": "Bearer token-nl-ams-1"}
+    client.post("/api/node/heartbeat", json=BEAT, headers=auth)
+    back = {"username": "anna@example.org", "protocol": "udp"}
+    resumed = client.post("/api/node/resume", json=back, headers=auth)
+    assert resumed.status_code == 200 and resumed.get_json()["admitted"] is True
+    assert client.post("/api/node/established", json={"session": resumed.get_json()["session"]}, headers=auth)
+    again = client.post("/api/node/resume", json=back, headers=auth)
+    assert again.status_code == 403 and again.get_json()["reason"] == "in_use_here"
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    assert [d["session"] for d in call(client, "/api/devices", owner)[1]["devices"]] == [
+        resumed.get_json()["session"]
+    ], "the live session stays"
+    stranger = client.post("/api/node/resume", json={"username": "nobody@example.org"}, headers=auth)
+    assert stranger.status_code == 403 and stranger.get_json()["reason"] == "bad_credentials"
+    unknown = client.post("/api/node/resume", json=back, headers={"Authorization": "Bearer wrong"})
+    assert unknown.status_code == 401
