@@ -132,6 +132,12 @@ def restore_database(settings: Settings, source: Path, copy: DatabaseCopy) -> No
     sql_backup.restore_database(settings.database_url, source, copy)
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL; None for any other database."""
+    path = sqlite_path(url)
+    return None if path is None else Path(path)
+
+
 def database_files(settings: Settings) -> set[Path]:
     """The SQLite database's own files (empty for PostgreSQL): a backup copies them through the
     database, never as files."""

@@ -181,6 +181,16 @@ def _data_dir(values: Mapping[str, str], given: object) -> Path:
     return Path(str(given or values.get("VPNSITE_DATA_DIR", "vpnsite-data")))
 
 
+def database_sought(
+    given: str | None = None, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> tuple[Path, str]:
+    """The data directory and the database URL :func:`load_settings` would use, found without
+    creating anything: what a command that must not make a database checks first."""
+    values = _values(environ, env_file)
+    data_dir = _data_dir(values, given).resolve()
+    return data_dir, values.get("VPNSITE_DATABASE_URL") or sqlite_url(data_dir / "vpnsite.db")
+
+
 def data_dir_as_given(
     given: str | None = None, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
 ) -> Path:

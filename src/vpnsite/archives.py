@@ -73,7 +73,8 @@ class ServerList(Protocol):
 
 
 def offers_wireguard(server: VpnServer) -> bool:
-    return bool(server.wg_port and server.wg_public_key and server.host)
+    """A server with a WireGuard key and port, unless its node said it cannot run WireGuard."""
+    return bool(server.wg_port and server.wg_public_key and server.host and server.wg_running is not False)
 
 
 OPENVPN_PROTOCOLS = ("udp", "tcp")

@@ -97,6 +97,9 @@ class Heartbeat:
     # Where the server's clients' traffic leaves from, as the server says; None (or none): not
     # reported, and the hub goes by where the beat comes from (see ``exits_in_use``).
     exit_addresses: tuple[str, ...] | None = None
+    # Whether its WireGuard interface runs (False: the machine lacks WireGuard's tools); None:
+    # not said (a node from before it said, or a simulated server), and the hub keeps what it knew.
+    wireguard: bool | None = None
 
     def __attrs_post_init__(self) -> None:
         if not (math.isfinite(self.cpu_load) and 0 <= self.cpu_load <= 100):
@@ -223,6 +226,8 @@ class VpnServer:
     tcp_port: int | None = None
     wg_port: int | None = None
     wg_public_key: str | None = None
+    # False once its node said it cannot run WireGuard: no WireGuard profile is offered for it.
+    wg_running: bool | None = None
     # Those the connection check goes by (``exits_in_use``), and the operator's own.
     exit_addresses: tuple[str, ...] = ()
     configured_exit_addresses: tuple[str, ...] = ()

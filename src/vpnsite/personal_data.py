@@ -398,6 +398,7 @@ NOT_PERSONAL: tuple[NotPersonal, ...] = (
             "tcp_port",
             "wg_port",
             "wg_public_key",
+            "wg_running",
             "ping_ms",
             "sessions",
             "service_up",

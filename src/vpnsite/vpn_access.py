@@ -43,7 +43,7 @@ DENY_LISTED_FOR = timedelta(days=90)
 SESSION_PROTOCOLS = (*OPENVPN_PROTOCOLS, WIREGUARD)
 # rate_limited: too many wrong codes for the address lately; the login is refused for now, its
 # code unread, and the answer says how long to wait.
-Refusal = Literal["bad_credentials", "ended", "too_many_devices", "rate_limited"]
+Refusal = Literal["bad_credentials", "ended", "too_many_devices", "rate_limited", "in_use_here"]
 
 
 @frozen
@@ -233,6 +233,8 @@ class NodeLicences(LicenceStore, Protocol):
         """The licences that ended at or after ``ended_since`` and are erased (no owner any more)."""
         ...
 
+    def find_by_email_key(self, key: str) -> list[Licence]: ...
+
 
 @frozen
 class Admission:
@@ -300,6 +302,37 @@ class NodeAccess:
         session_id = sealed_id(self.keys.current, server, licence.id, nonce)
         with self._counting(licence.id, now) as held:
             why = login_refusal(licence, held, server, now)
+            if why is None:
+                self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
+        return Admission(licence.id, why, None if why else session_id)
+
+    def resume(self, token: str, username: str, protocol: str | None = None) -> Admission:
+        """A connection the server's OpenVPN let in by the session token it gave at an earlier
+        login (after a restart of OpenVPN or of the node; the token's key is the server's, so no
+        one else could make it): admitted as a login would be, without the code it no longer has,
+        unless the licence holds a session on this server already — a token alone never takes
+        the place of a live session (a stolen token must not knock its owner off)."""
+        server = self.server(token)
+        protocol = protocol if protocol in OPENVPN_PROTOCOLS else None
+        try:
+            address = normalise_email(username)
+        except InvalidField:
+            return Admission(None, "bad_credentials")
+        now = self.clock.now()
+        found = self.licences.find_by_email_key(mailbox_key(address))
+        live = [licence for licence in found if licence.is_live(now)]
+        if not live:
+            return Admission(None, "ended" if found else "bad_credentials")
+        licence = max(live, key=lambda each: each.ends_at)
+        session_id = sealed_id(
+            self.keys.current, server, licence.id, self.random.token_bytes(SESSION_ID_BYTES).hex()
+        )
+        with self._counting(licence.id, now) as held:
+            why: Refusal | None = (
+                "in_use_here"
+                if any(session.server_id == server for session in held)
+                else login_refusal(licence, held, server, now)
+            )
             if why is None:
                 self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
         return Admission(licence.id, why, None if why else session_id)

@@ -50,12 +50,30 @@ class HeartbeatBody:
             "the operator's `vpn add-server --exit-address` comes first",
         ),
     )
+    # Absent: the hub keeps what it was told before.
+    wireguard: bool | None = field(
+        default=None,
+        metadata=constraints(
+            description="Whether the server's WireGuard runs; false when its machine lacks WireGuard's "
+            "tools, and the hub then offers no WireGuard profile for it"
+        ),
+    )
 
 
 @define
 class NodeLogin:
     username: str = field(metadata=capped(320))
     password: str | None = field(default=None, metadata=capped(128))
+    protocol: str | None = field(
+        default=None, metadata=constraints(max_length=16, description="The OpenVPN instance: udp or tcp")
+    )
+
+
+@define
+class NodeResume:
+    """A connection OpenVPN let in by a session token it gave at an earlier login."""
+
+    username: str = field(metadata=capped(320))
     protocol: str | None = field(
         default=None, metadata=constraints(max_length=16, description="The OpenVPN instance: udp or tcp")
     )

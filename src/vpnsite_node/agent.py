@@ -91,9 +91,12 @@ class NodeAgent:
 class HostMeasure:
     """Load and traffic of this host from /proc; sessions and service health from the node."""
 
-    def __init__(self, sessions: Callable[[], int], service_up: Callable[[], bool]) -> None:
+    def __init__(
+        self, sessions: Callable[[], int], service_up: Callable[[], bool], wireguard: bool | None = None
+    ) -> None:
         self.sessions = sessions
         self.service_up = service_up
+        self.wireguard = wireguard
         self._cpu = _cpu_times()
         self._net = (_net_bytes(), time.monotonic())
 
@@ -110,6 +113,7 @@ class HostMeasure:
             bandwidth_mbps=min(mbps, 1e6),
             sessions=self.sessions(),
             service_up=self.service_up(),
+            wireguard=self.wireguard,
         )
 
 

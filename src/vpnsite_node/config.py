@@ -35,6 +35,10 @@ class Instance:
     def management(self) -> str:
         return f"{RUN_DIR}/management-{self.protocol}.sock"
 
+    @property
+    def pid_file(self) -> str:
+        return f"{RUN_DIR}/openvpn-{self.protocol}.pid"
+
 
 @frozen
 class WireguardSetup:

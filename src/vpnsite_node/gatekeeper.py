@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from attrs import define
 
 from vpnsite.vpn_access import MAX_SESSIONS, superseded
-from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient
+from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient, Verdict
 from vpnsite_node.management import ClientEvent, Management
 
 log = logging.getLogger("vpnsite.node")
@@ -86,12 +86,10 @@ class Gatekeeper:
                 self.pool.submit(self.hub.session_event, "established", connection.session)
             else:
                 # In without a login: a client that came back on a new connection with the session
-                # token of an earlier one, which OpenVPN accepts by itself. The hub has not seen
-                # this connection, so the client drops the token and logs in with its code.
-                instance.kill(event.cid, "AUTH_FAILED")
-                log.info(
-                    "%s: a connection made with an earlier session's token must log in again", instance.name
-                )
+                # token of an earlier one, which OpenVPN accepts by itself.
+                with self._lock:
+                    self._pending.add(key)
+                self.pool.submit(self._resume, instance, event)
         elif event.kind == "DISCONNECT":
             with self._lock:
                 connection = self._connections.pop(key, None)
@@ -128,6 +126,36 @@ class Gatekeeper:
         for connection in replaced:
             connection.instance.kill(connection.cid)
         instance.authorise(event.cid, event.kid)
+
+    def _resume(self, instance: Management, event: ClientEvent) -> None:
+        """A connection in by an earlier login's token (after a restart, the app may have no
+        password left to give): it stays if the hub admits it, which it does only while the
+        licence has no session on this server — a token alone never displaces a live session. Any
+        other answer sends it back to log in with its code."""
+        key = (instance.name, event.cid)
+        username = event.env.get("username") or event.env.get("common_name", "")
+        with self._lock:
+            here = any(c.username == username for c in self._connections.values())
+        verdict = (
+            self.hub.resume(username, protocol_of(instance))
+            if username and not here
+            else Verdict(False, "in_use_here")
+        )
+        with self._lock:
+            self._pending.discard(key)
+            gone = key in self._gone
+            self._gone.discard(key)
+            if verdict.admitted and not gone:
+                self._connections[key] = Connection(
+                    instance, event.cid, username, verdict.session, verdict.licence, established=True
+                )
+        if verdict.admitted:
+            self.hub.session_event("ended" if gone else "established", verdict.session)
+            if not gone:
+                log.info("%s: a connection back by its session token goes on", instance.name)
+            return
+        instance.kill(event.cid, "AUTH_FAILED")
+        log.info("%s: a connection made with an earlier session's token must log in again", instance.name)
 
     def _reauthenticate(self, instance: Management, event: ClientEvent) -> None:
         """A renegotiation of a session the hub already admitted, from a client that does not use

@@ -21,6 +21,7 @@ from vpnsite_contract.node_calls import (
     HeldConnection,
     NodeLogin,
     NodeLoginResult,
+    NodeResume,
     NodeSession,
     WireGuardPeers,
 )
@@ -108,6 +109,19 @@ class HubClient:
             return Verdict(False, HUB_UNAVAILABLE)
         return Verdict(False, answer.reason, retry_after=answer.retry_after or 0)
 
+    def resume(self, username: str, protocol: str | None = None) -> Verdict:
+        """May a connection OpenVPN let in by an earlier login's session token stay?"""
+        try:
+            status, answer = self._answer(
+                "resume", NodeResume(username, protocol), NodeLoginResult, LOGIN_TIMEOUT
+            )
+        except HubUnavailable as error:
+            log.warning("a reconnection by token not judged: the hub did not answer (%s)", error)
+            return Verdict(False, HUB_UNAVAILABLE)
+        if status == 200 and answer is not None and answer.admitted:
+            return Verdict(True, "", answer.session or "", answer.licence or "")
+        return Verdict(False, (answer.reason if answer is not None else None) or HUB_UNAVAILABLE)
+
     def session_event(self, event: str, session: str) -> None:
         """Tell the hub a session was established or ended; a miss is put right by the next
         heartbeat, which lists what the server holds."""
@@ -130,6 +144,7 @@ class HubClient:
             else [HeldConnection(session, licence, protocol) for session, licence, protocol in connections],
             # None: the hub keeps what it was told before (the address the beat comes from).
             exit_addresses=self.exit_addresses or None,
+            wireguard=beat.wireguard,
         )
         try:
             status, raw = self._call("heartbeat", body, CALL_TIMEOUT)

@@ -51,6 +51,34 @@ def unprivileged_group(user: str) -> str:
         return "nobody"
 
 
+def data_channel_offload(line: str) -> tuple[bool, str] | None:
+    """What an OpenVPN 2.6 line says of data channel offload: (in use, why); None if nothing.
+    At start it prints "DCO version: …" — "N/A" when the kernel has no ovpn-dco module — and it
+    names an option that turns DCO off ("Note: --… disables data channel offload")."""
+    if "DCO version:" in line:
+        version = line.partition("DCO version:")[2].strip()
+        if version == "N/A":
+            return False, "the kernel has no ovpn-dco module (modprobe ovpn-dco-v2)"
+        return True, f"ovpn-dco {version}"
+    if "data channel offload" in line and ("disabl" in line or "not " in line):
+        return False, line.strip()
+    return None
+
+
+def host_pid(pid: int) -> int:
+    """The host's id of our child ``pid``. The node runs in a PID namespace of its own
+    (containment.py) while /proc is the host's: /proc/self/task/*/children lists the host's ids,
+    and each one's NSpid line ends with the id this namespace knows it by."""
+    for children in Path("/proc/self/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            for child in children.read_text().split():
+                status = Path(f"/proc/{child}/status").read_text()
+                for line in status.splitlines():
+                    if line.startswith("NSpid:") and line.split()[-1] == str(pid):
+                        return int(child)
+    return pid
+
+
 class OpenVpnInstance:
     def __init__(
         self, instance: Instance, gatekeeper: Gatekeeper, user: str, stopping: threading.Event
@@ -62,6 +90,8 @@ class OpenVpnInstance:
         self.stopping = stopping
         self.management = Management(self.name, Path(instance.management), gatekeeper.on_event)
         self.process: subprocess.Popen[bytes] | None = None
+        # Whether the data channel is offloaded to the kernel, as OpenVPN said at its start.
+        self.dco: bool | None = None
         self._thread = threading.Thread(target=self._supervise, name=self.name, daemon=True)
 
     @property
@@ -100,6 +130,8 @@ class OpenVpnInstance:
             self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_prepare_child
         )
         self.process = process
+        self.dco = None
+        self._write_pid(process.pid)
         reader = threading.Thread(target=self._relay, args=(process,), name=f"{self.name}-log", daemon=True)
         reader.start()
         deadline = time.monotonic() + ATTACH_SECONDS
@@ -123,14 +155,37 @@ class OpenVpnInstance:
             process.kill()
             process.wait()
         reader.join(timeout=1)
+        Path(self.instance.pid_file).unlink(missing_ok=True)
         return process.returncode
+
+    def _write_pid(self, pid: int) -> None:
+        """The process's id as the host sees it, for whoever must signal this OpenVPN and no
+        other (a command-line pattern would match every vpnsite server on the host)."""
+        Path(self.instance.pid_file).write_text(f"{host_pid(pid)}\n")
 
     def _relay(self, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
         for raw in process.stdout:
             line = raw.decode(errors="replace").rstrip()
+            offload = data_channel_offload(line)
+            if offload is not None:
+                self._offload(*offload)
             if line and worth_logging(line):
                 log.info("%s: %s", self.name, scrub(line))
+
+    def _offload(self, used: bool, why: str) -> None:
+        """Say once per start whether this instance's data channel runs in the kernel, and keep
+        it as a metric (node_exporter's textfile format) beside the pid file."""
+        if self.dco is False or used == self.dco:
+            return  # an option that turned it off has the last word
+        self.dco = used
+        log.info("%s: data channel offload (DCO) %s: %s", self.name, "on" if used else "off", why)
+        metric = Path(self.instance.pid_file).with_suffix(".prom")
+        metric.write_text(
+            "# HELP vpnsite_node_openvpn_dco Whether the data channel runs in the kernel (ovpn-dco).\n"
+            "# TYPE vpnsite_node_openvpn_dco gauge\n"
+            f'vpnsite_node_openvpn_dco{{instance="{self.name}"}} {int(used)}\n'
+        )
 
     def stop(self) -> None:
         process = self.process

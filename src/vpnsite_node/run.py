@@ -17,7 +17,7 @@ from vpnsite_node.gatekeeper import Gatekeeper
 from vpnsite_node.hub import HubClient
 from vpnsite_node.networking import Nat
 from vpnsite_node.openvpn import OpenVpnInstance
-from vpnsite_node.wireguard_interface import WireguardInterface
+from vpnsite_node.wireguard_interface import WireguardInterface, WireguardMissing
 from vpnsite_node.wireguard_sessions import WireguardSessions
 
 log = logging.getLogger("vpnsite.node")
@@ -53,6 +53,7 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     network = Nat(config.subnets, config.subnets6) if nat else None
     wireguard = WireguardInterface(config.wireguard) if config.wireguard else None
     peers = WireguardSessions(config.wireguard.interface) if config.wireguard else None
+    wireguard_runs: bool | None = None if wireguard is None else True
 
     def held() -> list[tuple[str, str, str]]:
         return gatekeeper.held() + (peers.held() if peers is not None else [])
@@ -67,22 +68,33 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
         if peers is not None:
             peers.end(ending)
 
-    agent = NodeAgent(
-        hub,
-        HostMeasure(connected, lambda: all(instance.up for instance in instances)),
-        interval,
-        name="node-agent",
-        connections=held,
-        end=end,
-        deny_list=deny_list,
-        wireguard=peers,
-    )
     started: list[OpenVpnInstance] = []
+    agent: NodeAgent | None = None
     try:
         if network is not None:
             network.up()
         if wireguard is not None:
-            wireguard.up()
+            try:
+                wireguard.up()
+            except WireguardMissing as lacking:
+                # WireGuard is an option: OpenVPN serves all the same, and the hub, told by the
+                # heartbeats, offers no WireGuard profile for this server.
+                log.warning(
+                    "WireGuard is off: this machine lacks %s (apt-get install %s), OpenVPN serves alone",
+                    lacking,
+                    lacking,
+                )
+                wireguard, peers, wireguard_runs = None, None, False
+        agent = NodeAgent(
+            hub,
+            HostMeasure(connected, lambda: all(instance.up for instance in instances), wireguard_runs),
+            interval,
+            name="node-agent",
+            connections=held,
+            end=end,
+            deny_list=deny_list,
+            wireguard=peers,
+        )
         # The key check reads the deny list before the first client arrives.
         agent.sync_deny_list()
         for instance in instances:
@@ -94,14 +106,15 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
     finally:
         stopping.set()
         log.info("stopping")
-        agent.stop()
+        if agent is not None:
+            agent.stop()
         for instance in started:
             instance.stop()
         for instance in started:
             instance.join(STOP_SECONDS)
         if peers is not None:
             peers.stop()
-        if started:
+        if started and agent is not None:
             # Tell the hub at once that nothing is held here any more.
             agent.beat()
         gatekeeper.close()

@@ -33,6 +33,20 @@ def _tool(*args: str) -> None:
     raise NetworkingError(f"{' '.join(args[:2])}: {cause}")
 
 
+class WireguardMissing(NetworkingError):
+    """This machine cannot run WireGuard: the package to install is named."""
+
+
+def missing_package(kernel_has_wireguard: bool) -> str | None:
+    """What this machine lacks for WireGuard: `wg` comes with wireguard-tools; without WireGuard
+    in the kernel, wireguard-go runs it in user space."""
+    if shutil.which("wg") is None:
+        return "wireguard-tools"
+    if not kernel_has_wireguard and shutil.which("wireguard-go") is None:
+        return "wireguard-go"
+    return None
+
+
 class WireguardInterface:
     def __init__(self, setup: WireguardSetup) -> None:
         self.setup = setup
@@ -40,9 +54,12 @@ class WireguardInterface:
     def up(self) -> None:
         name = self.setup.interface
         _ip("link", "delete", name, check=False)
-        if not _ip("link", "add", name, "type", "wireguard", check=False):
-            if shutil.which("wireguard-go") is None:
-                raise NetworkingError("no WireGuard in this kernel and no wireguard-go installed")
+        in_kernel = _ip("link", "add", name, "type", "wireguard", check=False)
+        lacking = missing_package(in_kernel)
+        if lacking is not None:
+            _ip("link", "delete", name, check=False)
+            raise WireguardMissing(lacking)
+        if not in_kernel:
             _tool("wireguard-go", name)
         _tool("wg", "setconf", name, self.setup.config)
         _ip("address", "add", self.setup.address, "dev", name)

@@ -332,10 +332,10 @@ def test_exit_addresses_go_from_add_server_into_the_servers_directory(tmp_path: 
     env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp_path / "data")}
     env.pop("VPNSITE_DATABASE_URL", None)
     add = ("vpn", "add-server", "nl-1", "--country", "nl", "--city", "Amsterdam", "--host", "203.0.113.9")
+    assert vpnsite("vpn", "init", env=env).returncode == 0
     refused = vpnsite(*add, "--exit-address", "vpn.example.org", env=env)
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "--exit-address" in refused.stderr and "Traceback" not in refused.stderr
-    assert vpnsite("vpn", "init", env=env).returncode == 0
     added = vpnsite(*add, "--exit-address", "198.51.100.7", "--exit-address", "2001:DB8:7::/64", env=env)
     assert added.returncode == 0, added.stderr
     out = tmp_path / "nl-1"
@@ -465,3 +465,26 @@ def test_the_status_page_carries_each_visitors_connection_check(vpn_hub: Any) ->
     assert answer(status_page("198.51.100.7", "/es/server-status"))[0] == "Protegido — a través de Ámsterdam"
     home = client.get("/", environ_base={"REMOTE_ADDR": "198.51.100.7"})
     assert home.headers["Cache-Control"] == "no-cache" and b"vpnsite-check" not in home.get_data()
+
+
+def test_a_connection_back_by_its_token_never_displaces_a_live_session(vpn_hub: Any) -> None:
+    """After a restart an app may have only its session token: the hub admits it by the licence
+    of its e-mail, unless the licence is connected to that server already."""
+    client = create_app(vpn_hub.services).test_client()
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    auth = {"Authorization": "Bearer token-nl-ams-1"}
+    client.post("/api/node/heartbeat", json=BEAT, headers=auth)
+    back = {"username": "anna@example.org", "protocol": "udp"}
+    resumed = client.post("/api/node/resume", json=back, headers=auth)
+    assert resumed.status_code == 200 and resumed.get_json()["admitted"] is True
+    assert client.post("/api/node/established", json={"session": resumed.get_json()["session"]}, headers=auth)
+    again = client.post("/api/node/resume", json=back, headers=auth)
+    assert again.status_code == 403 and again.get_json()["reason"] == "in_use_here"
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    assert [d["session"] for d in call(client, "/api/devices", owner)[1]["devices"]] == [
+        resumed.get_json()["session"]
+    ], "the live session stays"
+    stranger = client.post("/api/node/resume", json={"username": "nobody@example.org"}, headers=auth)
+    assert stranger.status_code == 403 and stranger.get_json()["reason"] == "bad_credentials"
+    unknown = client.post("/api/node/resume", json=back, headers={"Authorization": "Bearer wrong"})
+    assert unknown.status_code == 401

@@ -149,7 +149,9 @@ def test_a_command_that_only_reads_never_migrates_the_database(
         "PATH": "/usr/bin",
     }
     refused = vpnsite(*command, env=env)
-    assert refused.returncode == 2 and "run `vpnsite migrate`" in refused.stdout
+    assert (
+        refused.returncode == 2 and "no database" in refused.stderr and "`vpnsite migrate`" in refused.stderr
+    )
     untouched = SqlStore.open(database_url, run_migrations=False)
     try:
         assert untouched.schema_version() == 0, "a read-only command created tables"
@@ -165,3 +167,35 @@ def test_a_vpn_server_never_gets_a_hub_secret(tmp_path: Path) -> None:
     result = vpnsite("node", "run", "--dir", str(tmp_path / "no-such-directory"), env=env)
     assert result.returncode == 2 and "no-such-directory" in result.stderr
     assert not data.exists(), "the node side created the hub's data directory (and its secret key)"
+
+
+def test_a_command_run_outside_the_hubs_directory_refuses_and_creates_nothing(
+    filled: dict[str, Any], tmp_path: Path
+) -> None:
+    """Run where the hub's data is not, an erasure would have erased nothing from a new, empty
+    database and said so as if it were done."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PATH": "/usr/bin"}
+    for command in (("privacy", "erase", "kim@example.org"), ("licences", "find", "kim@example.org")):
+        result = vpnsite(*command, env=env, cwd=elsewhere)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert str(elsewhere / "vpnsite-data") in result.stderr
+        assert str(elsewhere / "vpnsite-data" / "vpnsite.db") in result.stderr
+        assert result.stdout == ""
+    assert list(elsewhere.iterdir()) == [], "no data directory, no database, no secret key"
+
+    erased = run(filled, "privacy", "erase", "kim@example.org")
+    assert json.loads(erased.stdout)["licences_ended"] == 1
+    assert "written to the database" in erased.stderr
+
+
+def test_an_empty_database_server_database_is_not_the_hubs(tmp_path: Path, database_url: str) -> None:
+    """A database that exists but holds no hub (a database server's fresh one): refused too."""
+    if database_url.startswith("sqlite"):
+        (tmp_path / "empty.db").touch()
+        database_url = f"sqlite:///{tmp_path / 'empty.db'}"
+    result = vpnsite(
+        "tickets", "list", env={"PATH": "/usr/bin", "VPNSITE_DATABASE_URL": database_url}, cwd=tmp_path
+    )
+    assert result.returncode == 2 and "no database" in result.stderr, result.stdout + result.stderr

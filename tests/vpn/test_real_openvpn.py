@@ -53,6 +53,28 @@ def test_a_user_reaches_the_internet_through_the_server_over_udp_and_tcp(world: 
         assert poll(lambda: world.sessions("tunnel@example.org") == 0, 20), "the hub frees the place"
 
 
+@pytest.mark.parametrize("protocol", ["udp", "tcp"])
+def test_a_server_reached_at_a_secondary_address_answers_from_it(world: World, protocol: str) -> None:
+    """A floating or second address on the server's link: the reply must come from the address
+    the client sent to, or the client drops it as a stranger's."""
+    secondary = "10.77.2.7"
+    link = f"{world.net.prefix}caa"[:15]
+    added = world.net.run(world.a, "ip", "addr", "add", f"{secondary}/24", "dev", link)
+    assert added.returncode == 0, added.stderr
+    try:
+        email = f"secondary-{protocol}@example.org"
+        code, profiles = world.sign_up(email)
+        profile = profiles[f"vpn-a-{protocol}.ovpn"].replace("remote 10.77.2.1 ", f"remote {secondary} ")
+        assert f"remote {secondary} " in profile
+        client = world.connect(profile, email, code)
+        assert client.wait_connected(), client.text()
+        assert "Incoming packet rejected" not in client.text()
+        assert client.fetch() == SERVER_A_EXIT
+        client.stop()
+    finally:
+        world.net.run(world.a, "ip", "addr", "del", f"{secondary}/24", "dev", link)
+
+
 def test_ipv6_does_not_leak_beside_the_tunnel(world: World) -> None:
     def ping6() -> bool:
         result = world.net.run(world.client_a, "ping", "-6", "-c", "1", "-W", "2", OFF_LINK_V6)
@@ -330,9 +352,7 @@ def test_a_wireguard_tunnel_is_a_device_like_any_other(world: World) -> None:
 def test_a_node_restarts_a_crashed_openvpn(world: World) -> None:
     log = world.tmp / "vpn-b-node.log"
     before = log.read_text().count("openvpn-udp is up")
-    pids = world.net.run(world.b, "pgrep", "-f", "server-udp.conf").stdout.split()
-    assert pids
-    subprocess.run(["kill", "-9", *pids], check=False)
+    os.kill(world.openvpn_pid("vpn-b", "udp"), signal.SIGKILL)
     assert poll(lambda: log.read_text().count("openvpn-udp is up") > before, 30), log.read_text()[-2000:]
     code, profiles = world.sign_up("restart@example.org")
     client = world.connect(profiles["vpn-b-udp.ovpn"], "restart@example.org", code)
@@ -393,3 +413,111 @@ def test_the_node_loads_no_hub_settings(world: World, tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and "server-config" in result.stderr
     assert not (tmp_path / "vpnsite-data").exists(), "a VPN server never makes a hub secret"
+
+
+def tools_without_wireguard(folder: Path) -> str:
+    """A PATH with every tool of this host but WireGuard's (`wg`, `wireguard-go`)."""
+    folder.mkdir(exist_ok=True)
+    for directory in ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"):
+        for tool in Path(directory).glob("*"):
+            link = folder / tool.name
+            if tool.name not in ("wg", "wireguard-go") and not link.exists():
+                link.symlink_to(tool)
+    return str(folder)
+
+
+@pytest.mark.skipif(not WIREGUARD, reason="needs wireguard-go and wg")
+def test_a_server_without_wireguards_tools_serves_openvpn_and_offers_no_wireguard(world: World) -> None:
+    def wireguard_runs() -> object:
+        with world.db() as db:
+            return db.execute("SELECT wg_running FROM vpn_server WHERE id = 'vpn-a'").fetchone()[0]
+
+    assert poll(lambda: wireguard_runs() == 1, 20)
+    world.stop_node("vpn-a")
+    world.start_node("vpn-a", world.a, world.node_dirs["vpn-a"], tools_without_wireguard(world.tmp / "bin"))
+    try:
+        world.wait_until_serving()
+        said = [line for line in node_log_lines(world, "vpn-a") if "wireguard-tools" in line]
+        assert len(said) == 1 and "WireGuard is off" in said[0], said
+        assert poll(lambda: wireguard_runs() == 0, 20), "the heartbeat tells the hub"
+        email = "no-wireguard@example.org"
+        code, profiles = world.sign_up(email)
+        assert "vpn-a-udp.ovpn" in profiles and not [name for name in profiles if "vpn-a.conf" in name]
+
+        def server_a() -> Any:
+            # The answer's server list comes from the status snapshot, refreshed every second.
+            answer = requests.post(
+                world.hub_url + "/api/check-license",
+                json={"email": email, "activation_code": code},
+                timeout=10,
+            ).json()
+            return next(entry for entry in answer["license"]["profiles"] if entry["id"] == "vpn-a")
+
+        assert poll(lambda: server_a()["openvpn"] and not server_a().get("wireguard"), 10), server_a()
+        client = world.connect(profiles["vpn-a-udp.ovpn"], email, code)
+        assert client.wait_connected(), client.text()
+        client.stop()
+    finally:
+        world.stop_node("vpn-a")
+        world.start_node("vpn-a", world.a, world.node_dirs["vpn-a"])
+        world.wait_until_serving()
+    assert poll(lambda: wireguard_runs() == 1, 20), "back with its tools, back in the offer"
+
+
+def node_log_lines(world: World, name: str) -> list[str]:
+    return (world.tmp / f"{name}-node.log").read_text(errors="replace").splitlines()
+
+
+def test_the_node_says_whether_each_instance_offloads_its_data_channel(world: World) -> None:
+    """Nothing in the configs turns DCO off; whether it is on is the kernel's module's say."""
+    in_kernel = Path("/sys/module/ovpn_dco_v2").exists() or Path("/sys/module/ovpn").exists()
+    for config in world.node_dirs["vpn-b"].glob("server-*.conf"):
+        assert "disable-dco" not in config.read_text()
+    log = (world.tmp / "vpn-b-node.log").read_text()
+    for protocol in ("udp", "tcp"):
+        said = [
+            line for line in log.splitlines() if f"openvpn-{protocol}: data channel offload (DCO)" in line
+        ]
+        assert said, log[-2000:]
+        assert (" on: " in said[-1]) == in_kernel, said
+        metric = (world.node_dirs["vpn-b"] / "run" / f"openvpn-{protocol}.prom").read_text()
+        assert f'vpnsite_node_openvpn_dco{{instance="openvpn-{protocol}"}} {int(in_kernel)}' in metric
+    assert "disables data channel offload" not in log, "no option of ours turns DCO off"
+
+
+@pytest.mark.parametrize("spacing", [0.0, 0.3, 1.0])
+def test_logins_of_one_licence_within_a_second_end_with_one_tunnel(world: World, spacing: float) -> None:
+    """Three devices of one licence log in on one server, ``spacing`` seconds apart: within 3 s
+    exactly one tunnel is up (the newest login's), the others are told to stop, none is left
+    waiting for a push, and the devices page counts one."""
+    email = f"race-{int(spacing * 10)}@example.org"
+    code, profiles = world.sign_up(email)
+    owner = {"email": email, "activation_code": code}
+    clients = []
+    for n in range(3):
+        if n:
+            time.sleep(spacing)
+        clients.append(world.connect(profiles["vpn-a-udp.ovpn"], email, code, "--connect-retry-max", "1"))
+    started = time.monotonic()
+
+    def settled() -> bool:
+        up = [c for c in clients if CONNECTED in c.text() and not c.ended()]
+        return len(up) == 1 and all(c.ended() for c in clients if c not in up)
+
+    resolved = poll(settled, 15)
+    took = time.monotonic() - started
+    outcome = [
+        "up" if not c.ended() and CONNECTED in c.text() else ("halted" if c.ended() else "waiting")
+        for c in clients
+    ]
+    print(f"logins {spacing} s apart: {outcome} after {took:.1f} s")
+    try:
+        assert resolved, "\n---\n".join(c.text()[-1500:] for c in clients)
+        assert outcome[-1] == "up" or spacing == 0.0, outcome
+        assert not any("No reply from server to push requests" in c.text() for c in clients)
+        listed = requests.post(world.hub_url + "/api/devices", json=owner, timeout=10).json()
+        assert poll(lambda: world.sessions(email) == 1, 10)
+        assert len(listed["devices"]) == 1, listed
+    finally:
+        for client in clients:
+            client.stop()

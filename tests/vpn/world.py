@@ -208,7 +208,8 @@ class World:
             self.start_node(name, namespace, installed)
         self.wait_until_serving()
 
-    def start_node(self, name: str, namespace: str, directory: Path) -> None:
+    def start_node(self, name: str, namespace: str, directory: Path, path: str | None = None) -> None:
+        """``path``: the node's PATH (the tools it finds), the host's by default."""
         self.nodes[name] = self.net.start(
             namespace,
             [
@@ -223,10 +224,20 @@ class World:
                 "2",
             ],
             self.tmp / f"{name}-node.log",
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **({"PATH": path} if path else {})},
         )
         self.node_dirs = getattr(self, "node_dirs", {})
         self.node_dirs[name] = directory
+
+    def stop_node(self, name: str) -> None:
+        node = self.nodes[name]
+        node.send_signal(signal.SIGTERM)
+        assert node.wait(timeout=30) == 0
+
+    def openvpn_pid(self, name: str, protocol: str) -> int:
+        """The OpenVPN process of this node and protocol, as the node reports it (a pattern on
+        command lines would find every vpnsite OpenVPN on the host, a live server's too)."""
+        return int((self.node_dirs[name] / "run" / f"openvpn-{protocol}.pid").read_text())
 
     def wait_until_serving(self) -> None:
         deadline = time.monotonic() + 40

@@ -38,7 +38,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     backup.add_argument("--out", required=True, type=Path, help="the file to create (never overwritten)")
     backup.add_argument("--data-dir", dest="command_data_dir", help=argparse.SUPPRESS)
-    backup.set_defaults(handler=run_backup, store="none")
+    backup.set_defaults(handler=run_backup, store="none", needs_database=True)
 
     restore = commands.add_parser(
         "restore", help="put a backup back into an empty data directory and an empty database"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from vpnsite.errors import StoreUnavailable
 from vpnsite_adapters.cli import (
@@ -25,7 +27,7 @@ from vpnsite_adapters.cli import (
 from vpnsite_adapters.http.slot_manifest import SlotMismatch
 from vpnsite_adapters.keyring_file import KeyRingFileError
 from vpnsite_adapters.log_lines import configure_logging, use_log_format
-from vpnsite_adapters.settings import Settings, SettingsError, load_settings
+from vpnsite_adapters.settings import Settings, SettingsError, database_sought, load_settings
 
 COMMANDS = (
     serve,
@@ -46,7 +48,9 @@ COMMANDS = (
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="vpnsite", description=__doc__)
-    root.add_argument("--data-dir", help="where the SQLite database and the secret key live")
+    root.add_argument(
+        "--data-dir", help="where the SQLite database and the secret key live (before the command)"
+    )
     commands = root.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.register(commands)
@@ -60,8 +64,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if not getattr(args, "hub_settings", True):
         return int(args.handler(args))
+    data_dir = getattr(args, "command_data_dir", None) or args.data_dir
+    if args.store in ("read", "write") or getattr(args, "needs_database", False):
+        # Run in the wrong directory, a command would otherwise start a new, empty database and
+        # report on it (say, "0 licences erased") as if it were the hub's.
+        sought = database_sought(data_dir)
+        from vpnsite_adapters.bootstrap import sqlite_file
+
+        path = sqlite_file(sought[1])
+        if path is not None and not path.exists():
+            print(_no_database(sought[0], sought[1]), file=sys.stderr)
+            return 2
     overrides = {
-        "data_dir": getattr(args, "command_data_dir", None) or args.data_dir,
+        "data_dir": data_dir,
         "host": getattr(args, "host", None),
         "port": getattr(args, "port", None),
         "threads": getattr(args, "threads", None),
@@ -85,16 +100,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def _no_database(data_dir: Path, url: str) -> str:
+    return (
+        f"vpnsite: no database in the data directory {data_dir} (looked for {database_name(url)}): "
+        "give the hub's directory with `vpnsite --data-dir DIR ...` (or VPNSITE_DATA_DIR), "
+        "or set up a new one with `vpnsite migrate`"
+    )
+
+
+def database_name(url: str) -> str:
+    """The database as an operator recognises it: the SQLite file, or the URL without its password."""
+    from vpnsite_adapters.bootstrap import sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None:
+        return str(path.resolve())
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
 def _with_console(settings: Settings, args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import open_console
 
-    console = open_console(settings, migrate=args.store == "write")
+    console = open_console(settings, migrate=False)
     try:
         with console.store.unit_of_work.scope():
+            if console.store.schema_version() == 0:
+                # A database server's empty database: not the hub's either.
+                print(_no_database(settings.data_dir, settings.database_url), file=sys.stderr)
+                return 2
+            if args.store == "write":
+                console.store.migrate()
             if not console.store.schema_is_current():
                 print("vpnsite: the database is not set up for this version: run `vpnsite migrate`")
                 return 2
-            return int(args.handler(console, args))
+            code = int(args.handler(console, args))
+        if args.store == "write" and code == 0:
+            print(f"vpnsite: written to the database {database_name(settings.database_url)}", file=sys.stderr)
+        return code
     finally:
         console.close()
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_token
 from vpnsite.server_registration import NewServer, ServerRegistration
-from vpnsite_adapters.bootstrap import Console
+from vpnsite_adapters.bootstrap import Console, open_store
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.service_units import UnitError
 from vpnsite_adapters.settings import Settings
@@ -108,8 +108,13 @@ def run_list_servers(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_init(settings: Settings, _args: argparse.Namespace) -> int:
+    """The first command of a hub's VPN service: its keys, and the database the servers are
+    registered in (set up here, as `migrate` would, so the commands after it find it)."""
+
     created = initialise(settings.data_dir)
     print(f"{'created' if created else 'kept'} the VPN keys in {vpn_dir(settings.data_dir)}")
+    store = open_store(settings, migrate=True)
+    store.close()
     return 0
 
 
@@ -178,6 +183,7 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
             install_dir=args.install_dir,
             executable=args.executable,
             site=settings.public_url or "",
+            new_token_key=args.token is None,
         )
     except UnitError as error:
         print(f"vpnsite: {error}", file=sys.stderr)

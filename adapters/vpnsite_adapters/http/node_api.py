@@ -19,6 +19,7 @@ from vpnsite_contract.node_calls import (
     HeartbeatResult,
     NodeLogin,
     NodeLoginResult,
+    NodeResume,
     NodeSession,
     NodeSessionResult,
     WireGuardPeer,
@@ -64,12 +65,27 @@ def heartbeat() -> Response:
     body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
     services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
-    beat = Heartbeat(body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits)
+    beat = Heartbeat(
+        body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits, body.wireguard
+    )
     connections = body.connections
     held = None if connections is None else {c.session: c.licence for c in connections}
     protocols = {c.session: c.protocol for c in connections or ()}
     report = services.node_access.report(token, beat, held, protocols, caller_ip())
     return answer(HeartbeatResult(server=report.server_id, end=report.end))
+
+
+@node_api.post("/api/node/resume")
+def resume() -> Response:
+    """A connection the server's OpenVPN let in by the session token of an earlier login (after
+    a restart): admitted as a login, unless the licence is connected to this server already."""
+    services: Services = current_app.extensions["vpnsite"]
+    token = bearer_token()
+    body = json_body(NodeResume)
+    admission = services.node_access.resume(token, body.username, body.protocol)
+    if admission.refused:
+        return answer(NodeLoginResult(admitted=False, reason=admission.refused), status=403)
+    return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
 
 
 @node_api.post("/api/node/login")

@@ -129,6 +129,13 @@ CALLS: dict[str, Call] = {
         answered="Admitted (403 with a reason when refused; rate_limited says when to try again)",
         node=True,
     ),
+    "/api/node/resume": Call(
+        "May a connection OpenVPN let in by an earlier login's session token use the calling server?",
+        node_calls.NodeLoginResult,
+        node_calls.NodeResume,
+        answered="Admitted (403 with a reason when refused; in_use_here: the licence is connected here)",
+        node=True,
+    ),
     "/api/node/established": Call(
         "The admitted client is connected",
         node_calls.NodeSessionResult,

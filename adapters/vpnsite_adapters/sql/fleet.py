@@ -31,6 +31,7 @@ def _server(row: Any) -> VpnServer:
         tcp_port=row.tcp_port,
         wg_port=row.wg_port,
         wg_public_key=row.wg_public_key,
+        wg_running=row.wg_running,
         exit_addresses=tuple(row.exit_addresses.split()),
         configured_exit_addresses=tuple(row.configured_exit_addresses.split()),
     )
@@ -166,6 +167,8 @@ class SqlFleetStore:
                 servers.exit_addresses: " ".join(exits),
                 servers.heard_since: peewee.fn.COALESCE(servers.heard_since, to_db(now)),
             }
+            if beat.wireguard is not None:
+                changes[servers.wg_running] = beat.wireguard
             servers.update(changes).where(servers.id == server_id).execute()
 
     def add_up_time(self, pieces: Sequence[UpTime]) -> None:

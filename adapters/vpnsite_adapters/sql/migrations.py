@@ -371,6 +371,14 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        16,
+        "whether a server's WireGuard runs, as its node reports it",
+        ("ALTER TABLE vpn_server ADD COLUMN wg_running BOOLEAN",),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

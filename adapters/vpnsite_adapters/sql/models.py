@@ -98,6 +98,7 @@ def bind_models(db: peewee.Database) -> Models:
         tcp_port = peewee.IntegerField(null=True)
         wg_port = peewee.IntegerField(null=True)
         wg_public_key = peewee.TextField(null=True)
+        wg_running = peewee.BooleanField(null=True)
         ping_ms = peewee.IntegerField(null=True)
         sessions = peewee.IntegerField(default=0)
         service_up = peewee.BooleanField(default=False)

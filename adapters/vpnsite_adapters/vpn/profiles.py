@@ -106,6 +106,13 @@ def archive(profiles: dict[str, str], language: str, rule: str | None) -> bytes:
     return buffer.getvalue()
 
 
+# UDP has no connection to answer on: without multihome, a reply leaves from whichever address the
+# kernel picks for the client's route, and a client that reached a secondary or floating address
+# drops it ("Incoming packet rejected ... expected peer address"). explicit-exit-notify tells every
+# client to reconnect at once when the server stops (SIGTERM) or restarts.
+UDP_ONLY = "multihome\nexplicit-exit-notify 1"
+
+
 def server_config(
     name: str,
     protocol: str,
@@ -115,6 +122,7 @@ def server_config(
     management: str,
     key_check: str,
     dns: Sequence[str],
+    token_key: str,
 ) -> str:
     """One OpenVPN 2.6 server instance. Logins are answered by the node through the management
     socket; no client certificates, no compression, no status file, nothing that logs addresses.
@@ -153,6 +161,11 @@ management-client-auth
 # for OpenVPN's next look at the client (up to 15 s), while the client already sends on it and
 # its packets are dropped.
 auth-gen-token 0 {TOKEN_RENEWAL}
+# The tokens' key is the directory's, not one made up per process: a token outlives a restart.
+auth-gen-token-secret {token_key}
+# Which connection of a licence stays is the node's decision (the newest login, never a
+# connection that presents only a token): OpenVPN must not drop one by its name by itself.
+duplicate-cn
 # A client hears within {KEEPALIVE_RESTART} s that its server is gone (a restarted OpenVPN forgets
 # its UDP clients without a word) and connects again.
 keepalive {KEEPALIVE_PING} {KEEPALIVE_RESTART}
@@ -160,7 +173,7 @@ persist-key
 persist-tun
 push "redirect-gateway def1 ipv6 bypass-dhcp"
 {pushes}
-{"explicit-exit-notify 1" if protocol == "udp" else ""}
+{UDP_ONLY if protocol == "udp" else ""}
 verb 1
 mute-replay-warnings
 """

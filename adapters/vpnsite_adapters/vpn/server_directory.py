@@ -4,6 +4,8 @@ it is relative, so it works wherever it is copied."""
 
 from __future__ import annotations
 
+import base64
+import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +24,9 @@ INSTALL_DIR = "/etc/vpnsite-node"
 # Where `pip install` puts the script on a server without a virtualenv.
 SYSTEM_EXECUTABLE = "/usr/local/bin/vpnsite"
 UNIT = "vpnsite-node.service"
+TOKEN_KEY = "auth-token.key"
+AUTH_TOKEN_PEM = "OpenVPN auth-token server key"
+AUTH_TOKEN_KEY_BYTES = 128
 
 # Runs inside OpenVPN, as its unprivileged user, before any TLS work on a new connection: only
 # keys this hub made (they carry "licence:ID") and none of a licence on the deny list. A shell
@@ -39,6 +44,17 @@ grep -qxF -- "$licence" {DENY_LIST}
 """
 
 
+def auth_token_key() -> bytes:
+    """A key for OpenVPN's session tokens (`auth-gen-token-secret`), as `openvpn --genkey
+    auth-token` writes one. Kept in the directory, so a token outlives a restart of OpenVPN or of
+    the node and the app reconnects without its password; a new one comes with each new server
+    token, so a directory taken from a server leaves nothing usable once the server is re-keyed."""
+    body = base64.b64encode(secrets.token_bytes(AUTH_TOKEN_KEY_BYTES)).decode()
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    armoured = [f"-----BEGIN {AUTH_TOKEN_PEM}-----", *lines, f"-----END {AUTH_TOKEN_PEM}-----", ""]
+    return "\n".join(armoured).encode()
+
+
 def write_server_directory(
     out: Path,
     server: VpnServer,
@@ -50,6 +66,7 @@ def write_server_directory(
     install_dir: str = INSTALL_DIR,
     executable: str | None = None,
     site: str = "",
+    new_token_key: bool = True,
 ) -> list[str]:
     """Write everything; the names of the files written. The unit runs ``executable`` (by default
     where this installation keeps `vpnsite`, as the server is expected to be installed alike);
@@ -62,9 +79,11 @@ def write_server_directory(
     write_secret(out / "server.crt", (vpn_keys_dir / "servers" / f"{name}.crt").read_bytes())
     write_secret(out / "server.key", (vpn_keys_dir / "servers" / f"{name}.key").read_bytes())
     write_secret(out / "tls-crypt-v2-server.key", (vpn_keys_dir / "tls-crypt-v2-server.key").read_bytes())
+    if new_token_key or not (out / TOKEN_KEY).exists():
+        write_secret(out / TOKEN_KEY, auth_token_key())
     (out / KEY_CHECK).write_text(KEY_CHECK_SCRIPT)
     (out / KEY_CHECK).chmod(0o755)
-    written = ["ca.crt", "server.crt", "server.key", "tls-crypt-v2-server.key", KEY_CHECK]
+    written = ["ca.crt", "server.crt", "server.key", "tls-crypt-v2-server.key", TOKEN_KEY, KEY_CHECK]
     instances = []
     for protocol, port in (("udp", server.udp_port), ("tcp", server.tcp_port)):
         if not port:
@@ -81,6 +100,7 @@ def write_server_directory(
                 instance.management,
                 KEY_CHECK,
                 dns,
+                TOKEN_KEY,
             )
         )
         instances.append(instance)

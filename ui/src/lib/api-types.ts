@@ -1210,6 +1210,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/node/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** May a connection OpenVPN let in by an earlier login's session token use the calling server? */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NodeResume"];
+                };
+            };
+            responses: {
+                /** @description Admitted (403 with a reason when refused; in_use_here: the licence is connected here) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeLoginResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No valid server token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused, with the reason */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeLoginResult"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/node/established": {
         parameters: {
             query?: never;
@@ -1991,6 +2106,8 @@ export interface components {
             connections?: components["schemas"]["HeldConnection"][] | null;
             /** @description Public addresses (or networks) the clients' traffic leaves from, when not the address the heartbeat comes from (which the hub uses by default); the operator's `vpn add-server --exit-address` comes first */
             exit_addresses?: string[] | null;
+            /** @description Whether the server's WireGuard runs; false when its machine lacks WireGuard's tools, and the hub then offers no WireGuard profile for it */
+            wireguard?: boolean | null;
         };
         HeldConnection: {
             session: string;
@@ -2001,6 +2118,12 @@ export interface components {
         NodeLogin: {
             username: string;
             password?: string | null;
+            /** @description The OpenVPN instance: udp or tcp */
+            protocol?: string | null;
+        };
+        /** @description A connection OpenVPN let in by a session token it gave at an earlier login. */
+        NodeResume: {
+            username: string;
             /** @description The OpenVPN instance: udp or tcp */
             protocol?: string | null;
         };
@@ -2048,7 +2171,7 @@ export interface components {
         NodeLoginResult: {
             admitted: boolean;
             /** @enum {unknown} */
-            reason?: "bad_credentials" | "ended" | "too_many_devices" | "rate_limited";
+            reason?: "bad_credentials" | "ended" | "too_many_devices" | "rate_limited" | "in_use_here";
             /** @description The session's id, for established and ended */
             session?: string;
             /** @description The licence that logged in */
