@@ -46,7 +46,7 @@ def test_the_facts_stay_after_the_script_and_come_after_a_link(page: Any) -> Non
     assert "не предложение" in notice.inner_text()
     assert page.locator(".roadmap > li").count() == 9
     assert "15" in page.locator("#founder").inner_text()
-    assert page.locator("#technologies a").get_attribute("href") == "https://github.com/vpnsite/vpnsite"
+    assert page.locator("#technologies a").get_attribute("href") == "/source/vpnsite-source.tar.gz"
     page.goto("/fr")
     page.locator(".site-footer").get_by_role("link", name="À propos").first.click()
     page.wait_for_url("**/fr/about")
