@@ -325,17 +325,28 @@ class World:
         result = self.net.run(namespace, sys.executable, "-c", script)
         return result.stdout if result.returncode == 0 else None
 
-    def pause_hub(self) -> None:
+    def hub_processes(self) -> list[int]:
+        """The hub and the processes it started (its node API runs in a child of its own), found
+        by parent PID, never by a command line."""
         assert self.hub is not None
-        self.hub.send_signal(signal.SIGSTOP)
+        pids = [self.hub.pid]
+        for pid in pids:
+            for task in Path(f"/proc/{pid}/task").glob("*/children"):
+                pids += [int(child) for child in task.read_text().split()]
+        return pids
+
+    def pause_hub(self) -> None:
+        """An outage of the whole hub: the website's process and its node API's alike."""
+        for pid in self.hub_processes():
+            os.kill(pid, signal.SIGSTOP)
 
     def resume_hub(self) -> None:
-        assert self.hub is not None
-        self.hub.send_signal(signal.SIGCONT)
+        for pid in self.hub_processes():
+            os.kill(pid, signal.SIGCONT)
 
     def close(self) -> None:
         if self.hub is not None and self.hub.poll() is None:
-            self.hub.send_signal(signal.SIGCONT)
+            self.resume_hub()
         self.net.close()
 
 
