@@ -27,7 +27,6 @@ above."""
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -39,6 +38,7 @@ from urllib.parse import urlsplit
 from attrs import frozen
 
 from vpnsite_adapters.languages import LANGUAGES
+from vpnsite_adapters.operator_json import read_operator_json
 
 DEFAULT_FILE = Path(__file__).with_name("operator_facts.json")
 MAX_FILE_BYTES = 200_000
@@ -112,18 +112,7 @@ class OperatorFacts:
 def read_operator_facts(path: Path) -> OperatorFacts:
     """The facts in the file at ``path``; an error that says what is wrong and where."""
     where = f"VPNSITE_OPERATOR_FACTS ({path})"
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise OperatorFactsError(f"{where}: cannot read the file: {error.strerror or error}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise OperatorFactsError(f"{where}: the file is larger than {MAX_FILE_BYTES} bytes")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise OperatorFactsError(f"{where}: the file is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise OperatorFactsError(f"{where}: not JSON: {error.msg} (line {error.lineno})") from None
+    data = read_operator_json(path, where, OperatorFactsError, MAX_FILE_BYTES)
     return _facts(data, where)
 
 

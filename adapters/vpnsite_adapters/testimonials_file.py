@@ -9,7 +9,6 @@ of testimonials, each ``{"name": …, "role": …, "place": …, "text": …, "s
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from attrs import frozen
 
 from vpnsite_adapters.languages import LANGUAGES
+from vpnsite_adapters.operator_json import read_operator_json
 
 EXAMPLES_FILE = Path(__file__).with_name("example_testimonials.json")
 MAX_PER_LANGUAGE = 50
@@ -69,18 +69,7 @@ NONE = TestimonialSet({})
 def read_testimonials(path: Path, examples: bool = False) -> TestimonialSet:
     """The testimonials in the file at ``path``; an error that says what is wrong and where."""
     where = f"VPNSITE_TESTIMONIALS ({path})"
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise TestimonialsError(f"{where}: cannot read the file: {error.strerror or error}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise TestimonialsError(f"{where}: the file is larger than {MAX_FILE_BYTES} bytes")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise TestimonialsError(f"{where}: the file is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise TestimonialsError(f"{where}: not JSON: {error.msg} (line {error.lineno})") from None
+    data = read_operator_json(path, where, TestimonialsError, MAX_FILE_BYTES)
     if not isinstance(data, dict):
         raise TestimonialsError(f'{where}: the file must hold an object of languages, e.g. {{"en": [...]}}')
     unknown = sorted(set(data) - set(LANGUAGES))
