@@ -70,10 +70,12 @@ def vpnsite(
     prepare: Callable[[dict[str, str]], None] | None = None,
     started: Callable[[subprocess.Popen[bytes]], None] | None = None,
     settings: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
-    """A `vpnsite serve` on a fresh data directory with ``settings`` (``VPNSITE_<NAME>``);
-    ``prepare`` runs first with its environment (to register servers with the CLI, say);
-    ``started`` is told of the process once it answers."""
+    """A `vpnsite serve` on a fresh data directory with ``settings`` (``VPNSITE_<NAME>``; a
+    ``data_dir`` among them is used instead: a second hub sharing the first one's keys) and
+    ``environ`` besides; ``prepare`` runs first with its environment (to register servers with
+    the CLI, say); ``started`` is told of the process once it answers."""
     data_dir = Path(tempfile.mkdtemp(prefix="vpnsite-bench-"))
     port = free_port()
     env = {
@@ -86,6 +88,7 @@ def vpnsite(
         "VPNSITE_OPERATOR_EMAIL": "operator@example.org",
         "VPNSITE_OPERATOR_FOUNDER": "Bench Founder",
         **{f"VPNSITE_{k.upper()}": v for k, v in (settings or {}).items()},
+        **(environ or {}),
     }
     if database_url:
         env["VPNSITE_DATABASE_URL"] = database_url

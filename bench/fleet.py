@@ -35,10 +35,23 @@ Then a table of growth against the first (smallest) fleet: a heartbeat's cost sh
 the snapshot grow at most as the fleet does.
 
 The node API is called on the hub's own node listener when it has one (``VPNSITE_NODE_ADDRESS``
-is given a free port; when nothing listens there, the main port is used).
+is given a free port; when nothing listens there, the main port is used). A hub's CPU is its
+`vpnsite serve` process's and its node API process's together.
+
+``--hubs 2``: two `vpnsite serve` processes (each with its node API process) on the one database,
+sharing a data directory (the key ring the servers' tokens and the sessions are sealed with, as
+hubs behind one balancer must). The simulated servers' calls — heartbeats, logins, established —
+go to the hubs in turn, one request to the next hub (what a round-robin balancer passing each
+request on does; done in the client, so no proxy process competes for the two cores). Each hub
+gives PostgreSQL its name (``PGAPPNAME``), so its backends' CPU is told apart. Rows for each hub
+and for both together (``all``): CPU per beat and per login, p50/p99, the hub's own snapshot
+refresh, PostgreSQL CPU. At the end, with the steady logins paused, the limits are probed with
+every call spread over the hubs: one licence logs in on twenty servers at the same moment (the
+device limit admits exactly ten), and wrong codes for one address are fired at one server (its
+ceiling: ten a minute) and over twenty (the fleet's: a hundred) — exact or NOT EXACT is printed.
 
 Usage: ``python bench/fleet.py [--servers 50,100,250,500] [--licences 1000000] [--seconds 60]
-[--sessions 200] [--logins-per-second 20] [--py-spy DIR] [--explain]``; ``--quick`` (10⁵
+[--sessions 200] [--logins-per-second 20] [--hubs 1] [--py-spy DIR] [--explain]``; ``--quick`` (10⁵
 licences, 50 and 100 servers holding 100 sessions each, 20 s windows) takes about three minutes
 (``--quick --sessions 200``: full-size heartbeats, about four). ``--py-spy DIR``
 samples the hub during each window's first half (py-spy must be installed: ``pip install py-spy``)
@@ -55,6 +68,7 @@ import collections
 import heapq
 import http.client
 import io
+import itertools
 import json
 import os
 import queue
@@ -71,7 +85,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -89,6 +103,8 @@ from vpnsite.codes import luhn_check_digit  # noqa: E402
 from vpnsite.emails import mailbox_key, normalise_email  # noqa: E402
 from vpnsite.fleet import Location, issue_server_token  # noqa: E402
 from vpnsite.keyed_hashes import Keyring  # noqa: E402
+from vpnsite.vpn_access import MAX_SESSIONS  # noqa: E402
+from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER  # noqa: E402
 from vpnsite_adapters.clock_and_random import SystemRandom  # noqa: E402
 from vpnsite_adapters.keyring_file import file_keyring  # noqa: E402
 from vpnsite_adapters.settings import load_settings  # noqa: E402
@@ -179,21 +195,29 @@ def seed(url: str, keys: Keyring, total: int, known: int) -> list[tuple[str, str
 
 
 class Client:
-    """HTTP/1.1 keep-alive connections to one listener, one per thread, cheap to call."""
+    """HTTP/1.1 keep-alive connections to the hubs' node listeners, one per thread and hub, cheap
+    to call. With several hubs each request goes to the next one in turn: the load balancer, as
+    a round-robin balancer passing each request on would spread them (no proxy between: it
+    would be one more process on the same two cores)."""
 
-    def __init__(self, base: str) -> None:
-        parts = urlsplit(base)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+    def __init__(self, bases: Sequence[str]) -> None:
+        self.targets = [(urlsplit(base).hostname or "127.0.0.1", urlsplit(base).port or 80) for base in bases]
+        self.turn = itertools.count()
         self.local = threading.local()
 
-    def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes, float]:
-        """Status, body and seconds waited (one retry on a connection the server closed)."""
+    def post(
+        self, path: str, body: bytes, headers: dict[str, str], hub: int | None = None
+    ) -> tuple[int, bytes, float, int]:
+        """Status, body, seconds waited and the hub that answered (the next in turn unless
+        ``hub`` is given); one retry on a connection the server closed."""
+        if hub is None:
+            hub = next(self.turn) % len(self.targets)
+        connections: dict[int, http.client.HTTPConnection] = self.local.__dict__.setdefault("connections", {})
         for attempt in (1, 2):
-            connection = getattr(self.local, "connection", None)
+            connection = connections.get(hub)
             if connection is None:
-                connection = self.local.connection = http.client.HTTPConnection(
-                    self.host, self.port, timeout=30
-                )
+                host, port = self.targets[hub]
+                connection = connections[hub] = http.client.HTTPConnection(host, port, timeout=30)
             try:
                 started = time.perf_counter()
                 connection.request("POST", path, body, headers)
@@ -202,11 +226,11 @@ class Client:
                 waited = time.perf_counter() - started
                 if response.will_close:
                     connection.close()
-                    self.local.connection = None
-                return response.status, raw, waited
+                    del connections[hub]
+                return response.status, raw, waited, hub
             except (http.client.HTTPException, OSError):
                 connection.close()
-                self.local.connection = None
+                connections.pop(hub, None)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
@@ -251,37 +275,44 @@ class Server:
         ).encode()
 
 
+Answered = tuple[float, float, bool, int]
+"""A call's finishing moment, seconds waited, whether it succeeded, and the hub that answered."""
+
+
 class Recorder:
-    """What the hub answered, with when: (finished at, seconds waited, ok)."""
+    """What the hubs answered, with when."""
 
     def __init__(self) -> None:
-        self.beats: list[tuple[float, float, bool]] = []
-        self.logins: list[tuple[float, float, bool]] = []
+        self.beats: list[Answered] = []
+        self.logins: list[Answered] = []
         self.ends_asked = 0
         self.beat_errors: collections.Counter[str] = collections.Counter()
         self.login_errors: collections.Counter[str] = collections.Counter()
         self.most_late = 0.0
 
     @staticmethod
-    def within(samples: list[tuple[float, float, bool]], start: float, stop: float) -> list[float]:
-        return [waited for at, waited, ok in list(samples) if ok and start <= at < stop]
+    def within(samples: list[Answered], start: float, stop: float, hub: int | None = None) -> list[float]:
+        """Seconds waited by the calls that succeeded between ``start`` and ``stop`` (on ``hub``)."""
+        return [
+            waited for at, waited, ok, by in list(samples) if ok and start <= at < stop and hub in (None, by)
+        ]
 
 
-def log_in(client: Client, server: Server, email: str, code: str) -> tuple[str, str, float]:
-    """A client's login on ``server`` and its established; the session, its licence and the
-    login's own wait."""
+def log_in(client: Client, server: Server, email: str, code: str) -> tuple[str, str, float, int]:
+    """A client's login on ``server`` and its established (each on the hub next in turn); the
+    session, its licence, the login's own wait and the hub that admitted it."""
     body = json.dumps({"username": email, "password": code, "protocol": "udp"}).encode()
-    status, raw, waited = client.post("/api/node/login", body, server.headers)
+    status, raw, waited, hub = client.post("/api/node/login", body, server.headers)
     answer = json.loads(raw) if raw.startswith(b"{") else {}
     if status != 200 or not answer.get("admitted"):
         raise RuntimeError(f"login refused ({status}): {raw[:200]!r}")
     session = str(answer["session"])
-    status, raw, _ = client.post(
+    status, raw, _, _ = client.post(
         "/api/node/established", json.dumps({"session": session}).encode(), server.headers
     )
     if status != 200 or json.loads(raw).get("known") is not True:
         raise RuntimeError(f"established not taken ({status}): {raw[:200]!r}")
-    return session, str(answer["licence"]), waited
+    return session, str(answer["licence"]), waited, hub
 
 
 class Heartbeats:
@@ -333,7 +364,9 @@ class Heartbeats:
             due, server = item
             self.recorder.most_late = max(self.recorder.most_late, time.monotonic() - due)
             try:
-                status, raw, waited = self.client.post("/api/node/heartbeat", server.body, server.headers)
+                status, raw, waited, hub = self.client.post(
+                    "/api/node/heartbeat", server.body, server.headers
+                )
             except (http.client.HTTPException, OSError) as error:
                 self.recorder.beat_errors[type(error).__name__] += 1
                 continue
@@ -343,7 +376,7 @@ class Heartbeats:
                 self.recorder.ends_asked += len(ended)
             else:
                 self.recorder.beat_errors[str(status)] += 1
-            self.recorder.beats.append((time.monotonic(), waited, ok))
+            self.recorder.beats.append((time.monotonic(), waited, ok, hub))
 
 
 class Logins:
@@ -391,11 +424,11 @@ class Logins:
             self.next_account += 1
         server = random.choice(self.servers)
         try:
-            _, _, waited = log_in(self.client, server, email, code)
+            _, _, waited, hub = log_in(self.client, server, email, code)
         except (RuntimeError, http.client.HTTPException, OSError, ValueError) as error:
             self.recorder.login_errors[str(error)[:60]] += 1
             return
-        self.recorder.logins.append((time.monotonic(), waited, True))
+        self.recorder.logins.append((time.monotonic(), waited, True, hub))
 
 
 @contextmanager
@@ -436,30 +469,71 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (the hub's node API process)."""
+    found = []
+    with suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as file:
+                found += [int(child) for child in file.read().split()]
+    return found
+
+
+@dataclass(frozen=True)
+class HubProcess:
+    """One `vpnsite serve`: its main listener, where its node API answers, its pid, and the
+    name its database connections give PostgreSQL (``application_name``)."""
+
+    name: str
+    base: str
+    node: str
+    pid: int
+
+    @property
+    def application(self) -> str:
+        return f"fleet-hub-{self.name}"
+
+    def cpu(self) -> float:
+        """CPU seconds of the hub and its node API process together (a node process started
+        again counts from its start)."""
+        total = process_cpu(self.pid)
+        for child in children(self.pid):
+            with suppress(OSError):
+                total += process_cpu(child)
+        return total
+
+    def resident_mb(self) -> float:
+        return sum(resident_mb(pid) for pid in (self.pid, *children(self.pid)))
+
+
 @dataclass(frozen=True)
 class Sample:
-    """The counters at one moment: the hub's CPU seconds, its database backends' (by pid), and
-    PostgreSQL's table statistics."""
+    """The counters at one moment: each hub's CPU seconds, the database's backends' (by pid,
+    with the application each serves), and PostgreSQL's table statistics."""
 
     at: float
-    hub: float
+    hubs: tuple[float, ...]
     client: float
-    backends: dict[int, float]
+    backends: dict[int, tuple[str, float]]
     tables: dict[str, tuple[int, ...]]
 
 
-def backends_cpu(before: Sample, after: Sample) -> float:
-    """CPU seconds the database's backends spent between two samples (a backend opened in
-    between counts from its start)."""
-    return sum(cpu - before.backends.get(pid, 0.0) for pid, cpu in after.backends.items())
+def backends_cpu(before: Sample, after: Sample, application: str | None = None) -> float:
+    """CPU seconds the database's backends (those of ``application``) spent between two samples
+    (a backend opened in between counts from its start)."""
+    return sum(
+        cpu - before.backends.get(pid, (name, 0.0))[1]
+        for pid, (name, cpu) in after.backends.items()
+        if application in (None, name)
+    )
 
 
 def resident_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as file:
+    with suppress(OSError), open(f"/proc/{pid}/status") as file:
         for line in file:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-    return float("nan")
+    return 0.0
 
 
 class Database:
@@ -475,14 +549,15 @@ class Database:
             rows: list[tuple[Any, ...]] = cursor.fetchall()
             return rows
 
-    def backends_cpu(self) -> dict[int, float]:
-        pids = self.query(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    def backends_cpu(self) -> dict[int, tuple[str, float]]:
+        rows = self.query(
+            "SELECT pid, application_name FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         found = {}
-        for (pid,) in pids:
+        for pid, application in rows:
             with suppress(OSError):
-                found[pid] = process_cpu(pid)
+                found[pid] = (application, process_cpu(pid))
         return found
 
     def table_stats(self) -> dict[str, tuple[int, ...]]:
@@ -573,21 +648,17 @@ class Fleet:
         args: argparse.Namespace,
         env: dict[str, str],
         url: str,
-        base: str,
-        node: str,
-        hub_pid: int,
+        hubs: Sequence[HubProcess],
         keys: Keyring,
     ) -> None:
         self.args = args
         self.env = env
         self.url = url
-        self.base = base
-        self.node = node
-        self.hub_pid = hub_pid
+        self.hubs = list(hubs)
         self.keys = keys
         self.store = SqlStore.open(url, max_connections=4, run_migrations=False)
         self.db = Database(url)
-        self.client = Client(node)
+        self.client = Client([hub.node for hub in hubs])
         self.recorder = Recorder()
         self.servers: list[Server] = []
         self.beats = Heartbeats(self.client, self.recorder)
@@ -621,13 +692,13 @@ class Fleet:
     def bring_up(self, server: Server, accounts: Sequence[tuple[str, str]]) -> None:
         """First beat (nothing held: a server heard for the first time has its sessions dropped),
         then its clients log in, then it beats with them from a random phase on."""
-        status, raw, _ = self.client.post("/api/node/heartbeat", server.body, server.headers)
-        if status == 404 and self.node != self.base:
+        status, raw, _, hub = self.client.post("/api/node/heartbeat", server.body, server.headers)
+        if status == 404 and self.hubs[hub].node != self.hubs[hub].base:
             raise RuntimeError("the node listener does not serve the node API")
         if status != 200:
             raise RuntimeError(f"first heartbeat of {server.id}: {status} {raw[:200]!r}")
         for email, code in accounts:
-            session, licence, _ = log_in(self.client, server, email, code)
+            session, licence, _, _ = log_in(self.client, server, email, code)
             server.held.append((session, licence))
         server.body = server.beat_body()
         self.beats.add(server, time.monotonic() + random.uniform(0, BEAT_SECONDS))
@@ -653,7 +724,7 @@ class Fleet:
     def sample(self) -> Sample:
         return Sample(
             time.monotonic(),
-            process_cpu(self.hub_pid),
+            tuple(hub.cpu() for hub in self.hubs),
             process_cpu(os.getpid()),
             self.db.backends_cpu(),
             self.db.table_stats(),
@@ -661,7 +732,7 @@ class Fleet:
 
     def measure(self, size: int) -> None:
         """Two halves: heartbeats alone (what a beat costs), then with the steady logins (the
-        latencies, and what a login costs besides)."""
+        latencies, and what a login costs besides); a row for each hub, and for them together."""
         args = self.args
         half = args.seconds / 2
         assert self.logins is not None
@@ -674,55 +745,76 @@ class Fleet:
         self.logins.paused.clear()
         time.sleep(half)
         end = self.sample()
-        beats_alone = self.recorder.within(self.recorder.beats, alone.at, mixed.at)
-        beats_mixed = self.recorder.within(self.recorder.beats, mixed.at, end.at)
-        logins = self.recorder.within(self.recorder.logins, mixed.at, end.at)
-        served = max(1, len(beats_alone))
-        hub_ms = (mixed.hub - alone.hub) * 1000 / served
-        login_ms = ((end.hub - mixed.hub) * 1000 - hub_ms * len(beats_mixed)) / max(1, len(logins))
+        snapshot = snapshot_ms(self.url)
         database_mb, sessions_mb = self.db.sizes()
-        beats = beats_alone + beats_mixed
-        row = {
-            "servers": size,
-            "sessions": sum(len(server.held) for server in self.servers),
-            "beats": len(beats_alone),
-            "beats_per_s": len(beats_alone) / (mixed.at - alone.at),
-            "hub_ms": hub_ms,
-            "pg_ms": backends_cpu(alone, mixed) * 1000 / served,
-            "hub_share": (end.hub - mixed.hub) / (end.at - mixed.at) * 100,
-            "login_ms": login_ms,
-            "client_share": (end.client - alone.client) / (end.at - alone.at) * 100,
-            "beat_p50": percentile(beats, 0.5) * 1000,
-            "beat_p99": percentile(beats, 0.99) * 1000,
-            "logins": len(logins),
-            "login_p50": percentile(logins, 0.5) * 1000,
-            "login_p99": percentile(logins, 0.99) * 1000,
-            "snapshot_ms": snapshot_ms(self.url),
-            "hub_snapshot_db_ms": hub_snapshot_database_ms(self.base),
-            "database_mb": database_mb,
-            "sessions_mb": sessions_mb,
-            "hub_mb": resident_mb(self.hub_pid),
-        }
-        self.rows.append(row)
+        sessions = sum(len(server.held) for server in self.servers)
+        # The database part of each hub's own refresh, as its status page tells it.
+        refreshes = [hub_snapshot_database_ms(hub.base) for hub in self.hubs]
+        views: list[tuple[str, int | None, str | None]] = [
+            (hub.name, n, hub.application) for n, hub in enumerate(self.hubs)
+        ]
+        if len(self.hubs) > 1:
+            views.append(("all", None, None))
+        for name, hub, application in views:
+
+            def cpu(sample: Sample, hub: int | None = hub) -> float:
+                return sum(sample.hubs) if hub is None else sample.hubs[hub]
+
+            within = self.recorder.within
+            beats_alone = within(self.recorder.beats, alone.at, mixed.at, hub)
+            beats_mixed = within(self.recorder.beats, mixed.at, end.at, hub)
+            logins = within(self.recorder.logins, mixed.at, end.at, hub)
+            served = max(1, len(beats_alone))
+            hub_ms = (cpu(mixed) - cpu(alone)) * 1000 / served
+            login_ms = ((cpu(end) - cpu(mixed)) * 1000 - hub_ms * len(beats_mixed)) / max(1, len(logins))
+            beats = beats_alone + beats_mixed
+            chosen = self.hubs if hub is None else [self.hubs[hub]]
+            row = {
+                "servers": size,
+                "hub": name,
+                "sessions": sessions,
+                "beats": len(beats_alone),
+                "beats_per_s": len(beats_alone) / (mixed.at - alone.at),
+                "hub_ms": hub_ms,
+                "pg_ms": backends_cpu(alone, mixed, application) * 1000 / served,
+                "pg_share": backends_cpu(alone, end, application) / (end.at - alone.at) * 100,
+                "hub_share": (cpu(end) - cpu(mixed)) / (end.at - mixed.at) * 100,
+                "login_ms": login_ms,
+                "client_share": (end.client - alone.client) / (end.at - alone.at) * 100,
+                "beat_p50": percentile(beats, 0.5) * 1000,
+                "beat_p99": percentile(beats, 0.99) * 1000,
+                "logins": len(logins),
+                "login_p50": percentile(logins, 0.5) * 1000,
+                "login_p99": percentile(logins, 0.99) * 1000,
+                "snapshot_ms": snapshot,
+                "hub_snapshot_db_ms": max(refreshes) if hub is None else refreshes[hub],
+                "database_mb": database_mb,
+                "sessions_mb": sessions_mb,
+                "hub_mb": sum(one.resident_mb() for one in chosen),
+            }
+            self.rows.append(row)
+            print(
+                f"  {size} servers, hub {name}: heartbeats alone {len(beats_alone)}"
+                f" ({row['beats_per_s']:.1f}/s), hub {hub_ms:.2f} ms CPU/beat, PostgreSQL"
+                f" {row['pg_ms']:.2f} ms/beat; with {len(logins)} logins: hub {row['hub_share']:.0f} %"
+                f" of a core, {login_ms:.2f} ms CPU/login; beat p99 {row['beat_p99']:.1f} ms, login p99"
+                f" {row['login_p99']:.1f} ms",
+                flush=True,
+            )
+        served = max(1, len(self.recorder.within(self.recorder.beats, alone.at, mixed.at)))
         for table in TABLES:
             before, after = alone.tables.get(table), mixed.tables.get(table)
             if before and after:
                 per_beat = [(a - b) / served for a, b in zip(after, before, strict=True)]
                 self.reads.append((size, table, per_beat))
-        print(
-            f"  {size} servers: heartbeats alone {len(beats_alone)} ({row['beats_per_s']:.1f}/s), hub"
-            f" {hub_ms:.2f} ms CPU/beat, PostgreSQL {row['pg_ms']:.2f} ms/beat; with {len(logins)} logins:"
-            f" hub {row['hub_share']:.0f} % of a core, {login_ms:.2f} ms CPU/login; beat p50"
-            f" {row['beat_p50']:.1f} ms; latest beat sent {self.recorder.most_late:.2f} s late",
-            flush=True,
-        )
+        print(f"  latest beat sent {self.recorder.most_late:.2f} s late", flush=True)
         self.recorder.most_late = 0.0
         if spy is not None:
             process, path = spy
             process.wait(timeout=half + 30)
             if path.exists():
                 print("  py-spy (heartbeats alone), inclusive time holding the GIL, ms per heartbeat:")
-                print("\n".join(py_spy_summary(path, len(beats_alone), args.py_spy_rate)), flush=True)
+                print("\n".join(py_spy_summary(path, served, args.py_spy_rate)), flush=True)
 
     def start_py_spy(self, size: int, seconds: float) -> tuple[subprocess.Popen[bytes], Path]:
         path = Path(self.args.py_spy) / f"hub-{size}.txt"
@@ -730,13 +822,15 @@ class Fleet:
             self.args.py_spy_bin,
             "record",
             "--pid",
-            str(self.hub_pid),
+            str(self.hubs[0].pid),
             "--duration",
             str(max(1, int(seconds))),
             "--rate",
             str(self.args.py_spy_rate),
             # Samples of the thread holding the GIL only: the hub's own CPU, not its waits.
             "--gil",
+            # The node API's process, where the heartbeats are answered.
+            "--subprocesses",
             "--nonblocking",
             "--format",
             "raw",
@@ -834,12 +928,70 @@ def shorten(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
+Answer = tuple[int, bytes, float, int]
+
+
+def fire(calls: Sequence[Callable[[], Answer]]) -> list[str]:
+    """Every call at the same moment, each in a thread of its own; what each answered: ``admitted``
+    or the reason given for a refusal."""
+    barrier = threading.Barrier(len(calls))
+
+    def one(call: Callable[[], Answer]) -> str:
+        barrier.wait()
+        status, raw, _, _ = call()
+        answer = json.loads(raw) if raw.startswith(b"{") else {}
+        return "admitted" if status == 200 and answer.get("admitted") else str(answer.get("reason", status))
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(one, calls))
+
+
+def probe_limits(fleet: Fleet, account: tuple[str, str]) -> list[str]:
+    """Whether the device limit and the wrong-code ceilings of the VPN login hold exactly with the
+    calls spread over every hub: one licence logging in on twice as many servers as it may use
+    at the same moment, half on each hub; wrong codes for one address on one server past its
+    ceiling, then over twenty servers past the fleet's, every call on the hub next in turn."""
+    hubs = len(fleet.hubs)
+    servers = random.sample(fleet.servers, 2 * MAX_SESSIONS)
+    email, code = account
+
+    def login(server: Server, password: str, n: int, who: str = email) -> Callable[[], Answer]:
+        body = json.dumps({"username": who, "password": password, "protocol": "udp"}).encode()
+        return lambda: fleet.client.post("/api/node/login", body, server.headers, n % hubs)
+
+    said = []
+    answers = fire([login(server, code, n) for n, server in enumerate(servers)])
+    admitted = answers.count("admitted")
+    said.append(
+        f"device limit across {hubs} hub(s): {admitted} of {len(answers)} simultaneous logins of one"
+        f" licence admitted (limit {MAX_SESSIONS}: {'exact' if admitted == MAX_SESSIONS else 'NOT EXACT'});"
+        f" the rest: {dict(collections.Counter(a for a in answers if a != 'admitted'))}"
+    )
+    wrong = "0" * len(code)
+    for ceiling, spread, calls in (
+        (PER_SERVER, servers[:1], PER_SERVER.limit * 2),
+        (ACROSS_FLEET, servers, ACROSS_FLEET.limit + ACROSS_FLEET.limit // 2),
+    ):
+        who = f"guessed-{ceiling.limit}-{secrets.token_hex(4)}@example.org"
+        answers = fire([login(spread[n % len(spread)], wrong, n, who) for n in range(calls)])
+        judged = answers.count("bad_credentials")
+        said.append(
+            f"wrong codes for one address on {len(spread)} server(s) across {hubs} hub(s): {judged} of"
+            f" {calls} judged (ceiling {ceiling.limit} a minute:"
+            f" {'exact' if judged == ceiling.limit else 'NOT EXACT'}), {answers.count('rate_limited')}"
+            " refused until it has room"
+        )
+    return said
+
+
 COLUMNS = (
     ("servers", "servers", "{:,}"),
+    ("hub", "hub", "{}"),
     ("sessions", "sessions", "{:,}"),
     ("beats/s", "beats_per_s", "{:.1f}"),
     ("hub ms/beat", "hub_ms", "{:.2f}"),
     ("pg ms/beat", "pg_ms", "{:.2f}"),
+    ("pg %CPU", "pg_share", "{:.0f}"),
     ("hub ms/login", "login_ms", "{:.2f}"),
     ("hub %CPU", "hub_share", "{:.0f}"),
     ("client %CPU", "client_share", "{:.0f}"),
@@ -884,6 +1036,8 @@ def print_tables(rows: list[dict[str, Any]], reads: list[tuple[int, str, list[fl
         [heading for heading, _, _ in COLUMNS],
         [[form.format(row[key]) for _, key, form in COLUMNS] for row in rows],
     )
+    # The hubs together (the only one, with one hub): what the fleet costs.
+    rows = [row for row in rows if row["hub"] == "all"] or rows
     first = rows[0]
     print(
         f"\ngrowth against {first['servers']} servers (a heartbeat's and a login's cost should stay at 1.0)"
@@ -921,6 +1075,9 @@ def main() -> int:
     )
     parser.add_argument("--logins-per-second", type=float, default=20)
     parser.add_argument(
+        "--hubs", type=int, default=1, help="`vpnsite serve` processes sharing the database (default 1)"
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="10^5 licences, 50 and 100 servers, 20 s windows"
     )
     parser.add_argument("--py-spy", metavar="DIR", help="sample the hub with py-spy in each window, into DIR")
@@ -944,15 +1101,15 @@ def main() -> int:
         if not Path(args.py_spy_bin).exists():
             parser.error("py-spy is not installed (pip install py-spy)")
         Path(args.py_spy).mkdir(parents=True, exist_ok=True)
-    known = sizes[-1] * args.sessions + LOGIN_POOL
+    # The held sessions' accounts, the probe's licence, the steady logins' pool.
+    known = sizes[-1] * args.sessions + 1 + LOGIN_POOL
     if args.licences < known:
         print(f"{known:,} licences are needed to log in: seeding that many")
         args.licences = known
 
     found: dict[str, Any] = {}
-    node_port = free_port()
 
-    with fresh_postgres() as url, probe_target() as probe_port:
+    with fresh_postgres() as url, probe_target() as probe_port, ExitStack() as running:
 
         def prepare(env: dict[str, str]) -> None:
             found["env"] = env
@@ -963,47 +1120,58 @@ def main() -> int:
             found["accounts"] = seed(url, found["keys"], args.licences, known)
             print(f"  seeded {args.licences:,} licences in {time.monotonic() - started:.0f} s", flush=True)
 
-        def started(process: subprocess.Popen[bytes]) -> None:
-            found["pid"] = process.pid
-
-        with vpnsite(
-            url,
-            THREADS,
-            prepare=prepare,
-            started=started,
-            settings={"node_address": f"127.0.0.1:{node_port}", **SETTINGS},
-        ) as base:
-            node = node_listener(base, node_port)
-            where = "its own node listener" if node != base else "the main port (no node listener)"
-            print(f"  hub pid {found['pid']}, node API on {where}", flush=True)
-            accounts: list[tuple[str, str]] = found["accounts"]
-            fleet = Fleet(args, found["env"], url, base, node, found["pid"], found["keys"])
-            try:
-                fleet.logins = Logins(
-                    fleet.client,
-                    fleet.recorder,
-                    fleet.servers,
-                    accounts[-LOGIN_POOL:],
-                    args.logins_per_second,
+        hubs: list[HubProcess] = []
+        for name in "ABCDEFGH"[: args.hubs]:
+            node_port = free_port()
+            settings = {"node_address": f"127.0.0.1:{node_port}", **SETTINGS}
+            if hubs:
+                # The hubs share the first one's data directory: its key ring and secret.
+                settings["data_dir"] = found["env"]["VPNSITE_DATA_DIR"]
+            pids: list[int] = []
+            base = running.enter_context(
+                vpnsite(
+                    url,
+                    THREADS,
+                    prepare=None if hubs else prepare,
+                    started=lambda process, pids=pids: pids.append(process.pid),  # type: ignore[misc]
+                    settings=settings,
+                    environ={"PGAPPNAME": f"fleet-hub-{name}"},
                 )
-                for size in sizes:
-                    fleet.grow(size, accounts, probe_port)
-                    fleet.measure(size)
-                print_tables(fleet.rows, fleet.reads)
-                recorder = fleet.recorder
-                problems = {
-                    "heartbeat errors": dict(recorder.beat_errors),
-                    "login errors": dict(recorder.login_errors),
-                    "sessions the hub told servers to end": recorder.ends_asked,
-                }
-                print("\n" + "; ".join(f"{name}: {value or 'none'}" for name, value in problems.items()))
-                if args.explain:
-                    try:
-                        fleet.explain()
-                    except Exception as error:  # noqa: BLE001 - a diagnosis, not the measurement
-                        print(f"\nno EXPLAIN: the replay failed ({type(error).__name__}: {error})")
-            finally:
-                fleet.close()
+            )
+            hub = HubProcess(name, base, node_listener(base, node_port), pids[0])
+            where = "its own node listener" if hub.node != base else "the main port (no node listener)"
+            print(f"  hub {name}: pid {hub.pid}, node API on {where}", flush=True)
+            hubs.append(hub)
+        accounts: list[tuple[str, str]] = found["accounts"]
+        fleet = Fleet(args, found["env"], url, hubs, found["keys"])
+        try:
+            fleet.logins = Logins(
+                fleet.client,
+                fleet.recorder,
+                fleet.servers,
+                accounts[-LOGIN_POOL:],
+                args.logins_per_second,
+            )
+            for size in sizes:
+                fleet.grow(size, accounts, probe_port)
+                fleet.measure(size)
+            print_tables(fleet.rows, fleet.reads)
+            recorder = fleet.recorder
+            problems = {
+                "heartbeat errors": dict(recorder.beat_errors),
+                "login errors": dict(recorder.login_errors),
+                "sessions the hub told servers to end": recorder.ends_asked,
+            }
+            print("\n" + "; ".join(f"{name}: {value or 'none'}" for name, value in problems.items()))
+            fleet.logins.paused.set()
+            print("\n" + "\n".join(probe_limits(fleet, accounts[-LOGIN_POOL - 1])))
+            if args.explain:
+                try:
+                    fleet.explain()
+                except Exception as error:  # noqa: BLE001 - a diagnosis, not the measurement
+                    print(f"\nno EXPLAIN: the replay failed ({type(error).__name__}: {error})")
+        finally:
+            fleet.close()
     return 0
 
 
