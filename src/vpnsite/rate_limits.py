@@ -59,10 +59,13 @@ class RateLimit:
     def retry_after(self, hits: Sequence[datetime], now: datetime) -> timedelta | None:
         """None when one more event is admitted; otherwise how long until it would be.
 
-        ``hits`` are the times of the events counted so far, in any order.
+        ``hits`` are the times of the events counted so far, in any order. One after ``now`` counts
+        too: another call's, made at the same moment, whose clock was read a little later (or runs
+        a little fast, on another hub); left out, each of a burst of calls would see only those
+        that read the clock before it, and the burst would get more than the limit.
         """
         since = now - self.window
-        recent = sorted(hit for hit in hits if since < hit <= now)
+        recent = sorted(hit for hit in hits if since < hit)
         if len(recent) < self.limit:
             return None
         # The window admits one more once enough of the oldest hits have slid out of it.

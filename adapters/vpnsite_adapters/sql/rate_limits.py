@@ -90,9 +90,9 @@ class SqlRateLimitStore:
         for number, counter in enumerate(counters):
             parts.append(
                 f"SELECT * FROM (SELECT {number} AS counter, at FROM rate_event WHERE key = {param}"
-                f" AND at > {param} AND at <= {param} ORDER BY at DESC LIMIT {param}) AS newest{number}"
+                f" AND at > {param} ORDER BY at DESC LIMIT {param}) AS newest{number}"
             )
-            values += [counter.key, to_db(now - counter.rule.window), to_db(now), counter.rule.limit]
+            values += [counter.key, to_db(now - counter.rule.window), counter.rule.limit]
         hits: list[list[datetime]] = [[] for _ in counters]
         for number, at in self.db.execute_sql(first[0] + " UNION ALL ".join(parts), values).fetchall():
             hits[number].append(from_db(at))
@@ -106,13 +106,13 @@ class SqlRateLimitStore:
         at = to_db(now)
         full = " OR ".join(
             "(SELECT COUNT(*) FROM (SELECT 1 FROM rate_event"
-            f" WHERE key = %s AND at > %s AND at <= %s LIMIT %s) AS hits{number}) >= %s"
+            f" WHERE key = %s AND at > %s LIMIT %s) AS hits{number}) >= %s"
             for number in range(len(counters))
         )
         values: list[Any] = [at, _keys(counters)]
         for counter in counters:
             limit = counter.rule.limit
-            values += [counter.key, to_db(now - counter.rule.window), at, limit, limit]
+            values += [counter.key, to_db(now - counter.rule.window), limit, limit]
         return (
             "INSERT INTO rate_event (key, at) SELECT key, %s FROM unnest(%s::text[]) AS key"
             f" WHERE NOT ({full}) RETURNING 1",
