@@ -86,7 +86,10 @@ class RenewalStore(Protocol):
         """Live licences ending before ``before``, with the end they were last reminded of."""
         ...
 
-    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None: ...
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> bool:
+        """Record that the licence was reminded of its end ``ends_at``; False if it already was
+        (another hub's round came first)."""
+        ...
 
 
 @frozen
@@ -169,9 +172,11 @@ class Renewals:
                 continue
             token = new_token(self.random)
             with self.unit_of_work.atomic():
+                # Marked first: of two hubs reminding at the same moment, one mails.
+                if not self.store.mark_reminded(licence.id, licence.ends_at):
+                    continue
                 keys = self.keys.current
                 self.store.add_renewal_link(KeyedHash(keys.id, keys.tokens.hash(token)), licence.id, now)
-                self.store.mark_reminded(licence.id, licence.ends_at)
                 self.notifications.renewal_due(Reminder(licence, token))
             sent += 1
         return sent

@@ -4,6 +4,7 @@ thirty days after; reminders go out once with a one-time link."""
 from __future__ import annotations
 
 import email
+import threading
 from email.policy import default
 from typing import Any
 
@@ -109,3 +110,28 @@ def test_a_reminder_carries_a_one_time_renewal_link(make_hub: Any, clock: Any, t
     assert renew(client, {"token": "nonsense"}).status_code == 404
     checked = client.post("/api/check-license", json=credentials)
     assert checked.get_json()["license"]["days"] == 96, "the same code still opens the renewed licence"
+
+
+def test_two_hubs_reminding_at_the_same_moment_remind_each_licence_once(make_hub: Any, clock: Any) -> None:
+    """Hubs started together run their reminder rounds together: of the two, one reminds."""
+    first, second = make_hub(rate_limits="off"), make_hub(rate_limits="off")
+    client = create_app(first.services).test_client()
+    licences = 12
+    for n in range(licences):
+        created = client.post("/api/create-user", json=sign_up(client, f"user{n}@example.org"))
+        assert created.status_code == 200, created.get_json()
+    clock.advance(days=84)
+    barrier = threading.Barrier(2)
+    sent: list[int] = []
+
+    def remind(hub: Any) -> None:
+        barrier.wait()
+        sent.append(hub.jobs.send_renewal_reminders())
+
+    threads = [threading.Thread(target=remind, args=(hub,)) for hub in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(sent) == licences, sent
+    assert first.jobs.send_renewal_reminders() + second.jobs.send_renewal_reminders() == 0

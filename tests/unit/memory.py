@@ -275,9 +275,12 @@ class MemoryRenewalStore:
             if now < row.ends_at < before and row.email is not None
         ]
 
-    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None:
-        if licence_id in self.db.licences:
-            self.db.licences[licence_id].reminded_for_end = ends_at
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> bool:
+        row = self.db.licences.get(licence_id)
+        if row is None or row.reminded_for_end == ends_at:
+            return False
+        row.reminded_for_end = ends_at
+        return True
 
 
 @frozen

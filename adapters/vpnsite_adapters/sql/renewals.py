@@ -70,6 +70,10 @@ class SqlRenewalStore:
             for row in rows
         ]
 
-    def mark_reminded(self, licence_id: str, ends_at: datetime) -> None:
+    def mark_reminded(self, licence_id: str, ends_at: datetime) -> bool:
         licences = self.models.Licence
-        licences.update(reminded_for_end=to_db(ends_at)).where(licences.id == licence_id).execute()
+        end = to_db(ends_at)
+        # Re-read once the row is ours: a hub that marked it meanwhile leaves nothing to mark.
+        not_yet = licences.reminded_for_end.is_null() | (licences.reminded_for_end != end)
+        marked = licences.update(reminded_for_end=end).where((licences.id == licence_id) & not_yet).execute()
+        return bool(marked)
