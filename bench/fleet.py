@@ -959,6 +959,10 @@ def probe_limits(fleet: Fleet, account: tuple[str, str]) -> list[str]:
         body = json.dumps({"username": who, "password": password, "protocol": "udp"}).encode()
         return lambda: fleet.client.post("/api/node/login", body, server.headers, n % hubs)
 
+    # Each server beats first: a server the hub has not heard from lately is taken for down, and
+    # the places its sessions held are free (what a fleet the client cannot keep beating shows).
+    for server in servers:
+        fleet.client.post("/api/node/heartbeat", server.body, server.headers)
     said = []
     answers = fire([login(server, code, n) for n, server in enumerate(servers)])
     admitted = answers.count("admitted")
