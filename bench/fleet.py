@@ -361,6 +361,8 @@ class Heartbeats:
 
     def _send(self) -> None:
         while (item := self.ready.get()) is not None:
+            if self.stopping.is_set():
+                continue  # a backlog of beats the client fell behind on: not sent
             due, server = item
             self.recorder.most_late = max(self.recorder.most_late, time.monotonic() - due)
             try:
@@ -406,7 +408,8 @@ class Logins:
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join()
-        self.executor.shutdown(wait=True)
+        # Logins the client fell behind on are dropped, not sent to a hub that is stopping.
+        self.executor.shutdown(wait=True, cancel_futures=True)
 
     def _pace(self) -> None:
         at = time.monotonic()
