@@ -19,7 +19,8 @@ end
 
 local function headers()
   counter = counter + 1
-  local client = string.format("10.%d.%d.%d", id, math.floor(counter / 250) % 250, counter % 250)
+  -- Each call in a /24 of its own (the per-network rule holds a /24 to three clients' sign-ups).
+  local client = string.format("10.%d.%d.%d", counter % 250, math.floor(counter / 250) % 250, id)
   return {["Content-Type"] = "application/json", ["X-Forwarded-For"] = client}
 end
 

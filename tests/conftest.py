@@ -1,8 +1,8 @@
-"""How the suite is spread when it is run on pytest-xdist's workers (``-n 4 --dist loadgroup``;
-tox runs it one test after another): a test on its own wherever it goes, except
+"""How the suite is spread over pytest-xdist's workers (tox's `tests` environment runs it with
+``-n 4 --dist loadgroup``): a test on its own wherever it goes, except
 
-- tests/vpn, marked as one group; a full run on workers was still seen building two of its
-  worlds at once, so the README runs tests/vpn on its own;
+- tests/vpn, marked as one group; a full run on workers was seen building two of its worlds at
+  once, so tox runs tests/vpn in an environment of its own (`vpn`), one test after another;
 - the tests of a module that share a module-scoped fixture (a server, a browser's context), which
   run on one worker so the fixture is set up once.
 """

@@ -19,7 +19,7 @@ from vpnsite.erasure_journal import JournalKeyring
 from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.licence_checks import LicenceChecks
+from vpnsite.licence_checks import CheckedLicenceStore, LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
@@ -226,7 +226,7 @@ class UseCaseStores(Protocol):
     def unit_of_work(self) -> UnitOfWork: ...
 
 
-class Licences(NodeLicences, LicenceById, Protocol):
+class Licences(NodeLicences, LicenceById, CheckedLicenceStore, Protocol):
     pass
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Protocol
 
 import attrs
@@ -17,7 +18,7 @@ from vpnsite.errors import InvalidField, LicenceNotFound
 from vpnsite.keyed_hashes import Candidates, KeyedHash, Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource
-from vpnsite.rate_limits import CHECK_LICENSE, Limiter, Subject
+from vpnsite.rate_limits import CHECK_LICENSE, Counter, Limiter, Subject
 
 # Compared against when no licence has the code, so a wrong code costs the same as a wrong e-mail.
 _NOBODY = "\x00nobody"
@@ -30,6 +31,15 @@ class LicenceStore(Protocol):
 
     def rekey_code(self, licence_id: str, old_hash: str, new: KeyedHash) -> None:
         """Store the code's hash under another key, unless someone already did."""
+        ...
+
+
+class CheckedLicenceStore(LicenceStore, Protocol):
+    def find_by_code_hashes_with_waits(
+        self, code_hashes: Sequence[str], counters: Sequence[Counter], now: datetime
+    ) -> tuple[Licence | None, list[timedelta | None]]:
+        """``find_by_code_hashes`` and the rate-limit store's ``waits`` of ``counters``, in one
+        look at the store: a licence check needs both, every time."""
         ...
 
 
@@ -57,7 +67,7 @@ class CheckedLicence:
 
 @frozen
 class LicenceChecks:
-    store: LicenceStore
+    store: CheckedLicenceStore
     limiter: Limiter
     keys: Keyring
     links: ArchiveLinks
@@ -107,9 +117,14 @@ class LicenceChecks:
         now = self.clock.now()
         subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}
         device = self.devices.recognised(device_cookie, address)
-        self.limiter.refuse_if_failing(CHECK_LICENSE, subjects, now, device)
+        # The failure counts and the licence in one look (Limiter.refuse_if_failing's, beside
+        # find_by_code's): the licence decides nothing until the counts have let the call through,
+        # and a call they refuse is not counted, as ever.
+        failing = self.limiter.failure_check(CHECK_LICENSE, subjects, device)
+        candidates = self.keys.read().codes(code)
+        licence, waits = self.store.find_by_code_hashes_with_waits(candidates.values, failing.counters, now)
+        failing.refuse(waits)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
-        licence, candidates = find_by_code(self.store, self.keys, code)
         held_by = mailbox_key(licence.email) if licence is not None and licence.email else _NOBODY
         if not hmac.compare_digest(held_by.encode(), mailbox_key(address).encode()) or licence is None:
             self.limiter.count_failure(CHECK_LICENSE, subjects, now, device)

@@ -300,6 +300,35 @@ class OwnMarks:
 
 
 @frozen
+class FailureCheck:
+    """The counters a failures check reads, and its verdict on their waits (see
+    :meth:`Limiter.refuse_if_failing`): the first ``rules`` are the failures rules (or the device's
+    own count), each e-mail ceiling among them followed, in order, by the two guesser marks that
+    decide whether it holds this client (``own``: the client has marks of its own)."""
+
+    action: str
+    counters: tuple[Counter, ...]
+    rules: int
+    own: bool
+
+    def refuse(self, waits: Sequence[timedelta | None]) -> None:
+        """Raise :class:`RateLimited` if the waits read for ``counters``, in their order, hold
+        this client back."""
+        guessers = iter(
+            any(wait is not None for wait in waits[position : position + 2])
+            for position in range(self.rules, len(waits), 2)
+        )
+        applying = [
+            wait
+            for counter, wait in zip(self.counters[: self.rules], waits, strict=False)
+            if counter.rule.subject != "email" or not self.own or next(guessers)
+        ]
+        wait = max((wait for wait in applying if wait is not None), default=None)
+        if wait is not None:
+            raise RateLimited(wait, self.action)
+
+
+@frozen
 class Limiter:
     rules: tuple[RateLimit, ...]
     hasher: Hasher
@@ -352,11 +381,16 @@ class Limiter:
         holds it. Everything is read in one look at the
         store.
         """
+        check = self.failure_check(action, subjects, device)
+        check.refuse(self.store.waits(check.counters, now))
+
+    def failure_check(
+        self, action: str, subjects: Mapping[Subject, str | None], device: str | None = None
+    ) -> FailureCheck:
+        """What :meth:`refuse_if_failing` reads and how it judges it, for a caller that reads the
+        counters' waits along with something else of its own, in one look at the store."""
         if device is not None:
-            wait = self.store.waits([self._device_counter(action, device)], now)[0]
-            if wait is not None:
-                raise RateLimited(wait, action)
-            return
+            return FailureCheck(action, (self._device_counter(action, device),), rules=1, own=False)
         server = self._through(subjects)
         counters = self._counters(action, subjects, True, server)
         own = self._own_marks(action, subjects, server)
@@ -366,19 +400,7 @@ class Limiter:
             for ceiling in ceilings
             for limit, key in self._guesser_marks(own)
         ]
-        waits = self.store.waits([*counters, *marks], now)
-        guessers = iter(
-            any(wait is not None for wait in waits[position : position + 2])
-            for position in range(len(counters), len(waits), 2)
-        )
-        applying = [
-            wait
-            for counter, wait in zip(counters, waits, strict=False)
-            if counter.rule.subject != "email" or own is None or next(guessers)
-        ]
-        wait = max((wait for wait in applying if wait is not None), default=None)
-        if wait is not None:
-            raise RateLimited(wait, action)
+        return FailureCheck(action, (*counters, *marks), rules=len(counters), own=own is not None)
 
     def count_failure(
         self, action: str, subjects: Mapping[Subject, str | None], now: datetime, device: str | None = None

@@ -19,6 +19,7 @@ import requests
 
 from tests.support.serve import Served, serving, signed_form
 from vpnsite.codes import luhn_check_digit
+from vpnsite.rate_limits import DEVICE_FAILURES
 
 Serve = Callable[..., Served]
 SPAM = "Cheap pills at https://spam.example, reply now"
@@ -253,6 +254,29 @@ def test_a_browser_that_opened_the_licence_before_is_never_held_back(serve: Serv
         timeout=10,
     )
     assert page.status_code == 200 and "owner@example.org" in page.text
+
+
+def test_a_browser_that_keeps_typing_wrong_codes_waits_even_with_the_right_one(serve: Serve) -> None:
+    """The device cookie's own count holds: after DEVICE_FAILURES wrong codes within the hour, the
+    browser that opened the licence waits like anyone, even when it then types the right code;
+    the count is read in the same look as the licence, and still decides before it."""
+    base = serve(rate_limits="check-license:ip=1000/1m").base
+    code = sign_up(base, "owner@example.org", "198.51.100.9").json()["user_code"]
+    browser = requests.Session()
+
+    def with_cookie(typed: str) -> requests.Response:
+        return browser.post(
+            base + "/api/check-license",
+            json={"email": "owner@example.org", "activation_code": typed},
+            headers={"X-Forwarded-For": "198.51.100.9"},
+            timeout=10,
+        )
+
+    assert with_cookie(code).status_code == 200
+    assert [with_cookie(wrong_code(n)).status_code for n in range(DEVICE_FAILURES)] == [404] * DEVICE_FAILURES
+    refused = with_cookie(code)
+    assert refused.status_code == 429, refused.text
+    assert int(refused.headers["Retry-After"]) > 0
 
 
 def slash_64(n: int, site: str = "2001:db8:aa") -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vpnsite.licences import Licence
 from vpnsite.rate_limits import Counter, RateLimit
 
 NOW = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
@@ -65,3 +66,36 @@ def test_a_full_window_refuses_until_its_oldest_counted_event_slides_out(store: 
         assert store.rate_limits.admit(counters, NOW + timedelta(minutes=2)) == timedelta(minutes=8)
         assert store.rate_limits.admit(counters, NOW + timedelta(minutes=9)) == timedelta(minutes=1)
         assert store.rate_limits.admit(counters, NOW + timedelta(minutes=10)) is None, "the first is out"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    limits=st.lists(st.integers(min_value=1, max_value=4), max_size=4),
+    histories=st.lists(moments, min_size=4, max_size=4),
+    holds_code=st.booleans(),
+)
+def test_a_licence_check_reads_in_one_look_what_the_two_reads_would_say(
+    store: Any, limits: list[int], histories: list[list[int]], holds_code: bool
+) -> None:
+    """The licence check's one round trip (the licence by its code's hashes, and the failure
+    counts that may refuse it) answers exactly what the two separate reads answer."""
+    keys = [uuid.uuid4().hex for _ in limits]
+    counters = [
+        Counter(RateLimit("check-license", "email", limit, timedelta(minutes=10), True), key)
+        for limit, key in zip(limits, keys, strict=False)
+    ]
+    code_hash = uuid.uuid4().hex
+    with store.unit_of_work.scope():
+        if holds_code:
+            licence = Licence(uuid.uuid4().hex, "owner@example.org", code_hash, NOW, NOW + timedelta(days=90))
+            store.signups.redeem(uuid.uuid4().hex, licence, None)
+        for counter, history in zip(counters, histories, strict=False):
+            for second in history:
+                store.rate_limits.record([counter], NOW + timedelta(seconds=second))
+        hashes = [uuid.uuid4().hex, code_hash]
+
+        found, waits = store.licences.find_by_code_hashes_with_waits(hashes, counters, NOW)
+
+        assert found == store.licences.find_by_code_hashes(hashes)
+        assert (found is not None) == holds_code
+        assert waits == store.rate_limits.waits(counters, NOW)

@@ -210,6 +210,11 @@ class MemoryLicenceStore:
         rows = self.db.licences.values()
         return next((row.licence() for row in rows if row.code_hash in code_hashes), None)
 
+    def find_by_code_hashes_with_waits(
+        self, code_hashes: Sequence[str], counters: Sequence[Counter], now: datetime
+    ) -> tuple[Licence | None, list[timedelta | None]]:
+        return self.find_by_code_hashes(code_hashes), MemoryRateLimitStore(self.db).waits(counters, now)
+
     def rekey_code(self, licence_id: str, old_hash: str, new: KeyedHash) -> None:
         row = self.db.licences.get(licence_id)
         if row is not None and row.code_hash == old_hash:

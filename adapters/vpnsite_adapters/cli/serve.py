@@ -30,7 +30,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     serve.set_defaults(handler=run_serve, store="none")
     # Started by `serve` only, with the listener it bound: not a command for operators.
-    node = commands.add_parser("serve-node")
+    node = commands.add_parser(
+        "serve-node", help="the node API's process, which serve starts (not run by hand)"
+    )
     node.add_argument("--listen-fd", type=int, required=True)
     node.add_argument("--metrics-fd", type=int, required=True)
     node.set_defaults(handler=run_serve_node, store="none")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import peewee
@@ -11,8 +11,10 @@ from attrs import frozen
 
 from vpnsite.keyed_hashes import KeyedHash
 from vpnsite.licences import Licence
+from vpnsite.rate_limits import Counter
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.models import Models
+from vpnsite_adapters.sql.rate_limits import newest_events, waits_from
 from vpnsite_adapters.sql.users import UserTally
 
 # Written out rather than built by peewee: every licence check and VPN login runs one of these,
@@ -20,6 +22,9 @@ from vpnsite_adapters.sql.users import UserTally
 _COLUMNS = "id, email, code_hash, starts_at, ends_at, language, code_key"
 _BY_CODE_HASH = f"SELECT {_COLUMNS} FROM licence WHERE code_hash IN ({{params}}) LIMIT 1"
 _BY_ID = f"SELECT {_COLUMNS} FROM licence WHERE id = {{param}}"
+# First, so that a UNION with the rate events' rows takes its columns' types from the licence's
+# (PostgreSQL resolves the NULLs of a UNION pair by pair, left to right).
+_FOUND_FIRST = f"SELECT NULL AS counter, NULL AS at, found.* FROM ({_BY_CODE_HASH}) AS found"
 
 
 def licences_by_id(db: peewee.Database, licence_ids: Sequence[str]) -> dict[str, Licence]:
@@ -64,6 +69,21 @@ class SqlLicenceStore:
         # time of a wrong code tells nothing.
         params = ", ".join([self.db.param] * len(code_hashes))
         return self._one(_BY_CODE_HASH.format(params=params), code_hashes)
+
+    def find_by_code_hashes_with_waits(
+        self, code_hashes: Sequence[str], counters: Sequence[Counter], now: datetime
+    ) -> tuple[Licence | None, list[timedelta | None]]:
+        """The licence check's two reads in one round trip: rows of the licence (its counter
+        NULL) and of the counters' newest events (rate_limits.newest_events), as one UNION."""
+        if not counters:
+            return self.find_by_code_hashes(code_hashes), []
+        params = ", ".join([self.db.param] * len(code_hashes))
+        events, values = newest_events(self.db.param, counters, now, padding=_COLUMNS.count(",") + 1)
+        statement = f"{_FOUND_FIRST.format(params=params)} UNION ALL {events}"
+        rows = self.db.execute_sql(statement, [*code_hashes, *values]).fetchall()
+        found = next((row[2:] for row in rows if row[0] is None), None)
+        licence = None if found is None else _licence_from_columns(*found)
+        return licence, waits_from(counters, [row for row in rows if row[0] is not None], now)
 
     def find_by_id(self, licence_id: str) -> Licence | None:
         return self._one(_BY_ID.format(param=self.db.param), [licence_id])

@@ -83,20 +83,9 @@ class SqlRateLimitStore:
     def _waits(
         self, counters: Sequence[Counter], now: datetime, first: tuple[str, list[Any]]
     ) -> list[timedelta | None]:
-        # Only the newest `limit` events inside each rule's window decide whether one more fits:
-        # one statement fetches them for every counter.
-        param = self.db.param
-        parts, values = [], list(first[1])
-        for number, counter in enumerate(counters):
-            parts.append(
-                f"SELECT * FROM (SELECT {number} AS counter, at FROM rate_event WHERE key = {param}"
-                f" AND at > {param} ORDER BY at DESC LIMIT {param}) AS newest{number}"
-            )
-            values += [counter.key, to_db(now - counter.rule.window), counter.rule.limit]
-        hits: list[list[datetime]] = [[] for _ in counters]
-        for number, at in self.db.execute_sql(first[0] + " UNION ALL ".join(parts), values).fetchall():
-            hits[number].append(from_db(at))
-        return [counter.rule.retry_after(times, now) for counter, times in zip(counters, hits, strict=True)]
+        statement, values = newest_events(self.db.param, counters, now)
+        rows = self.db.execute_sql(first[0] + statement, [*first[1], *values]).fetchall()
+        return waits_from(counters, rows, now)
 
     def _insert_if_admitted(self, counters: Sequence[Counter], now: datetime) -> tuple[str, list[Any]]:
         """On PostgreSQL, the statement that records one event under each counter's key if every
@@ -126,6 +115,34 @@ class SqlRateLimitStore:
         rows = ", ".join(f"({param}, {param})" for _ in keys)
         at = to_db(now)
         return f"INSERT INTO rate_event (key, at) VALUES {rows}", [v for key in keys for v in (key, at)]
+
+
+def newest_events(
+    param: str, counters: Sequence[Counter], now: datetime, padding: int = 0
+) -> tuple[str, list[Any]]:
+    """The statement that fetches, for every counter at once, the newest ``limit`` events inside
+    its rule's window, as rows of (counter's position, time) and ``padding`` NULLs (for a UNION
+    with another look-up): only those decide whether one more fits."""
+    nulls = ", NULL" * padding
+    parts, values = [], []
+    for number, counter in enumerate(counters):
+        parts.append(
+            f"SELECT counter, at{nulls} FROM (SELECT {number} AS counter, at FROM rate_event"
+            f" WHERE key = {param} AND at > {param} ORDER BY at DESC LIMIT {param})"
+            f" AS newest{number}"
+        )
+        values += [counter.key, to_db(now - counter.rule.window), counter.rule.limit]
+    return " UNION ALL ".join(parts), values
+
+
+def waits_from(
+    counters: Sequence[Counter], rows: Sequence[Sequence[Any]], now: datetime
+) -> list[timedelta | None]:
+    """Each counter's wait from the rows of :func:`newest_events`, in the counters' order."""
+    hits: list[list[datetime]] = [[] for _ in counters]
+    for number, at, *_ in rows:
+        hits[number].append(from_db(at))
+    return [counter.rule.retry_after(times, now) for counter, times in zip(counters, hits, strict=True)]
 
 
 def _keys(counters: Sequence[Counter]) -> list[str]:
