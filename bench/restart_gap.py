@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.vpn.pings import TimedPings, hole_after  # noqa: E402
 from tests.vpn.world import World, missing, poll  # noqa: E402
 
-from vpnsite_adapters.vpn.profiles import RECONNECT, UDP_RECONNECT  # noqa: E402
+from vpnsite_adapters.vpn.profiles import UDP_RECONNECT  # noqa: E402
 
 SERVER = "vpn-b"
 GATEWAY = {"udp": "10.8.0.1", "tcp": "10.9.0.1"}
@@ -46,7 +46,7 @@ SETTLE_SECONDS = 3
 
 def bare(profile: str) -> str:
     """The profile without the options that bring a client back soon after a restart."""
-    dropped = set((RECONNECT + "\n" + UDP_RECONNECT).splitlines())
+    dropped = set(UDP_RECONNECT.splitlines())
     return "".join(line for line in profile.splitlines(keepends=True) if line.strip() not in dropped)
 
 
