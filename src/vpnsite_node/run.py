@@ -108,9 +108,11 @@ def run_node(directory: Path, nat: bool = True, user: str = "nobody", interval: 
         log.info("stopping")
         if agent is not None:
             agent.stop()
-        for instance in started:
+        # UDP first: its OpenVPN tells its clients to reconnect and takes 2 s to let them hear
+        # it, while TCP clients keep their tunnel. Closed last, TCP clients begin their attempts
+        # (1 s apart for the first five, then ever slower) as late as can be, near the new node.
+        for instance in sorted(started, key=lambda instance: instance.instance.protocol == "tcp"):
             instance.stop()
-        for instance in started:
             instance.join(STOP_SECONDS)
         if peers is not None:
             peers.stop()
