@@ -340,7 +340,7 @@ def test_a_disconnected_wireguard_device_is_connected_again_from_the_devices_pag
     peers = requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()["peers"]
     (peer,) = [each for each in peers if each["allowed_ips"]]
     session = {"session": "wg-page-1", "licence": peer["licence"], "protocol": "wireguard"}
-    held = {**beat, "connections": [session]}
+    held: dict[str, Any] = {**beat, "connections": [session]}
     assert (
         requests.post(fleet.base + "/api/node/heartbeat", json=held, headers=auth, timeout=10).json()["end"]
         == []
