@@ -155,7 +155,7 @@ def settlement_of(
     admitted it there: an id the hub issued for that licence on this server, or a WireGuard peer
     of a licence with a tunnel address here; and only if the licence has no other session here.
     Anything else the server names is ended, whatever licence it names. A live licence's
-    WireGuard peer that is ended is held out."""
+    WireGuard peer it ends for that is held out."""
     by_id = {session.id: session for session in recorded}
     forget = [
         session.id
@@ -171,9 +171,9 @@ def settlement_of(
         known = by_id.get(session_id)
         if known is not None:
             if known.ending:
+                # Held out already, by its owner's disconnect (``Devices.disconnect``); not again
+                # here, or a "Connect again" just after it would be undone.
                 end.append(session_id)
-                if live and known.protocol == WIREGUARD:
-                    hold_out.append(licence_id)
             elif known.licence_id != licence_id or not live:
                 end.append(session_id)
                 forget.append(session_id)

@@ -160,3 +160,15 @@ def test_the_hold_out_is_exported_and_erased_with_the_licences_peer(world: World
         world.store.privacy, world.keys, world.journal_keys.current(), "anna@example.org", world.clock.now()
     )
     assert export_address(world.store.privacy, world.keys, "anna@example.org").wireguard_peers == ()
+
+
+def test_connecting_again_before_the_server_reports_is_not_undone_by_its_report(world: World) -> None:
+    anna, _ = wireguard_fleet(world)
+    peer = connect(world, anna, "server-1", "wireguard")
+    world.devices.disconnect("anna@example.org", anna.code, None, peer)
+    world.devices.connect_again("anna@example.org", anna.code, None, "server-1")
+    ended = world.node_access.report(
+        token("server-1"), Heartbeat(1.0, 1.0, 1, True), {peer: anna.licence.id}, {peer: "wireguard"}, None
+    )
+    assert ended.end == [peer], "the disconnected session still ends"
+    assert anna.licence.id in listed(world, "server-1"), "and the peer is back at the sync after it"
