@@ -298,7 +298,7 @@ def wire_use_cases(
             # Counted in the rate-limit store, hashed as its subjects are, whatever the rules say.
             WrongCodeCeilings(limiter.hasher, stores.rate_limits, clock),
         ),
-        devices=Devices(checks, stores.sessions, clock),
+        devices=Devices(checks, stores.sessions, stores.wireguard, clock),
         erasures=wire_erasures(
             stores.privacy, stores.licences, keys, journal_keys, clock, erasure_outbox, erasure_journal
         ),

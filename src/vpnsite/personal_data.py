@@ -236,7 +236,7 @@ INVENTORY: tuple[DataKind, ...] = (
         "wireguard_peers",
         "WireGuard tunnel addresses",
         (
-            *_columns("wg_peer", "licence_id", "server_id", "address"),
+            *_columns("wg_peer", "licence_id", "server_id", "address", "held_out"),
             Elsewhere("VPN server", "the WireGuard interface's peers"),
         ),
         "a device keeps its tunnel address",

@@ -52,6 +52,8 @@ class HeldTunnelAddress:
     licence_id: str
     server: str
     address: str
+    # Its owner disconnected it: the hub keeps it off the server until they connect it again.
+    held_out: bool = False
 
 
 @frozen

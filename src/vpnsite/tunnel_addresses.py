@@ -1,5 +1,8 @@
 """WireGuard tunnel addresses (experimental): each licence gets one address per server, kept for
-as long as the licence lasts, so its profile is the same on every download."""
+as long as the licence lasts, so its profile is the same on every download. The address is also
+the licence's WireGuard peer on that server, which the hub can hold out: a WireGuard app cannot
+be told to stop, so a peer the hub ended (its owner disconnected it, or it had no place) stays off
+its server's interface until its owner connects it again from the devices page."""
 
 from __future__ import annotations
 
@@ -28,7 +31,20 @@ class TunnelAddressStore(Protocol):
         ...
 
     def live_peers(self, server_id: str, now: datetime) -> list[tuple[str, str]]:
-        """(licence id, address) of the server's addresses whose licence is live at ``now``."""
+        """(licence id, address) of the server's addresses whose licence is live at ``now``,
+        but for the peers held out."""
+        ...
+
+    def hold_out(self, licence_id: str, server_ids: Collection[str]) -> int:
+        """Keep the licence's peers on these servers off them; how many were not held out yet."""
+        ...
+
+    def let_in(self, licence_id: str, server_id: str) -> bool:
+        """Stop holding out the licence's peer on the server; whether it was held out."""
+        ...
+
+    def held_out(self, licence_id: str) -> list[str]:
+        """The servers the licence's peers are held out of."""
         ...
 
 

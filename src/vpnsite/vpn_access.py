@@ -119,12 +119,15 @@ def _seal(keys: KeySet, server_id: str, licence_id: str, nonce: str) -> str:
 @frozen
 class Settlement:
     """What a server's report of its connections settles: which the server must end, which
-    sessions the hub forgets, and which it counts again if their licences have a place
-    (``may_restore``)."""
+    sessions the hub forgets, which it counts again if their licences have a place
+    (``may_restore``), and the licences whose WireGuard peers it holds out of the server (a live
+    licence's peer the server must end: a WireGuard app cannot be told, and would be back at its
+    next handshake)."""
 
     end: list[str]
     forget: list[str]
     restore: list[Session]
+    hold_out: list[str] = attrs.Factory(list)
 
 
 def settlement_of(
@@ -151,7 +154,8 @@ def settlement_of(
     and which the server reports once it has shaken hands) comes back only if the hub could have
     admitted it there: an id the hub issued for that licence on this server, or a WireGuard peer
     of a licence with a tunnel address here; and only if the licence has no other session here.
-    Anything else the server names is ended, whatever licence it names."""
+    Anything else the server names is ended, whatever licence it names. A live licence's
+    WireGuard peer it ends for that is held out."""
     by_id = {session.id: session for session in recorded}
     forget = [
         session.id
@@ -160,13 +164,15 @@ def settlement_of(
     ]
     gone = set(forget)
     holders = {session.licence_id: session.id for session in recorded if session.id not in gone}
-    end, restore = [], []
+    end, restore, hold_out = [], [], []
     for session_id, licence_id in sorted(held.items()):
         licence = licences.get(licence_id)
         live = licence is not None and licence.is_live(now)
         known = by_id.get(session_id)
         if known is not None:
             if known.ending:
+                # Held out already, by its owner's disconnect (``Devices.disconnect``); not again
+                # here, or a "Connect again" just after it would be undone.
                 end.append(session_id)
             elif known.licence_id != licence_id or not live:
                 end.append(session_id)
@@ -186,7 +192,9 @@ def settlement_of(
             holders[licence_id] = session_id
         else:
             end.append(session_id)
-    return Settlement(end, forget, restore)
+            if live and protocol == WIREGUARD:
+                hold_out.append(licence_id)
+    return Settlement(end, forget, restore, hold_out)
 
 
 class SessionStore(Protocol):
@@ -364,7 +372,9 @@ class NodeAccess:
         return self.licences.erased_ids(self.clock.now() - DENY_LISTED_FOR)
 
     def tunnel_peers(self, token: str) -> tuple[str, list[tuple[str, str]]]:
-        """The calling server, and (licence id, tunnel address) of its live WireGuard peers."""
+        """The calling server, and (licence id, tunnel address) of its live WireGuard peers but
+        those held out: the server takes a held-out peer off and does not put it back, whatever
+        restarts, until its owner connects it again (``Devices.connect_again``)."""
         server = self.server(token)
         return server, self.tunnels.live_peers(server, self.clock.now())
 
@@ -381,7 +391,8 @@ class NodeAccess:
     ) -> list[str]:
         """Bring the hub's sessions of a server in line with the connections it reports; the
         session ids it must end (licence ended or erased, replaced, disconnected by its owner,
-        never admitted there, or over the limit)."""
+        never admitted there, or over the limit). A live licence's WireGuard peer among them is
+        held out of the server."""
         now = self.clock.now()
         ring = self.keys.read()
         licences = self.sessions.licences_by_id(sorted(set(held.values())))
@@ -396,7 +407,7 @@ class NodeAccess:
             tunnelled=lambda licence_id: self.tunnels.address_of(licence_id, server_id) is not None,
         )
         self.sessions.release(server_id, settlement.forget)
-        end = list(settlement.end)
+        end, hold_out = list(settlement.end), list(settlement.hold_out)
         for session in settlement.restore:
             with self._counting(session.licence_id, now) as counting:
                 restored = may_restore(licences[session.licence_id], counting, server_id, now)
@@ -404,6 +415,10 @@ class NodeAccess:
                     self.sessions.hold(session)
             if not restored:
                 end.append(session.id)
+                if session.protocol == WIREGUARD:
+                    hold_out.append(session.licence_id)
+        for licence_id in sorted(set(hold_out)):
+            self.tunnels.hold_out(licence_id, [server_id])
         return end
 
     @contextmanager

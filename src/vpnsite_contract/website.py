@@ -71,6 +71,15 @@ class DisconnectDevices:
 
 
 @define
+class ConnectAgain:
+    """The server whose WireGuard device to let back on (an id of the list's held_out)."""
+
+    email: str = field(metadata=capped(EMAIL))
+    activation_code: str = field(metadata=capped(ACTIVATION_CODE))
+    server: str = field(metadata=capped(64))
+
+
+@define
 class RenewLicence:
     """Either the token of a reminder e-mail's link, or the e-mail and activation code."""
 
@@ -343,6 +352,14 @@ class Device:
 
 
 @frozen
+class HeldOutDevice:
+    """A WireGuard device its owner disconnected: off its server until they connect it again
+    (/api/devices/connect-again). Its app is not told and may still show it as on."""
+
+    server: DeviceServer
+
+
+@frozen
 class DeviceList:
     in_use: int = field(metadata=constraints(minimum=0, description="Servers in use (one device each)"))
     limit: int = field(
@@ -353,6 +370,10 @@ class DeviceList:
         )
     )
     devices: list[Device]
+    held_out: list[HeldOutDevice] = field(
+        factory=list,
+        metadata=constraints(description="WireGuard devices disconnected here, off until connected again"),
+    )
     success: Literal[True] = True
 
 

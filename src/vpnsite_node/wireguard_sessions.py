@@ -1,8 +1,9 @@
 """WireGuard peers as devices (experimental). A peer has no login: it is connected while its
 handshakes are fresh, which the node reads from the interface. Each such peer is reported to the
 hub with the server's other connections, so it counts toward its licence's limit, shows in the
-licence's devices and can be ended; an ended peer is removed from the interface and kept out for a
-while, or it would be back (and its app with it) at the next sync."""
+licence's devices and can be ended; an ended peer is removed from the interface at once. The hub
+holds an ended peer out of its list until its owner connects it again, so the sync that follows
+does not put it back, and no restart of the node does either: the node remembers nothing of it."""
 
 from __future__ import annotations
 
@@ -18,8 +19,6 @@ log = logging.getLogger("vpnsite.node")
 # WireGuard renews a busy session's keys every 2 minutes and drops keys older than 3 (its
 # REJECT_AFTER_TIME): a peer with no handshake for that long has gone quiet, and its place frees.
 QUIET_AFTER = 180.0
-# How long a peer the hub ended stays off the interface.
-KEPT_OUT_FOR = 600.0
 SESSION_ID_BYTES = 12
 
 
@@ -52,31 +51,22 @@ class WireguardSessions:
         self._lock = threading.Lock()
         self._licences: dict[str, str] = {}  # public key → licence, from the hub's list
         self._sessions: dict[str, str] = {}  # public key → session id, while connected
-        self._kept_out: dict[str, float] = {}  # public key → until when
         self._stopped = False
 
     def sync(self, listed: Mapping[str, tuple[str, str]]) -> None:
         """Make the interface's peers the hub's list (key → (allowed IPs, licence)): new licences
-        in, ended ones out, and those the hub ended kept out a while."""
-        wanted = self.peers_wanted(listed)
+        in, ended or held-out ones out. Remembers whose each key is."""
+        with self._lock:
+            self._licences = {key: licence for key, (_, licence) in listed.items()}
         try:
             shown = self._wg("show", self.interface, "peers").split()
-            for key in set(shown) - set(wanted):
+            for key in set(shown) - set(listed):
                 self._wg("set", self.interface, "peer", key, "remove")
-            for key, allowed in wanted.items():
+            for key, (allowed, _) in listed.items():
                 if key not in shown:
                     self._wg("set", self.interface, "peer", key, "allowed-ips", allowed)
         except (OSError, subprocess.CalledProcessError) as error:
             log.warning("WireGuard peers not synced (%s)", type(error).__name__)
-
-    def peers_wanted(self, wanted: Mapping[str, tuple[str, str]]) -> dict[str, str]:
-        """Of the hub's peers (key → (allowed IPs, licence)), those to put on the interface: not
-        the ones kept out. Remembers whose each key is."""
-        now = self.clock()
-        with self._lock:
-            self._licences = {key: licence for key, (_, licence) in wanted.items()}
-            self._kept_out = {key: until for key, until in self._kept_out.items() if until > now}
-            return {key: allowed for key, (allowed, _) in wanted.items() if key not in self._kept_out}
 
     def stop(self) -> None:
         """The node is stopping and the interface goes with it: nothing is held any more."""
@@ -103,7 +93,7 @@ class WireguardSessions:
             connected = {
                 key
                 for key, at in handshakes.items()
-                if at and now - at < QUIET_AFTER and key in self._licences and key not in self._kept_out
+                if at and now - at < QUIET_AFTER and key in self._licences
             }
             self._sessions = {
                 key: self._sessions.get(key) or secrets.token_hex(SESSION_ID_BYTES) for key in connected
@@ -111,19 +101,20 @@ class WireguardSessions:
             return [(session, self._licences[key], "wireguard") for key, session in self._sessions.items()]
 
     def end(self, sessions: Iterable[str]) -> int:
-        """Take these sessions' peers off the interface and keep them out a while."""
+        """Take these sessions' peers off the interface. The hub has left them out of its list
+        already (it holds them out), so the next sync does not put them back."""
         wanted = set(sessions)
         with self._lock:
             ending = [key for key, session in self._sessions.items() if session in wanted]
-            until = self.clock() + KEPT_OUT_FOR
             for key in ending:
                 del self._sessions[key]
-                self._kept_out[key] = until
+                # Not reported again before the next sync reads the hub's list.
+                self._licences.pop(key, None)
         for key in ending:
             try:
                 self._wg("set", self.interface, "peer", key, "remove")
             except (OSError, subprocess.CalledProcessError) as error:
-                # The next sync takes it off: it is kept out of the peers wanted.
+                # The next sync takes it off: the hub no longer lists it.
                 log.warning("a WireGuard peer the hub ended was not removed yet (%s)", type(error).__name__)
         if ending:
             log.info("ended %d WireGuard peer(s) the hub no longer allows", len(ending))

@@ -321,3 +321,42 @@ def test_without_javascript_the_dashboard_lists_and_frees_devices(browser: Any, 
     devices.get_by_role("button", name="Обновить").click()
     expect(devices.locator(".devices-count")).to_have_text("Подключено устройств: 0 из 2")
     context.close()
+
+
+def test_a_disconnected_wireguard_device_is_connected_again_from_the_devices_page(
+    browser: Any, fleet: Fleet
+) -> None:
+    page = open_page(browser, fleet, 1280)
+    email = "wireguard-page@example.org"
+    code = sign_up(page, email)
+    owner = {"email": email, "activation_code": code}
+    auth = {"Authorization": f"Bearer {fleet.tokens['nl-ams-1']}"}
+    beat = {**BEAT, "wireguard": True}
+    assert requests.post(fleet.base + "/api/node/heartbeat", json=beat, headers=auth, timeout=10).ok
+    licence = requests.post(fleet.base + "/api/check-license", json=owner, timeout=10).json()
+    assert requests.get(licence["license"]["configUrl"], timeout=30).ok, (
+        "the archive gives the licence its tunnel addresses"
+    )
+    peers = requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()["peers"]
+    (peer,) = [each for each in peers if each["allowed_ips"]]
+    session = {"session": "wg-page-1", "licence": peer["licence"], "protocol": "wireguard"}
+    held: dict[str, Any] = {**beat, "connections": [session]}
+    assert (
+        requests.post(fleet.base + "/api/node/heartbeat", json=held, headers=auth, timeout=10).json()["end"]
+        == []
+    )
+
+    check_licence(page, email, code)
+    devices = page.locator(".devices")
+    expect(devices.locator(".device-row")).to_contain_text("WIREGUARD · connected since")
+    devices.get_by_role("button", name="Disconnect the device connected to Amsterdam").click()
+    expect(devices.locator(".devices-count")).to_have_text("0 of 2 devices connected")
+    expect(devices.locator(".device-row")).to_contain_text("Your WireGuard app may still show it as on")
+    assert not requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()[
+        "peers"
+    ]
+    devices.get_by_role("button", name="Connect the WireGuard device on Amsterdam again").click()
+    expect(devices.locator(".device-row")).to_have_count(0)
+    peers = requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()["peers"]
+    assert [each["licence"] for each in peers] == [peer["licence"]], "back on the server's list"
+    close(page)

@@ -34,8 +34,12 @@ LISTING: dict[str, Any] = {
         ),
         device("s-3", {"id": "gone-1"}, None),
     ],
+    "held_out": [
+        {"server": {"id": "fr-1&<", "name": "France", "flag": "fr", "location": "Paris"}},
+        {"server": {"id": "gone-2"}},
+    ],
 }
-EMPTY: dict[str, Any] = {"success": True, "in_use": 0, "limit": 10, "devices": []}
+EMPTY: dict[str, Any] = {"success": True, "in_use": 0, "limit": 10, "devices": [], "held_out": []}
 
 
 def test_the_device_list_is_the_scripts_list() -> None:
@@ -52,9 +56,11 @@ def test_the_device_list_is_the_scripts_list() -> None:
         section = rows.section(language, listing, CREDENTIALS["email"], CREDENTIALS["code"], rule).decode()
         assert section == expected, (language, len(listing["devices"]))
     ru = rows.section("ru", LISTING, "me@example.org", "1" * 20, "").decode()
-    assert ru.count('class="device-row"') == 3 and "3 из 10" in ru
+    assert "3 из 10" in ru
     assert ru.count('name="disconnect" value="s-2"') == 1
-    assert ru.count('name="disconnect" value="all"') == 1 and ru.count('value="me@example.org"') == 5
+    assert ru.count('name="disconnect" value="all"') == 1 and ru.count('value="me@example.org"') == 7
+    assert ru.count('name="connect_again" value="fr-1&amp;&lt;"') == 1, "a held-out device, connected again"
+    assert ru.count("Подключить снова") == 2 and ru.count('class="device-row"') == 5
 
 
 def test_since_is_written_in_utc_in_the_visitors_language() -> None:

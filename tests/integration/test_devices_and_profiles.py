@@ -488,3 +488,80 @@ def test_a_connection_back_by_its_token_never_displaces_a_live_session(vpn_hub: 
     assert stranger.status_code == 403 and stranger.get_json()["reason"] == "bad_credentials"
     unknown = client.post("/api/node/resume", json=back, headers={"Authorization": "Bearer wrong"})
     assert unknown.status_code == 401
+
+
+def _wireguard_peers(client: Any) -> list[str]:
+    """The licences whose peers Amsterdam's node is told to have on its interface."""
+    answer = client.get("/api/node/wireguard-peers", headers={"Authorization": "Bearer token-nl-ams-1"})
+    return [peer["licence"] for peer in answer.get_json()["peers"]]
+
+
+def _anna_on_wireguard_and_tcp(vpn_hub: Any, client: Any) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """Anna's WireGuard peer has shaken hands on Amsterdam and she is logged in on New York over
+    TCP: her licence, the peer's session and the TCP login."""
+    _, anna = call(client, "/api/create-user", sign_up(client))
+    tcp = _log_in(client, "us-nyc-1", anna["user_code"], "tcp")
+    vpn_hub.store.wireguard.claim(tcp["licence"], "nl-ams-1", "10.66.0.2")
+    assert _wireguard_peers(client) == [tcp["licence"]]
+    peer = {"session": "wg-session-1", "licence": tcp["licence"], "protocol": "wireguard"}
+    beat = client.post(
+        "/api/node/heartbeat",
+        json={**BEAT, "connections": [peer]},
+        headers={"Authorization": "Bearer token-nl-ams-1"},
+    ).get_json()
+    assert beat["end"] == []
+    return anna, peer["session"], tcp
+
+
+def test_a_disconnected_wireguard_device_stays_out_until_its_owner_connects_it_again(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    anna, peer, tcp = _anna_on_wireguard_and_tcp(vpn_hub, client)
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+    _, listing = call(client, "/api/devices", owner)
+    assert {(d["server"]["id"], d["protocol"]) for d in listing["devices"]} == {
+        ("nl-ams-1", "wireguard"),
+        ("us-nyc-1", "tcp"),
+    }
+    assert listing["held_out"] == []
+
+    status, after = call(client, "/api/devices/disconnect", {**owner, "session": peer})
+    assert status == 200 and after["in_use"] == 1
+    assert after["held_out"] == [
+        {"server": {"id": "nl-ams-1", "name": "Netherlands", "flag": "nl", "location": "Amsterdam"}}
+    ]
+    assert _wireguard_peers(client) == [], "the node takes the peer off and does not put it back"
+    status, _ = call(client, "/api/devices/disconnect", {**owner, "session": tcp["session"]})
+    assert status == 200 and _wireguard_peers(client) == [], "an OpenVPN disconnect holds nothing out"
+
+    _, bob = call(client, "/api/create-user", sign_up(client, "bob@example.org"))
+    stranger = {"email": "bob@example.org", "activation_code": bob["user_code"], "server": "nl-ams-1"}
+    status, bobs = call(client, "/api/devices/connect-again", stranger)
+    assert status == 200 and bobs["held_out"] == [] and _wireguard_peers(client) == [], "only its owner"
+    status, refused = call(client, "/api/devices/connect-again", {**stranger, "activation_code": "1" * 20})
+    assert status in (404, 422) and refused["code"] in ("licence_not_found", "validation_error")
+    status, _ = call(client, "/api/devices/connect-again", {**owner, "server": "x" * 65})
+    assert status == 422
+
+    status, again = call(client, "/api/devices/connect-again", {**owner, "server": "nl-ams-1"})
+    assert status == 200 and again["held_out"] == []
+    assert _wireguard_peers(client) == [tcp["licence"]], "back on the node's list"
+    status, same = call(client, "/api/devices/connect-again", {**owner, "server": "nl-ams-1"})
+    assert status == 200 and same == again, "connecting a device that is not held out changes nothing"
+
+
+def test_the_licence_form_connects_a_wireguard_device_again_without_javascript(vpn_hub: Any) -> None:
+    client = create_app(vpn_hub.services).test_client()
+    anna, peer, tcp = _anna_on_wireguard_and_tcp(vpn_hub, client)
+    owner = {"email": "anna@example.org", "activation_code": anna["user_code"]}
+
+    def post(**fields: str) -> str:
+        response = client.post("/license", data={**owner, **fields}, headers={"Origin": ORIGIN})
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    page = post(disconnect=peer)
+    assert re.findall(r'name="connect_again" value="([^"]*)"', page) == ["nl-ams-1"]
+    assert "Your WireGuard app may still show it as on" in page and "1 of 10 devices connected" in page
+    assert _wireguard_peers(client) == []
+    page = post(connect_again="nl-ams-1")
+    assert 'name="connect_again"' not in page and _wireguard_peers(client) == [tcp["licence"]]

@@ -204,3 +204,27 @@ def test_a_code_hash_belongs_to_one_licence(store: SqlStore, clock: Any) -> None
     assert store.signups.redeem("r1", attrs.evolve(second, code_hash="other-hash"), None) == "redeemed"
     third = attrs.evolve(second, id="l2", code_hash="third")
     assert store.signups.redeem("r1", third, None) == "already_used"
+
+
+def test_a_held_out_wireguard_peer_leaves_its_servers_list_until_let_in(store: SqlStore, clock: Any) -> None:
+    now = clock.now()
+    for number, days in enumerate((30, 30, -1)):
+        licence = Licence(
+            f"l-{number}", f"p{number}@example.org", f"h-{number}", now, now + timedelta(days=days)
+        )
+        assert store.signups.redeem(f"request-{number}", licence, None) == "redeemed"
+        for server in ("s-1", "s-2"):
+            assert store.wireguard.claim(licence.id, server, f"10.66.0.{number + 2}")
+    wireguard = store.wireguard
+    assert sorted(wireguard.live_peers("s-1", now)) == [("l-0", "10.66.0.2"), ("l-1", "10.66.0.3")]
+    assert wireguard.hold_out("l-0", ["s-1", "s-9"]) == 1, "only a peer the licence has"
+    assert wireguard.hold_out("l-0", ["s-1"]) == 0, "once"
+    assert wireguard.hold_out("l-1", []) == 0
+    assert sorted(wireguard.live_peers("s-1", now)) == [("l-1", "10.66.0.3")]
+    assert sorted(wireguard.live_peers("s-2", now)) == [("l-0", "10.66.0.2"), ("l-1", "10.66.0.3")], (
+        "that server only"
+    )
+    assert wireguard.held_out("l-0") == ["s-1"] and wireguard.held_out("l-1") == []
+    assert not wireguard.let_in("l-1", "s-1") and not wireguard.let_in("l-0", "s-2")
+    assert wireguard.let_in("l-0", "s-1") and wireguard.held_out("l-0") == []
+    assert sorted(wireguard.live_peers("s-1", now)) == [("l-0", "10.66.0.2"), ("l-1", "10.66.0.3")]

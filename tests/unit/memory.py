@@ -6,7 +6,7 @@ honest). A write SQL would refuse with an integrity error raises :class:`Integri
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -125,6 +125,8 @@ class MemoryDatabase:
     servers: dict[str, ServerRow] = Factory(dict)
     sessions: dict[tuple[str, str], Session] = Factory(dict)
     wg_peers: dict[tuple[str, str], str] = Factory(dict)
+    # (licence, server) of the peers held out; only those with a peer in wg_peers count.
+    wg_held_out: set[tuple[str, str]] = Factory(set)
     erasures: dict[str, ErasureRecord] = Factory(dict)
 
     def restore(self, saved: MemoryDatabase) -> None:
@@ -520,14 +522,35 @@ class MemoryWireGuardStore:
         if (licence_id, server_id) in self.db.wg_peers or address in self.taken_on(server_id):
             return False
         self.db.wg_peers[(licence_id, server_id)] = address
+        self.db.wg_held_out.discard((licence_id, server_id))  # a new peer, as a new row is
         return True
 
     def live_peers(self, server_id: str, now: datetime) -> list[tuple[str, str]]:
         return [
             (licence_id, address)
             for (licence_id, server), address in self.db.wg_peers.items()
-            if server == server_id and self.db.live_licence(licence_id, now)
+            if server == server_id
+            and self.db.live_licence(licence_id, now)
+            and (licence_id, server) not in self.db.wg_held_out
         ]
+
+    def hold_out(self, licence_id: str, server_ids: Collection[str]) -> int:
+        new = {(licence_id, server) for server in server_ids if (licence_id, server) in self.db.wg_peers}
+        new -= self.db.wg_held_out
+        self.db.wg_held_out.update(new)
+        return len(new)
+
+    def let_in(self, licence_id: str, server_id: str) -> bool:
+        held = (licence_id, server_id) in self.db.wg_held_out
+        self.db.wg_held_out.discard((licence_id, server_id))
+        return held and (licence_id, server_id) in self.db.wg_peers
+
+    def held_out(self, licence_id: str) -> list[str]:
+        return sorted(
+            server
+            for licence, server in self.db.wg_held_out
+            if licence == licence_id and (licence, server) in self.db.wg_peers
+        )
 
 
 def _last_seen(db: MemoryDatabase, server_id: str) -> datetime | None:
@@ -658,7 +681,7 @@ class MemoryPrivacyStore:
                 HeldSession(s.licence_id, s.server_id, s.started_at, s.protocol) for s in sessions
             ),
             wireguard_peers=tuple(
-                HeldTunnelAddress(licence_id, server_id, address)
+                HeldTunnelAddress(licence_id, server_id, address, (licence_id, server_id) in db.wg_held_out)
                 for (licence_id, server_id), address in sorted(db.wg_peers.items())
                 if licence_id in ids
             ),

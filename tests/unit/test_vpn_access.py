@@ -109,6 +109,8 @@ def test_settling_a_servers_report(
             assert (session_id in result.end) != (session_id in restored)
     assert len(result.restore) == len({s.licence_id for s in result.restore}), "one session per server"
     assert set(result.forget) >= {s.id for s in recorded if s.id not in held}, "what the server lost goes"
+    wireguard_ended = {held[s] for s in result.end if protocols.get(s) == "wireguard" and s not in by_id}
+    assert set(result.hold_out) == wireguard_ended & {"live"}, "a live licence's ended WireGuard peer only"
 
 
 SERVERS = [f"server-{n}" for n in range(14)]

@@ -1,7 +1,7 @@
 // Rendered in Node at build time: every route in every language becomes a static page.
 import type { ComponentChildren } from "preact";
 import { renderToString, renderToStringAsync } from "preact-render-to-string";
-import { DeviceListing, DeviceRow, DevicesSection, deviceRowView, DISCONNECT_ALL, inUseText, NoDevices } from "./components/devices";
+import { DeviceListing, DeviceRow, DevicesSection, deviceRowView, DISCONNECT_ALL, HeldOutListing, HeldOutRow, heldOutView, inUseText, NoDevices } from "./components/devices";
 import { ConnectionCheckView } from "./components/connection-check";
 import { Flag } from "./components/flag";
 import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, WireguardLink } from "./components/one-tap-setup";
@@ -238,6 +238,8 @@ export function deviceParts(language: Language) {
       listing: inLanguage(language, <DeviceListing rows={slot("RAW_ROWS")} credentials={credentials} busy={false} />),
       none: inLanguage(language, <NoDevices />),
       row: inLanguage(language, <DeviceRow view={{ session: slot("SESSION"), flag: slot("RAW_FLAG"), city: slot("CITY"), detail: slot("DETAIL") }} credentials={credentials} busy={false} />),
+      held_out_listing: inLanguage(language, <HeldOutListing rows={slot("RAW_ROWS")} />),
+      held_out_row: inLanguage(language, <HeldOutRow view={{ server: slot("SERVER"), flag: slot("RAW_FLAG"), city: slot("CITY") }} credentials={credentials} busy={false} />),
       flags: flagPieces(language),
       no_flag: inLanguage(language, <span aria-hidden="true" />),
     },
@@ -263,8 +265,13 @@ export function renderDevices(list: DeviceList, since: Record<string, string>, c
         <DeviceRow key={device.session} credentials={credentials} busy={false} view={deviceRowView(device, since[device.session] ?? "", t, dictionary)} />
       ))} />
     : <NoDevices />;
+  const heldOut = list.held_out.length
+    ? <HeldOutListing rows={list.held_out.map((device) => (
+        <HeldOutRow key={device.server.id} credentials={credentials} busy={false} view={heldOutView(device, dictionary)} />
+      ))} />
+    : null;
   const count = inUseText(list.in_use, list.limit, dictionary.devices.inUse, language);
-  return inLanguage(language, <DevicesSection count={count} rule={rule} listing={listing} credentials={credentials} busy={false} />);
+  return inLanguage(language, <DevicesSection count={count} rule={rule} listing={<>{listing}{heldOut}</>} credentials={credentials} busy={false} />);
 }
 
 /** The connection check's answers, per language, for the status page the server fills for each

@@ -1,6 +1,7 @@
 """A licence's devices (its live sessions) for the licence page the server answers without
 JavaScript: the list with a form button per device and one for all, each posting the licence's
-e-mail and code back to the licence page.
+e-mail and code back to the licence page; then the WireGuard devices held out of their servers,
+each with a button that connects it again.
 
 The markup is the script's own (``ui/src/components/devices.tsx``), prerendered by the build into
 pieces with slots (``site/forms/devices.json``); this module only chooses the pieces and fills
@@ -34,6 +35,8 @@ class DeviceRows(BuildPieces):
         "markup/section": frozenset({"CODE", "COUNT", "EMAIL", "RAW_LISTING", "RULE"}),
         "markup/listing": frozenset({"CODE", "EMAIL", "RAW_ROWS"}),
         "markup/row": frozenset({"CITY", "CODE", "DETAIL", "EMAIL", "RAW_FLAG", "SESSION"}),
+        "markup/held_out_listing": frozenset({"RAW_ROWS"}),
+        "markup/held_out_row": frozenset({"CITY", "CODE", "EMAIL", "RAW_FLAG", "SERVER"}),
         "markup/flags/*": frozenset({"NAME"}),
     }
 
@@ -64,11 +67,34 @@ class DeviceRows(BuildPieces):
             shown = fill_raw(fill(markup["listing"].encode(), credentials), {"ROWS": rows})
         else:
             shown = markup["none"].encode()
+        if listing.get("held_out"):
+            held = b"".join(self._held_out_row(parts, device, credentials) for device in listing["held_out"])
+            shown += fill_raw(markup["held_out_listing"].encode(), {"ROWS": held})
         count = plural(listing["limit"], parts["in_use"], language).replace(
             "{used}", format_number(listing["in_use"], language)
         )
         section = fill(markup["section"].encode(), {"COUNT": count, "RULE": rule, **credentials})
         return fill_raw(section, {"LISTING": shown})
+
+    @staticmethod
+    def _held_out_row(parts: dict[str, Any], device: dict[str, Any], credentials: dict[str, str]) -> bytes:
+        server = device["server"]
+        name, city = BuildPieces.place(
+            parts,
+            server.get("flag"),
+            str(server.get("name") or server["id"]),
+            str(server.get("location") or server["id"]),
+        )
+        row = fill(
+            parts["markup"]["held_out_row"].encode(), {"SERVER": server["id"], "CITY": city, **credentials}
+        )
+        return fill_raw(row, {"FLAG": DeviceRows._flag(parts, server.get("flag"), name)})
+
+    @staticmethod
+    def _flag(parts: dict[str, Any], flag: str | None, name: str) -> bytes:
+        if flag:
+            return fill(BuildPieces.flag(parts, flag).encode(), {"NAME": name})
+        return str(parts["markup"]["no_flag"]).encode()
 
     @staticmethod
     def _row(
@@ -86,8 +112,4 @@ class DeviceRows(BuildPieces):
             markup["row"].encode(),
             {"SESSION": device["session"], "CITY": city, "DETAIL": detail, **credentials},
         )
-        if flag:
-            shown_flag = fill(BuildPieces.flag(parts, flag).encode(), {"NAME": name})
-        else:
-            shown_flag = markup["no_flag"].encode()
-        return fill_raw(row, {"FLAG": shown_flag})
+        return fill_raw(row, {"FLAG": DeviceRows._flag(parts, flag, name)})

@@ -1,5 +1,6 @@
-"""Devices and "am I protected?": a licence's live sessions, ended on its owner's word, and whether
-a visitor's address is the exit address of an online VPN server."""
+"""Devices and "am I protected?": a licence's live sessions, ended on its owner's word (and its
+WireGuard devices, held out until their owner connects them again), and whether a visitor's
+address is the exit address of an online VPN server."""
 
 from __future__ import annotations
 
@@ -18,23 +19,36 @@ from vpnsite_adapters.http.api import (
 from vpnsite_adapters.http.connection_answer import connection_check_answer, server_name
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_contract.structuring import FieldError, InvalidBody
-from vpnsite_contract.website import CheckLicense, Device, DeviceList, DeviceServer, DisconnectDevices
+from vpnsite_contract.website import (
+    CheckLicense,
+    ConnectAgain,
+    Device,
+    DeviceList,
+    DeviceServer,
+    DisconnectDevices,
+    HeldOutDevice,
+)
 
 devices_api = Blueprint("devices_api", __name__)
 
 
 def device_list(listing: Listing) -> DeviceList:
     known = {view.server.location.id: view.server for view in services().snapshot.views}
-    devices = []
-    for session in listing.sessions:
-        server = known.get(session.server_id)
-        shown = DeviceServer(session.server_id)
-        if server is not None:
-            name = server_name(server)
-            shown = DeviceServer(name.id, name.name, name.flag, name.location)
-        devices.append(Device(session.id, shown, session.protocol, int(session.started_at.timestamp())))
+
+    def shown(server_id: str) -> DeviceServer:
+        server = known.get(server_id)
+        if server is None:
+            return DeviceServer(server_id)
+        name = server_name(server)
+        return DeviceServer(name.id, name.name, name.flag, name.location)
+
+    devices = [
+        Device(session.id, shown(session.server_id), session.protocol, int(session.started_at.timestamp()))
+        for session in listing.sessions
+    ]
+    held_out = [HeldOutDevice(shown(server_id)) for server_id in listing.held_out]
     limit = devices_at_once(services().snapshot.servers, listing.limit)
-    return DeviceList(in_use=listing.servers_in_use, limit=limit, devices=devices)
+    return DeviceList(in_use=listing.servers_in_use, limit=limit, devices=devices, held_out=held_out)
 
 
 @devices_api.post("/api/devices")
@@ -54,6 +68,15 @@ def disconnect() -> Response:
     session = None if body.all else body.session
     listing = services().devices.disconnect(
         body.email, body.activation_code, caller_ip(), session, visitor_id(), device_cookie()
+    )
+    return personal(remember_device(answer(device_list(listing)), body.email))
+
+
+@devices_api.post("/api/devices/connect-again")
+def connect_again() -> Response:
+    body = json_body(ConnectAgain)
+    listing = services().devices.connect_again(
+        body.email, body.activation_code, caller_ip(), body.server, visitor_id(), device_cookie()
     )
     return personal(remember_device(answer(device_list(listing)), body.email))
 

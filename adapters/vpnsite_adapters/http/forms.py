@@ -45,7 +45,14 @@ from vpnsite_adapters.http.site import Site, html_response, language_of, page_re
 from vpnsite_adapters.languages import PREFIXED
 from vpnsite_adapters.links import local_path
 from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
-from vpnsite_contract.website import CheckLicense, CreateUser, DisconnectDevices, SubmitEmail, SupportRequest
+from vpnsite_contract.website import (
+    CheckLicense,
+    ConnectAgain,
+    CreateUser,
+    DisconnectDevices,
+    SubmitEmail,
+    SupportRequest,
+)
 
 # The fields of the signed request the activation screen's "Try again" posts back.
 SIGNED_FIELDS = ("email", "user_days", "subscription", "user_comment", "request_id", "sig")
@@ -249,14 +256,15 @@ def forms_blueprint(site: Site) -> Blueprint:
 
     def check(language: str, fields: dict[str, str]) -> Response:
         """The dashboard; with ``disconnect`` (a session's id, or the word for all), after ending
-        that device of the licence."""
+        that device of the licence; with ``connect_again`` (a server's id), after letting the
+        licence's WireGuard device back on that server."""
         checks, devices = services().licence_checks, services().devices
         listing = None
         if fields.get("disconnect"):
             everything = fields["disconnect"] == site.device_rows.disconnect_all()
             ending = {"all": True} if everything else {"session": fields["disconnect"]}
             ended = structure({**_present(fields, "email", "activation_code"), **ending}, DisconnectDevices)
-            body: CheckLicense | DisconnectDevices = ended
+            body: CheckLicense | DisconnectDevices | ConnectAgain = ended
             with suppress(SessionNotFound):  # gone already, which is what its owner wanted
                 listing = devices.disconnect(
                     ended.email,
@@ -266,6 +274,15 @@ def forms_blueprint(site: Site) -> Blueprint:
                     visitor_id(),
                     device_cookie(),
                 )
+        elif fields.get("connect_again"):
+            again = structure(
+                {**_present(fields, "email", "activation_code"), "server": fields["connect_again"]},
+                ConnectAgain,
+            )
+            body = again
+            listing = devices.connect_again(
+                again.email, again.activation_code, caller_ip(), again.server, visitor_id(), device_cookie()
+            )
         else:
             body = structure(_present(fields, "email", "activation_code"), CheckLicense)
         renewed = False

@@ -95,6 +95,12 @@ CALLS: dict[str, Call] = {
         website.DisconnectDevices,
         (404,),
     ),
+    "/api/devices/connect-again": Call(
+        "Let a disconnected WireGuard device back on its server: the server puts it back within seconds",
+        website.DeviceList,
+        website.ConnectAgain,
+        (404,),
+    ),
     "/api/connection-check": Call(
         "Does this request come from an online VPN server's exit address?",
         website.ConnectionCheck,

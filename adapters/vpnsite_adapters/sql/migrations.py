@@ -379,6 +379,16 @@ MIGRATIONS += (
     ),
 )
 
+MIGRATIONS += (
+    (
+        17,
+        "a WireGuard peer its owner disconnected is held out by the hub until they connect it again",
+        # On the licence's peer itself (licence and server, no address of anyone's), so erasure
+        # and retention take it with the peer.
+        ("ALTER TABLE wg_peer ADD COLUMN held_out BOOLEAN NOT NULL DEFAULT FALSE",),
+    ),
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

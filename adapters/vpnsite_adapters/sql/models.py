@@ -130,6 +130,7 @@ def bind_models(db: peewee.Database) -> Models:
         licence_id = peewee.TextField()
         server_id = peewee.TextField()
         address = peewee.TextField()
+        held_out = peewee.BooleanField(default=False)
 
         class Meta:
             primary_key = peewee.CompositeKey("licence_id", "server_id")

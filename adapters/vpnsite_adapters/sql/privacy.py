@@ -97,7 +97,8 @@ class SqlPrivacyStore:
                 for row in sessions
             ),
             wireguard_peers=tuple(
-                HeldTunnelAddress(row.licence_id, row.server_id, row.address) for row in peers
+                HeldTunnelAddress(row.licence_id, row.server_id, row.address, bool(row.held_out))
+                for row in peers
             ),
             mail_queue=tuple(
                 HeldMail(

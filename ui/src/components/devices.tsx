@@ -1,5 +1,7 @@
 // The licence's live sessions (issue 16): server, protocol and since when — the API never gives an
-// address — with "Disconnect" per device and for all. Every answer carries the new list.
+// address — with "Disconnect" per device and for all. Every answer carries the new list. A WireGuard
+// device its owner disconnected stays listed as held out, with "Connect again": its app cannot be
+// told, so the row says so.
 //
 // Each button is a form that posts the licence's e-mail and code back to the licence page, so the
 // page the server answers without JavaScript has the same list and the same buttons: the server
@@ -7,8 +9,8 @@
 // tied to this file by tests/integration/test_device_rows.py). With the script, a submit is a call.
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, type Device, type DeviceList } from "../lib/api";
-import { disconnectDevices, listDevices } from "../lib/screen-api";
+import { ApiError, type Device, type DeviceList, type HeldOutDevice } from "../lib/api";
+import { connectAgain, disconnectDevices, listDevices } from "../lib/screen-api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, formatMoment, plural, type PluralForms } from "../lib/format";
 import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
@@ -23,10 +25,11 @@ export type Credentials = { email: string; code: string };
 export const DISCONNECT_ALL = "all";
 
 export type DeviceRowView = { session: string; flag: ComponentChildren; city: string; detail: string };
+export type HeldOutView = { server: string; flag: ComponentChildren; city: string };
 
-/** A button that posts the licence's credentials (and what to disconnect, if anything). */
-export function DeviceForm({ credentials, disconnect, label, busy, onSubmit, class: className, children }: {
-  credentials: Credentials; disconnect?: string; label?: string; busy: boolean; onSubmit?: () => void; class: string; children: ComponentChildren;
+/** A button that posts the licence's credentials (and what to disconnect or connect again, if anything). */
+export function DeviceForm({ credentials, disconnect, connect, label, busy, onSubmit, class: className, children }: {
+  credentials: Credentials; disconnect?: string; connect?: string; label?: string; busy: boolean; onSubmit?: () => void; class: string; children: ComponentChildren;
 }) {
   const { language } = useI18n();
   const submit = (event: Event) => {
@@ -38,6 +41,7 @@ export function DeviceForm({ credentials, disconnect, label, busy, onSubmit, cla
       <input type="hidden" name="email" value={credentials.email} />
       <input type="hidden" name="activation_code" value={credentials.code} />
       {disconnect !== undefined && <input type="hidden" name="disconnect" value={disconnect} />}
+      {connect !== undefined && <input type="hidden" name="connect_again" value={connect} />}
       <button type="submit" class={className} disabled={busy} aria-label={label}>
         {children}
       </button>
@@ -60,6 +64,29 @@ export function DeviceRow({ view, credentials, busy, onDisconnect }: { view: Dev
       </DeviceForm>
     </li>
   );
+}
+
+/** A WireGuard device held out of its server, and the button that lets it back on. */
+export function HeldOutRow({ view, credentials, busy, onConnect }: { view: HeldOutView; credentials: Credentials; busy: boolean; onConnect?: () => void }) {
+  const { t } = useI18n();
+  return (
+    <li class="device-row">
+      {view.flag}
+      <span class="server-name">
+        <strong>{view.city}</strong>
+        <span class="muted small">{t("devices.heldOut")}</span>
+        <span class="muted small">{t("devices.heldOutNote")}</span>
+      </span>
+      <DeviceForm credentials={credentials} connect={view.server} label={t("devices.connectAgainOne", { city: view.city })}
+        busy={busy} onSubmit={onConnect} class="button button-ghost button-small">
+        {t("devices.connectAgain")}
+      </DeviceForm>
+    </li>
+  );
+}
+
+export function HeldOutListing({ rows }: { rows: ComponentChildren }) {
+  return <ul class="device-list">{rows}</ul>;
 }
 
 /** The listed devices and the button that ends them all. */
@@ -124,6 +151,16 @@ export function deviceRowView(device: Device, since: string, t: Translate, dicti
   };
 }
 
+/** A held-out device as its row shows it: the place in the page's language. */
+export function heldOutView(device: HeldOutDevice, dictionary: Dictionary): HeldOutView {
+  const { name, city } = placeOf(dictionary.places, device.server.flag, device.server.name ?? device.server.id, device.server.location ?? device.server.id);
+  return {
+    server: device.server.id,
+    flag: device.server.flag ? <Flag country={device.server.flag} label={name} /> : <span aria-hidden="true" />,
+    city,
+  };
+}
+
 /** The licence's devices: `listed` is the list fetched with the licence (so the dashboard comes
  * whole and nothing below the list moves under the visitor's pointer when it arrives); without
  * it the list is fetched here. */
@@ -159,6 +196,13 @@ export function Devices({ credentials, listed }: { credentials: Credentials; lis
     listing = <DeviceListing rows={rows} credentials={credentials} busy={busy} onDisconnectAll={() => disconnect(null)} />;
   } else if (list) {
     listing = <NoDevices />;
+  }
+  if (list && list.held_out.length > 0) {
+    const rows = list.held_out.map((device) => (
+      <HeldOutRow key={device.server.id} view={heldOutView(device, dictionary)} credentials={credentials} busy={busy}
+        onConnect={() => run(() => connectAgain(credentials.email, credentials.code, device.server.id, language))} />
+    ));
+    listing = <>{listing}<HeldOutListing rows={rows} /></>;
   }
   return (
     <DevicesSection count={list ? inUseText(list.in_use, list.limit, dictionary.devices.inUse, language) : t("devices.loading")}

@@ -868,6 +868,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/devices/connect-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a disconnected WireGuard device back on its server: the server puts it back within seconds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConnectAgain"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeviceList"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Licence not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/connection-check": {
         parameters: {
             query?: never;
@@ -2096,6 +2202,12 @@ export interface components {
             session?: string | null;
             all?: boolean;
         };
+        /** @description The server whose WireGuard device to let back on (an id of the list's held_out). */
+        ConnectAgain: {
+            email: string;
+            activation_code: string;
+            server: string;
+        };
         /** @description What a VPN server reports every ten seconds. */
         HeartbeatBody: {
             cpu_load: number;
@@ -2336,6 +2448,8 @@ export interface components {
             /** @description Devices a licence may connect at once: one per server, at most 10, and no more than the fleet has servers */
             limit: number;
             devices: components["schemas"]["Device"][];
+            /** @description WireGuard devices disconnected here, off until connected again */
+            held_out: components["schemas"]["HeldOutDevice"][];
             /** @constant */
             success: true;
         };
@@ -2355,6 +2469,13 @@ export interface components {
             flag?: string;
             /** @description The city */
             location?: string;
+        };
+        /**
+         * @description A WireGuard device its owner disconnected: off its server until they connect it again
+         *     (/api/devices/connect-again). Its app is not told and may still show it as on.
+         */
+        HeldOutDevice: {
+            server: components["schemas"]["DeviceServer"];
         };
         ConnectionCheck: {
             protected: boolean;

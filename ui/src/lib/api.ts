@@ -24,6 +24,7 @@ export type VpnServer = ServerStatus["vpn_servers"][number];
 export type ProfileServer = Schemas["ProfileServer"];
 export type DeviceList = Schemas["DeviceList"];
 export type Device = DeviceList["devices"][number];
+export type HeldOutDevice = DeviceList["held_out"][number];
 export type ConnectionCheck = Schemas["ConnectionCheck"];
 export type AboutFacts = Schemas["AboutFacts"];
 export type SystemServer = ServerStatus["system_servers"][number];

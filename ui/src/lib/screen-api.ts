@@ -34,6 +34,10 @@ export const listDevices = (email: string, activationCode: string, language: Lan
 export const disconnectDevices = (email: string, activationCode: string, session: string | null, language: Language) =>
   post("/api/devices/disconnect", session === null ? { email, activation_code: activationCode, all: true } : { email, activation_code: activationCode, session }, language);
 
+/** Lets the licence's WireGuard device back on a server it was disconnected from. */
+export const connectAgain = (email: string, activationCode: string, server: string, language: Language) =>
+  post("/api/devices/connect-again", { email, activation_code: activationCode, server }, language);
+
 export const checkConnection = () => get("/api/connection-check");
 
 /** A GET answered for this visitor alone (never cached), typed by its path and its query. */
