@@ -355,7 +355,7 @@ def test_a_disconnected_wireguard_device_is_connected_again_from_the_devices_pag
     assert not requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()[
         "peers"
     ]
-    devices.get_by_role("button", name="Connect the WireGuard device on Amsterdam again").click()
+    devices.get_by_role("button", name="Connect the WireGuard device again to Amsterdam").click()
     expect(devices.locator(".device-row")).to_have_count(0)
     peers = requests.get(fleet.base + "/api/node/wireguard-peers", headers=auth, timeout=10).json()["peers"]
     assert [each["licence"] for each in peers] == [peer["licence"]], "back on the server's list"

@@ -214,7 +214,7 @@ export default {
     disconnectOne: "Disconnect the device connected to {{city}}",
     disconnectAll: "Disconnect all",
     connectAgain: "Connect again",
-    connectAgainOne: "Connect the WireGuard device on {{city}} again",
+    connectAgainOne: "Connect the WireGuard device again to {{city}}",
     heldOut: "WireGuard · disconnected here",
     heldOutNote: "Your WireGuard app may still show it as on; it carries no traffic until you connect it again here.",
     refresh: "Refresh",

@@ -211,7 +211,7 @@ const fr: ScreenDictionary = {
     disconnectOne: "Déconnecter l’appareil connecté à {{city}}",
     disconnectAll: "Tout déconnecter",
     connectAgain: "Reconnecter",
-    connectAgainOne: "Reconnecter l’appareil WireGuard sur {{city}}",
+    connectAgainOne: "Reconnecter l’appareil WireGuard à {{city}}",
     heldOut: "WireGuard · déconnecté ici",
     heldOutNote: "Votre application WireGuard peut encore l’afficher comme actif ; aucun trafic ne passe tant que vous ne le reconnectez pas ici.",
     refresh: "Actualiser",
