@@ -293,3 +293,38 @@ def test_pages_come_laid_out_and_keep_their_layout(browser: Any, server: Any, wi
     shifts = page.evaluate(LAYOUT_SHIFTS)
     assert sum(shift["value"] for shift in shifts) == 0, shifts
     context.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+@pytest.mark.parametrize(
+    ("language", "slow"), [("", "1,999 ms"), ("/ru", "1\u00a0999 мс"), ("/fr", "1\u202f999 ms")]
+)
+def test_a_slow_servers_ping_keeps_its_row_on_a_phone(
+    browser: Any, server: Any, width: int, language: str, slow: str
+) -> None:
+    """The probe gives up at 2 s, so a ping has at most four digits; written in full it stays on
+    one line, clear of the load beside it, and its row keeps its height (a wrapped "1,043 ms"
+    moved the row's load: a layout shift the refresh test above caught on a loaded machine)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 844}, base_url=server.base, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto(language + "/server-status")
+    measured = page.evaluate(
+        """(slow) => {
+          const row = document.querySelector('.server-row:not(.system)');
+          const before = row.getBoundingClientRect().height;
+          const value = row.querySelector('.metric-ping').lastChild;
+          value.textContent = ' ' + slow;
+          const text = document.createRange();
+          text.selectNodeContents(value);
+          const load = row.querySelector('.metric-load').getBoundingClientRect();
+          return { before, after: row.getBoundingClientRect().height, lines: text.getClientRects().length,
+                   gap: load.left - text.getBoundingClientRect().right };
+        }""",
+        slow,
+    )
+    assert measured["before"] == measured["after"] and measured["lines"] == 1 and measured["gap"] > 0, (
+        measured
+    )
+    context.close()
