@@ -167,8 +167,8 @@ def median(values: Sequence[float]) -> float:
 def snapshot_refresh_ms(url: str, refreshes: int) -> float:
     """Median time of the status snapshot's refresh (user count and fleet), in process, on a
     database a hub has already migrated."""
-    from vpnsite_adapters.clock_and_random import SystemClock
     from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
+    from vpnsite_adapters.runtime.clock_and_random import SystemClock
     from vpnsite_adapters.sql.store import SqlStore
 
     store = SqlStore.open(url, max_connections=2, run_migrations=False)

@@ -50,8 +50,8 @@ from vpnsite.codes import luhn_check_digit
 from vpnsite.emails import mailbox_key
 from vpnsite.fleet import Location, issue_server_token
 from vpnsite_adapters.bootstrap import Hub, build_hub
-from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.runtime.clock_and_random import SystemRandom
 from vpnsite_adapters.settings import load_settings
 
 

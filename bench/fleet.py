@@ -105,8 +105,8 @@ from vpnsite.fleet import Location, issue_server_token  # noqa: E402
 from vpnsite.keyed_hashes import Keyring  # noqa: E402
 from vpnsite.vpn_access import MAX_SESSIONS  # noqa: E402
 from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER  # noqa: E402
-from vpnsite_adapters.clock_and_random import SystemRandom  # noqa: E402
-from vpnsite_adapters.keyring_file import file_keyring  # noqa: E402
+from vpnsite_adapters.protection.keyring_file import file_keyring  # noqa: E402
+from vpnsite_adapters.runtime.clock_and_random import SystemRandom  # noqa: E402
 from vpnsite_adapters.settings import load_settings  # noqa: E402
 from vpnsite_adapters.sql.database import to_db  # noqa: E402
 from vpnsite_adapters.sql.store import SqlStore  # noqa: E402

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from vpnsite_adapters.catalogue import CATALOGUES
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 
 
 def catalogue_texts(language: str) -> list[str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import attrs
 
-from vpnsite_adapters.catalogue import CATALOGUES, load_catalogue
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LIST_FILE, read_languages
+from vpnsite_adapters.texts.catalogue import CATALOGUES, load_catalogue
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LIST_FILE, read_languages
 from vpnsite_contract.website import VpnServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,11 +48,9 @@ def missing_pieces(code: str, list_file: Path = LIST_FILE) -> list[str]:
         source = (ROOT / path).read_text(encoding="utf-8")
         if not re.search(rf"^\s*{code}\b|[{{,]\s*{code}\s*[,}}:]", source, re.MULTILINE):
             missing.append(f"{path}: {code} in {name}")
-    testimonials = json.loads(
-        (ROOT / "adapters/vpnsite_adapters/example_testimonials.json").read_text("utf-8")
-    )
-    if code not in testimonials:
-        missing.append(f"adapters/vpnsite_adapters/example_testimonials.json: the demo's eight in {code!r}")
+    examples = "adapters/vpnsite_adapters/operator_files/example_testimonials.json"
+    if code not in json.loads((ROOT / examples).read_text("utf-8")):
+        missing.append(f"{examples}: the demo's eight in {code!r}")
     vectors = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))
     for kind, cases in vectors.items():
         if not any(case["language"] == code for case in cases):
@@ -73,7 +71,7 @@ def missing_pieces(code: str, list_file: Path = LIST_FILE) -> list[str]:
 
 
 def _server_catalogue(code: str) -> list[str]:
-    where = f"adapters/vpnsite_adapters/catalogues/{code}.py"
+    where = f"adapters/vpnsite_adapters/texts/catalogues/{code}.py"
     try:
         catalogue = CATALOGUES.get(code) or load_catalogue(code)
     except LookupError:
@@ -94,5 +92,5 @@ def _relative(list_file: Path) -> str:
     # The installed list is named by where it is edited: under tox the package is installed, so its
     # path is inside .tox, not adapters/.
     if list_file == LIST_FILE:
-        return "adapters/vpnsite_adapters/languages.json"
+        return "adapters/vpnsite_adapters/texts/languages.json"
     return str(list_file)

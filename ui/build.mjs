@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 // The languages, as the server lists them: one bundle each.
-import LIST from "../adapters/vpnsite_adapters/languages.json" with { type: "json" };
+import LIST from "../adapters/vpnsite_adapters/texts/languages.json" with { type: "json" };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

@@ -34,13 +34,9 @@ from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
-from vpnsite_adapters.altcha_challenges import AltchaChallenges
-from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
-from vpnsite_adapters.erasure_journal import JournalFile, JournalKeyFile
 from vpnsite_adapters.jobs.fleet_probe import FleetProbe
 from vpnsite_adapters.jobs.schedule import Jobs
 from vpnsite_adapters.jobs.status_snapshot import StatusSnapshot
-from vpnsite_adapters.keyring_file import file_keyring
 from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_adapters.mail.outbox import OutboxFolder, OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
@@ -48,6 +44,10 @@ from vpnsite_adapters.mail.smtp import SmtpMailer
 from vpnsite_adapters.metrics.collectors import DatabaseCollector, SnapshotCollector
 from vpnsite_adapters.metrics.mailer import CountedMailer
 from vpnsite_adapters.metrics.registry import Metrics
+from vpnsite_adapters.protection.altcha_challenges import AltchaChallenges
+from vpnsite_adapters.protection.erasure_journal import JournalFile, JournalKeyFile
+from vpnsite_adapters.protection.keyring_file import file_keyring
+from vpnsite_adapters.runtime.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.services import Services, UseCases
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql import backup as sql_backup

@@ -17,17 +17,17 @@ from vpnsite.proof_of_work import CHALLENGE_MODES, ChallengeMode
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
-from vpnsite_adapters.links import PublicUrlError, public_origin
-from vpnsite_adapters.log_lines import LOG_FORMATS
-from vpnsite_adapters.operator_facts import (
+from vpnsite_adapters.operator_files.facts import (
     OperatorFacts,
     OperatorFactsError,
     default_operator_facts,
     read_operator_facts,
 )
-from vpnsite_adapters.operator_identity import Operator, OperatorError, read_operator
-from vpnsite_adapters.social_links import SocialLink, SocialLinksError, read_social_links
-from vpnsite_adapters.testimonials_file import TestimonialsError, TestimonialSet, read_testimonials
+from vpnsite_adapters.operator_files.identity import Operator, OperatorError, read_operator
+from vpnsite_adapters.operator_files.social_links import SocialLink, SocialLinksError, read_social_links
+from vpnsite_adapters.operator_files.testimonials import TestimonialsError, TestimonialSet, read_testimonials
+from vpnsite_adapters.runtime.log_lines import LOG_FORMATS
+from vpnsite_adapters.texts.links import PublicUrlError, public_origin
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "placeholder", "xxx", "your-secret-key"}

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.serve import OPERATOR_ENV
-from vpnsite_adapters.operator_facts import default_operator_facts
+from vpnsite_adapters.operator_files.facts import default_operator_facts
 
 EMAIL = OPERATOR_ENV["VPNSITE_OPERATOR_EMAIL"]
 SETTING = (

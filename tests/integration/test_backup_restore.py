@@ -21,7 +21,7 @@ import requests
 
 from tests.integration.processes import vpnsite
 from tests.support.serve import serve, signed_form, stop
-from vpnsite_adapters import erasure_journal
+from vpnsite_adapters.protection import erasure_journal
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

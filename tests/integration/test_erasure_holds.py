@@ -23,7 +23,7 @@ from tests.support import moved_clock
 from tests.support.serve import OPERATOR_ENV, Served, serve, signed_form, stop
 from vpnsite.emails import mailbox_key
 from vpnsite.keyed_hashes import KeySet
-from vpnsite_adapters import erasure_journal
+from vpnsite_adapters.protection import erasure_journal
 
 DAY = 86400.0
 

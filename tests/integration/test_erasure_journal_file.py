@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from vpnsite.erasure_journal import ErasureRecord, JournalKey
 from vpnsite.retention import ERASURES_KEPT, plan_retention
-from vpnsite_adapters import erasure_journal
-from vpnsite_adapters.erasure_journal import JournalFile
+from vpnsite_adapters.protection import erasure_journal
+from vpnsite_adapters.protection.erasure_journal import JournalFile
 
 NOW = datetime(2026, 11, 27, 12, tzinfo=UTC)
 KEYS = (JournalKey("ja", b"a" * 32), JournalKey("jb", b"b" * 32))

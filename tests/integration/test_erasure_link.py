@@ -25,11 +25,11 @@ from tests.integration.conftest import admin
 from tests.integration.processes import vpnsite
 from tests.support.serve import Served, serving, signed_form
 from vpnsite.erasures import Erasures
-from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import open_console
-from vpnsite_adapters.erasure_journal import JournalFile
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.outbox import OutboxFolder
+from vpnsite_adapters.protection import erasure_journal
+from vpnsite_adapters.protection.erasure_journal import JournalFile
 
 Serve = Callable[..., Served]
 ADDRESS = "Olga.Erase@example.org"

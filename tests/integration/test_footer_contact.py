@@ -23,9 +23,9 @@ from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.footer_contact import FooterContact
 from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.operator_facts import default_operator_facts
+from vpnsite_adapters.operator_files.facts import default_operator_facts
+from vpnsite_adapters.operator_files.social_links import KNOWN_NETWORKS, SocialLink, read_social_links
 from vpnsite_adapters.settings import SettingsError, load_settings
-from vpnsite_adapters.social_links import KNOWN_NETWORKS, SocialLink, read_social_links
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     if os.environ.get("CI") == "true":

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.integration.test_site_forms import SAME_SITE, html, make_site, sign_up
-from vpnsite_adapters.languages import PREFIXED
+from vpnsite_adapters.texts.languages import PREFIXED
 
 LANGUAGE_BUTTON = re.compile(r'<button form="shown-licence" formaction="([^"]*)" lang="[^"]+"[^>]*>')
 LICENCE_FORM = re.compile(r'<form id="shown-licence" method="post" action="([^"]*)" hidden>(.*?)</form>')

@@ -21,7 +21,7 @@ import requests
 
 from tests.integration.processes import vpnsite
 from tests.support.serve import Served, serving
-from vpnsite_adapters.log_lines import JsonFormatter, RequestIdFilter, request_id
+from vpnsite_adapters.runtime.log_lines import JsonFormatter, RequestIdFilter, request_id
 
 Serve = Callable[..., Served]
 EMAIL = "private.person@example.org"

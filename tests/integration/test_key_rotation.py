@@ -22,9 +22,9 @@ from tests.support.serve import serve, signed_form, stop
 from vpnsite.codes import code_groups
 from vpnsite.keyed_hashes import Keyring
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.keyring_file import RingFileReader, file_keyring
 from vpnsite_adapters.mail.outbox import OutboxMailer
 from vpnsite_adapters.mail.queue import MailQueue
+from vpnsite_adapters.protection.keyring_file import RingFileReader, file_keyring
 
 SECRET = "the original master secret of this test, 40+ characters"
 DEADLINE = 20.0

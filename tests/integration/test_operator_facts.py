@@ -22,7 +22,12 @@ from tests.site_map import LANGUAGES, localised
 from vpnsite_adapters.http.about_facts import AboutPieces
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.operator_facts import DEFAULT_FILE, Money, default_operator_facts, read_operator_facts
+from vpnsite_adapters.operator_files.facts import (
+    DEFAULT_FILE,
+    Money,
+    default_operator_facts,
+    read_operator_facts,
+)
 from vpnsite_adapters.settings import SettingsError, load_settings
 from vpnsite_contract.structuring import unstructure
 

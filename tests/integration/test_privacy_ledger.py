@@ -36,8 +36,8 @@ from vpnsite.retention import (
     run_retention,
 )
 from vpnsite.tunnel_addresses import tunnel_address
-from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import Hub, retained_files
+from vpnsite_adapters.protection import erasure_journal
 from vpnsite_adapters.settings import load_settings
 from vpnsite_adapters.sql.database import from_db, to_db
 

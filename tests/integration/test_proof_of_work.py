@@ -25,9 +25,9 @@ from tests.support.proof_of_work import payload, solution_number
 from tests.support.serve import Served, serving
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.signup_pace import COUNTS_FRESH_FOR
-from vpnsite_adapters.altcha_challenges import AltchaChallenges
-from vpnsite_adapters.clock_and_random import SystemRandom
 from vpnsite_adapters.http.messages import detail_text
+from vpnsite_adapters.protection.altcha_challenges import AltchaChallenges
+from vpnsite_adapters.runtime.clock_and_random import SystemRandom
 
 Serve = Callable[..., Served]
 SECRET = "a-test-master-key-shared-by-every-hub-of-this-test"

@@ -25,8 +25,8 @@ from tests.support.serve import OPERATOR_ENV, Served, serve, serving, signed_for
 from vpnsite_adapters.http.app import create_app, redact
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.slots import escape
-from vpnsite_adapters.links import PublicUrlError, public_origin
-from vpnsite_adapters.log_lines import escape_controls, escape_controls_in_json
+from vpnsite_adapters.runtime.log_lines import escape_controls, escape_controls_in_json
+from vpnsite_adapters.texts.links import PublicUrlError, public_origin
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     if os.environ.get("CI") == "true":

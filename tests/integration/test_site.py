@@ -12,10 +12,10 @@ import pytest
 
 from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised, page_address
 from vpnsite.archives import LINK_LIFETIME
-from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.operator_facts import default_operator_facts
+from vpnsite_adapters.operator_files.facts import default_operator_facts
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 
 if not (SITE_DIR / "pages" / "index.html").is_file():
     reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"
@@ -180,7 +180,7 @@ def test_sitemap_and_robots(site: Any) -> None:
 
 
 def test_the_api_and_the_website_speak_the_same_languages() -> None:
-    from vpnsite_adapters.languages import LANGUAGES as API_LANGUAGES
+    from vpnsite_adapters.texts.languages import LANGUAGES as API_LANGUAGES
 
     assert set(API_LANGUAGES) == set(LANGUAGES) == set(CATALOGUES)
 

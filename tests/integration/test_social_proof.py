@@ -24,8 +24,8 @@ from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.testimonials import Testimonials
+from vpnsite_adapters.operator_files.testimonials import example_testimonials, read_testimonials
 from vpnsite_adapters.settings import SettingsError, load_settings
-from vpnsite_adapters.testimonials_file import example_testimonials, read_testimonials
 from vpnsite_contract.structuring import unstructure
 
 if not (SITE_DIR / "pages" / "index.html").is_file():

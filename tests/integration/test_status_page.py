@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from vpnsite_adapters.formatting import format_moment, format_short, plural_category
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.page_formats import PageFormats
 from vpnsite_adapters.http.site import SITE_DIR
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.jobs.status_snapshot import Encoded
+from vpnsite_adapters.texts.formatting import format_moment, format_short, plural_category
 from vpnsite_contract.structuring import structure
 from vpnsite_contract.website import ServerStatus
 

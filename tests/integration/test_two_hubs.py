@@ -23,8 +23,8 @@ from tests.support.serve import serve, signed_form, stop
 from vpnsite.fleet import Location, issue_server_token
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER
-from vpnsite_adapters.clock_and_random import SystemRandom
-from vpnsite_adapters.keyring_file import file_keyring
+from vpnsite_adapters.protection.keyring_file import file_keyring
+from vpnsite_adapters.runtime.clock_and_random import SystemRandom
 from vpnsite_adapters.settings import load_settings
 from vpnsite_adapters.sql.store import SqlStore
 

@@ -32,8 +32,8 @@ def _now(_clock: object) -> datetime:
 
 
 if __name__ == "__main__":
-    from vpnsite_adapters import clock_and_random
     from vpnsite_adapters.cli.main import main
+    from vpnsite_adapters.runtime import clock_and_random
 
     clock_and_random.SystemClock.now = _now  # type: ignore[method-assign, assignment]
     sys.exit(main())

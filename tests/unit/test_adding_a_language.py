@@ -10,8 +10,8 @@ import attrs
 import pytest
 
 from tests.language_pieces import missing_pieces
-from vpnsite_adapters.catalogue import CATALOGUES, Catalogue, load_catalogue
-from vpnsite_adapters.languages import LANGUAGES, LIST_FILE, read_languages
+from vpnsite_adapters.texts.catalogue import CATALOGUES, Catalogue, load_catalogue
+from vpnsite_adapters.texts.languages import LANGUAGES, LIST_FILE, read_languages
 
 ITALIAN = {
     "code": "it",
@@ -40,7 +40,7 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
     list_file = listed_with_italian(tmp_path)
     assert read_languages(list_file).codes[-1] == "it"
     assert missing_pieces("it", list_file) == [
-        "adapters/vpnsite_adapters/catalogues/it.py: "
+        "adapters/vpnsite_adapters/texts/catalogues/it.py: "
         "the server's texts (CATALOGUE = Catalogue(...), as catalogues/en.py)",
         "ui/src/i18n/it.ts: the first script's dictionary: the layout and the home page",
         "ui/src/i18n/screens/it.ts: the other screens' dictionary and the pages' titles",
@@ -49,7 +49,7 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
         "ui/src/i18n/all.ts: it in DICTIONARIES",
         "ui/src/content/all.ts: it in TEXTS",
         "ui/src/i18n/signup-check.ts: it in WORKING",
-        "adapters/vpnsite_adapters/example_testimonials.json: the demo's eight in 'it'",
+        "adapters/vpnsite_adapters/operator_files/example_testimonials.json: the demo's eight in 'it'",
         *(
             f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them"
             for kind in ("numbers", "dates", "plurals", "days", "short", "moments", "users", "waits")
@@ -63,7 +63,7 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
 def test_a_language_not_in_the_list_is_named_as_missing_from_it_too() -> None:
     assert (
         missing_pieces("it")[0]
-        == "adapters/vpnsite_adapters/languages.json: an entry for 'it' (name, tags, locale)"
+        == "adapters/vpnsite_adapters/texts/languages.json: an entry for 'it' (name, tags, locale)"
     )
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from vpnsite.devices import devices_at_once
 from vpnsite.fleet import SPEC_LOCATIONS, VpnServer, recommended, view_fleet
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.catalogue import CATALOGUES
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"

@@ -26,7 +26,7 @@ from vpnsite.proof_of_work import CHALLENGE_TTL, Challenge, ChallengeMode, Proof
 from vpnsite.rate_limits import events_kept_for
 from vpnsite.signup_pace import COUNTS_FRESH_FOR, HOUR, Pace, PaceGauge
 from vpnsite.signups import Signups
-from vpnsite_adapters.altcha_challenges import AltchaChallenges
+from vpnsite_adapters.protection.altcha_challenges import AltchaChallenges
 
 EASY = 500
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.catalogue_texts import catalogue_texts
-from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.mail.templates import renewal_reminder
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 
 SCREENS = Path(__file__).parents[2] / "ui" / "src" / "i18n" / "screens"
 

@@ -15,15 +15,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vpnsite.codes import CODE_GROUP_LENGTH, CODE_LENGTH, code_groups
-from vpnsite_adapters.formatting import (
+from vpnsite_adapters.http.device_rows import since_text
+from vpnsite_adapters.http.page_formats import CountedText, LanguageFormats
+from vpnsite_adapters.texts.formatting import (
     format_moment,
     format_number,
     format_short,
     millions_form,
     plural,
 )
-from vpnsite_adapters.http.device_rows import since_text
-from vpnsite_adapters.http.page_formats import CountedText, LanguageFormats
 
 ROOT = Path(__file__).parents[2]
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vpnsite_adapters.catalogue import CATALOGUES
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.waits import format_wait, wait_in_units
+from vpnsite_adapters.texts.catalogue import CATALOGUES
+from vpnsite_adapters.texts.waits import format_wait, wait_in_units
 
 WAITS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent.parent / "locale_vectors.json").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.polling import accepts_gzip
 from vpnsite_adapters.http.weighted_header import MOST_ITEMS, weighted
-from vpnsite_adapters.languages import LANGUAGES
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9-]{0,10}", fullmatch=True)
 weights = st.one_of(st.none(), st.sampled_from(["0", "0.001", "0.5", "0.9", "1", "1.0"]))

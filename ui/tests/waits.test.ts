@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { readFileSync } from "node:fs";
 import { LANGUAGES, LOCALE, type Language } from "../src/lib/language";
 
-// A rate limit's wait, as the server writes it into its refusals (adapters/vpnsite_adapters/waits.py),
+// A rate limit's wait, as the server writes it into its refusals (adapters/vpnsite_adapters/texts/waits.py),
 // which both the script and the pages without it show: the vectors hold the server's rounding (the
 // count and unit for a number of seconds) and the phrase, which must be what the browser's own
 // Intl.RelativeTimeFormat writes for that time ahead (tests/unit/test_waits.py holds the server to

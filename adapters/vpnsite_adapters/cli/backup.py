@@ -15,8 +15,7 @@ from attrs import evolve
 from vpnsite.erasure_journal import JOURNAL_KEY_PREFIX, Journal, JournalKey, ring_journal_keys
 from vpnsite.errors import StoreUnavailable
 from vpnsite.privacy import reapply_erasures
-from vpnsite_adapters import erasure_journal
-from vpnsite_adapters.backup_archive import (
+from vpnsite_adapters.operations.backup_archive import (
     DATABASE,
     SECRET_KEY,
     SECRETS,
@@ -26,9 +25,10 @@ from vpnsite_adapters.backup_archive import (
     secret_files,
     write_archive,
 )
-from vpnsite_adapters.erasure_journal import KEY_FILE, read_journal_keys
-from vpnsite_adapters.keyring_file import RING_FILE, KeyRingFileError, load_ring
-from vpnsite_adapters.log_lines import use_log_format
+from vpnsite_adapters.protection import erasure_journal
+from vpnsite_adapters.protection.erasure_journal import KEY_FILE, read_journal_keys
+from vpnsite_adapters.protection.keyring_file import RING_FILE, KeyRingFileError, load_ring
+from vpnsite_adapters.runtime.log_lines import use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, data_dir_as_given, load_settings
 
 

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from vpnsite.key_ring import SECRET_BYTES, KeyRing, KeyRingError, KeyUsage, retire_refusal
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import print_table
-from vpnsite_adapters.clock_and_random import SystemClock, SystemRandom
-from vpnsite_adapters.keyring_file import KeyRingFileError, load_ring, ring_path, save_ring
+from vpnsite_adapters.protection.keyring_file import KeyRingFileError, load_ring, ring_path, save_ring
+from vpnsite_adapters.runtime.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.settings import Settings
 
 

@@ -13,9 +13,9 @@ from vpnsite.erasures import erasure_document, erasure_summary
 from vpnsite.errors import InvalidField
 from vpnsite.personal_data import table_of_rows
 from vpnsite.privacy import export_address, held_document
-from vpnsite_adapters import erasure_journal
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import json_document
+from vpnsite_adapters.protection import erasure_journal
 
 log = logging.getLogger("vpnsite.privacy")
 

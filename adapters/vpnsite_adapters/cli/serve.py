@@ -10,7 +10,7 @@ import sys
 
 import attrs
 
-from vpnsite_adapters.operator_identity import DEMO_OPERATOR, SETTING_NAMES
+from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR, SETTING_NAMES
 from vpnsite_adapters.settings import Settings
 
 log = logging.getLogger("vpnsite")

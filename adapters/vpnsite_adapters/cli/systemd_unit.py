@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from vpnsite_adapters.service_units import UnitError, hub_unit, installed_executable, node_unit
+from vpnsite_adapters.operations.service_units import UnitError, hub_unit, installed_executable, node_unit
 from vpnsite_adapters.vpn.server_directory import INSTALL_DIR
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from vpnsite_adapters.log_lines import escape_controls, escape_controls_in_json
+from vpnsite_adapters.runtime.log_lines import escape_controls, escape_controls_in_json
 
 
 def print_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], as_json: bool) -> None:

@@ -7,7 +7,7 @@ import argparse
 from vpnsite.support import SupportDesk
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import json_document, print_table
-from vpnsite_adapters.log_lines import escape_controls
+from vpnsite_adapters.runtime.log_lines import escape_controls
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

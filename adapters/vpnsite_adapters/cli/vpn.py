@@ -13,7 +13,7 @@ from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_
 from vpnsite.server_registration import NewServer, ServerRegistration
 from vpnsite_adapters.bootstrap import Console, open_store
 from vpnsite_adapters.cli.tables import print_table
-from vpnsite_adapters.service_units import UnitError
+from vpnsite_adapters.operations.service_units import UnitError
 from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
 from vpnsite_adapters.vpn.server_credentials import ServerCredentialFiles

@@ -16,12 +16,12 @@ from typing import ClassVar
 
 from flask import Blueprint, Response, request
 
-from vpnsite_adapters.formatting import format_number
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
-from vpnsite_adapters.operator_facts import Money, OperatorFacts
+from vpnsite_adapters.operator_files.facts import Money, OperatorFacts
+from vpnsite_adapters.texts.formatting import format_number
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES
 from vpnsite_contract import website
 from vpnsite_contract.structuring import unstructure
 

@@ -10,8 +10,8 @@ from vpnsite.signup_requests import FormData, SignedForm
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.profile_links import profile_list
 from vpnsite_adapters.http.wire import answer, json_body
-from vpnsite_adapters.links import archive_url
 from vpnsite_adapters.services import Services
+from vpnsite_adapters.texts.links import archive_url
 from vpnsite_contract.website import (
     ActivationResult,
     CheckLicense,

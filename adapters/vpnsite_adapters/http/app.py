@@ -30,8 +30,8 @@ from vpnsite_adapters.http.request_ids import HEADER, RequestIds
 from vpnsite_adapters.http.security_txt import security_blueprint
 from vpnsite_adapters.http.site import Site, register_site
 from vpnsite_adapters.http.testimonials import testimonials_api
+from vpnsite_adapters.operator_files.testimonials import shown_testimonials
 from vpnsite_adapters.services import Services
-from vpnsite_adapters.testimonials_file import shown_testimonials
 
 access_log = logging.getLogger("vpnsite.access")
 # The segments a personal link's token follows: the archive's (/api/config/<token>), its profiles'

@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 
 from vpnsite.devices import devices_at_once
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.formatting import format_moment, format_number, plural
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.texts.formatting import format_moment, format_number, plural
 
 
 def since_text(since: int, language: str) -> str:

@@ -27,7 +27,7 @@ from vpnsite_adapters.http.errors import STATUS_OF, refusal_headers
 from vpnsite_adapters.http.forms import same_origin
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.site import Site, html_response, language_of
-from vpnsite_adapters.languages import PREFIXED
+from vpnsite_adapters.texts.languages import PREFIXED
 
 log = logging.getLogger("vpnsite.privacy")
 

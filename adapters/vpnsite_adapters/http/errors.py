@@ -31,7 +31,7 @@ from vpnsite.errors import (
 )
 from vpnsite.support import MAX_MESSAGE
 from vpnsite_adapters.http.messages import detail_text, field_text
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE
 from vpnsite_contract.structuring import FieldError, InvalidBody, unstructure
 from vpnsite_contract.website import Challenge, Challenged, Error, FieldProblem, ValidationError
 

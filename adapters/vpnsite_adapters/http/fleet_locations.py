@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 from attrs import frozen
 
 from vpnsite.fleet import Location
-from vpnsite_adapters.formatting import plural
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.texts.formatting import plural
 
 # Between the cities of one country.
 CITY_SEPARATOR = ", "

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
-from vpnsite_adapters.social_links import SocialLink
+from vpnsite_adapters.operator_files.social_links import SocialLink
 
 
 class FooterContact(BuildPieces):

@@ -42,8 +42,8 @@ from vpnsite_adapters.http.shown_activation import COOKIE as SHOWN_COOKIE
 from vpnsite_adapters.http.shown_activation import LIFETIME as SHOWN_LIFETIME
 from vpnsite_adapters.http.shown_activation import ShownActivation, seal, unseal
 from vpnsite_adapters.http.site import Site, html_response, language_of, page_response
-from vpnsite_adapters.languages import PREFIXED
-from vpnsite_adapters.links import local_path
+from vpnsite_adapters.texts.languages import PREFIXED
+from vpnsite_adapters.texts.links import local_path
 from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
 from vpnsite_contract.website import (
     CheckLicense,

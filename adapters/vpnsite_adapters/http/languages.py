@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vpnsite_adapters.http.weighted_header import weighted
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
 def pick_language(header: str | None) -> str:

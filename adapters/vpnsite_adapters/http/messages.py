@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from vpnsite_adapters.catalogue import catalogue
-from vpnsite_adapters.formatting import format_date, format_number
-from vpnsite_adapters.waits import format_wait
+from vpnsite_adapters.texts.catalogue import catalogue
+from vpnsite_adapters.texts.formatting import format_date, format_number
+from vpnsite_adapters.texts.waits import format_wait
 
 
 def _localised(params: Mapping[str, object], language: str) -> dict[str, object]:

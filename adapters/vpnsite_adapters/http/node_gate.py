@@ -28,7 +28,7 @@ from vpnsite.keyed_hashes import Keyring
 from vpnsite.rate_limits import client_network
 from vpnsite_adapters.http.client_ip import client_ip
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES
-from vpnsite_adapters.periodic import Periodic
+from vpnsite_adapters.runtime.periodic import Periodic
 from vpnsite_adapters.settings import Network
 
 log = logging.getLogger("vpnsite.http")

@@ -8,7 +8,7 @@ from typing import Any
 
 from attrs import frozen
 
-from vpnsite_adapters.languages import LANGUAGES
+from vpnsite_adapters.texts.languages import LANGUAGES
 from vpnsite_contract import node_calls, website
 from vpnsite_contract.json_schema import component_schemas, ref
 

@@ -1,7 +1,7 @@
 """Counts, dates and counted texts ("{n} days", "{n} users") as the website's script writes them,
 for the pages the server fills.
 
-Numbers, dates and plural rules are the server's own (``vpnsite_adapters/formatting.py``, held to
+Numbers, dates and plural rules are the server's own (``vpnsite_adapters/texts/formatting.py``, held to
 ``Intl`` by ``tests/locale_vectors.json``); the texts that count something come from the same
 dictionaries the script uses: the build writes each language's plural forms of them into
 ``site/forms/formats.json`` (``ui/src/prerender.tsx``: ``formats``), with the words said instead
@@ -22,7 +22,9 @@ from typing import Any, ClassVar
 
 from attrs import frozen
 
-from vpnsite_adapters.formatting import (
+from vpnsite_adapters.http.slot_manifest import Declared
+from vpnsite_adapters.http.slots import escape, fill
+from vpnsite_adapters.texts.formatting import (
     PluralForms,
     format_date,
     format_number,
@@ -30,9 +32,7 @@ from vpnsite_adapters.formatting import (
     millions_form,
     plural,
 )
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import escape, fill
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE
 
 
 def percent_text(pattern: str, decimal: str, number: str) -> str:

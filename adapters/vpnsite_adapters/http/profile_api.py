@@ -14,7 +14,7 @@ from vpnsite.errors import ProfileNotFound
 from vpnsite_adapters.http.api import caller_ip, personal, services
 from vpnsite_adapters.http.errors import error_response
 from vpnsite_adapters.http.profile_links import openvpn_file
-from vpnsite_adapters.links import profile_url
+from vpnsite_adapters.texts.links import profile_url
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.profiles import Endpoint, client_profile
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from attrs import frozen
 
-from vpnsite_adapters.log_lines import request_id
+from vpnsite_adapters.runtime.log_lines import request_id
 
 HEADER = "X-Request-Id"
 # Set by TrustedProxyHeaders when the peer is a configured proxy: only then is its id believed.

@@ -11,9 +11,9 @@ from datetime import datetime, time, timedelta
 from flask import Blueprint, Response
 
 from vpnsite_adapters.http.api import services
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, PREFIXED
-from vpnsite_adapters.operator_facts import default_operator_facts
-from vpnsite_adapters.operator_identity import DEMO_OPERATOR
+from vpnsite_adapters.operator_files.facts import default_operator_facts
+from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, PREFIXED
 
 # RFC 9116, 2.5.5: less than a year is recommended.
 VALID_FOR = timedelta(days=180)

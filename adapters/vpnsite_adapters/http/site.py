@@ -37,11 +37,11 @@ from vpnsite_adapters.http.slot_manifest import SlotMismatch, page_problems, pie
 from vpnsite_adapters.http.slots import escape, fill, fill_raw
 from vpnsite_adapters.http.status_page import StatusPage
 from vpnsite_adapters.http.testimonials import Testimonials
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES, PREFIXED
-from vpnsite_adapters.operator_facts import OperatorFacts, default_operator_facts
-from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
-from vpnsite_adapters.social_links import SocialLink
-from vpnsite_adapters.testimonials_file import NONE, TestimonialSet
+from vpnsite_adapters.operator_files.facts import OperatorFacts, default_operator_facts
+from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR, Operator
+from vpnsite_adapters.operator_files.social_links import SocialLink
+from vpnsite_adapters.operator_files.testimonials import NONE, TestimonialSet
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES, PREFIXED
 
 log = logging.getLogger("vpnsite.site")
 

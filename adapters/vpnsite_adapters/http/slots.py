@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})
 # A name is words joined by single underscores, so two markers side by side stay two.

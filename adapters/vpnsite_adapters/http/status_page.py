@@ -12,10 +12,10 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
-from vpnsite_adapters.formatting import format_moment
 from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, escape, fill, fill_raw
+from vpnsite_adapters.texts.formatting import format_moment
 
 
 def js_number(value: float) -> str:

@@ -19,8 +19,8 @@ from flask import Blueprint, Response, request
 from vpnsite_adapters.http.slot_manifest import Declared
 from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
-from vpnsite_adapters.testimonials_file import Testimonial, TestimonialSet
+from vpnsite_adapters.operator_files.testimonials import Testimonial, TestimonialSet
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES
 from vpnsite_contract import website
 
 # Not a secret: which testimonials a page shows only has to vary.

@@ -13,7 +13,7 @@ from typing import Protocol
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import UnitOfWork
-from vpnsite_adapters.clock_and_random import SystemRandom
+from vpnsite_adapters.runtime.clock_and_random import SystemRandom
 from vpnsite_node.agent import NodeAgent
 from vpnsite_node.hub import HubClient
 

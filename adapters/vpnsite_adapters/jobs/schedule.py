@@ -19,7 +19,7 @@ from vpnsite_adapters.jobs.demo_fleet import DemoFleet, DemoServers
 from vpnsite_adapters.jobs.fleet_probe import PROBE_SECONDS, FleetProbe
 from vpnsite_adapters.jobs.status_snapshot import REFRESH_SECONDS, StatusSnapshot
 from vpnsite_adapters.mail.queue import MailQueue
-from vpnsite_adapters.periodic import Periodic
+from vpnsite_adapters.runtime.periodic import Periodic
 
 log = logging.getLogger("vpnsite")
 

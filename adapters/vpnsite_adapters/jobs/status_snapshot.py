@@ -22,7 +22,7 @@ from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
-from vpnsite_adapters.catalogue import CATALOGUES
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 from vpnsite_contract import website
 from vpnsite_contract.structuring import unstructure
 from vpnsite_contract.website import ServerStatus, StatusSummary, SystemServer, VpnServer

@@ -7,7 +7,6 @@ from vpnsite.erasures import ErasureLinks
 from vpnsite.renewals import Reminder
 from vpnsite.signups import Activation
 from vpnsite.support import Ticket
-from vpnsite_adapters.links import archive_url, erasure_url, licence_url, renewal_url, setup_url, support_url
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.templates import (
     licence_email,
@@ -15,7 +14,15 @@ from vpnsite_adapters.mail.templates import (
     ticket_acknowledgement,
     ticket_for_support,
 )
-from vpnsite_adapters.operator_identity import Operator
+from vpnsite_adapters.operator_files.identity import Operator
+from vpnsite_adapters.texts.links import (
+    archive_url,
+    erasure_url,
+    licence_url,
+    renewal_url,
+    setup_url,
+    support_url,
+)
 
 
 class QueuedNotifications:

@@ -22,7 +22,7 @@ from vpnsite.emails import mailbox_key
 from vpnsite.keyed_hashes import Keyring, KeySet
 from vpnsite.mail import Mailer, MailFailed, MailQueueStore, Message, QueuedMail, next_attempt
 from vpnsite.ports import Clock, UnitOfWork
-from vpnsite_adapters.periodic import Periodic
+from vpnsite_adapters.runtime.periodic import Periodic
 
 log = logging.getLogger("vpnsite.mail")
 

@@ -11,10 +11,10 @@ from html import escape
 
 from vpnsite.codes import code_groups
 from vpnsite.mail import Message
-from vpnsite_adapters.catalogue import catalogue
-from vpnsite_adapters.formatting import format_date, plural
-from vpnsite_adapters.languages import HTML_LANG
-from vpnsite_adapters.operator_identity import DEMO_OPERATOR, Operator
+from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR, Operator
+from vpnsite_adapters.texts.catalogue import catalogue
+from vpnsite_adapters.texts.formatting import format_date, plural
+from vpnsite_adapters.texts.languages import HTML_LANG
 
 
 def _label(text: str, language: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.catalogue import catalogue
+from vpnsite_adapters.texts.catalogue import catalogue
 
 CIPHERS = "AES-256-GCM:CHACHA20-POLY1305"
 # Each instance's subnet is a /16: room for this many clients at once.

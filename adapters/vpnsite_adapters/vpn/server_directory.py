@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.service_units import installed_executable, node_unit
+from vpnsite_adapters.operations.service_units import installed_executable, node_unit
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_adapters.vpn.pki import write_secret
 from vpnsite_adapters.vpn.profiles import server_config

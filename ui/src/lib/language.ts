@@ -1,8 +1,8 @@
 // The interface language lives in the first path segment: /ru, /es, /fr, /pt; anything else is the
 // default, English. The languages and how each is tagged are the list the server reads too
-// (adapters/vpnsite_adapters/languages.json); their texts are the dictionaries (i18n/all.ts).
+// (adapters/vpnsite_adapters/texts/languages.json); their texts are the dictionaries (i18n/all.ts).
 
-import LIST from "../../../adapters/vpnsite_adapters/languages.json";
+import LIST from "../../../adapters/vpnsite_adapters/texts/languages.json";
 
 /** A language the site has texts in: the dictionaries' (ui/tests/languages.test.ts holds them to the list). */
 export type Language = keyof typeof import("../i18n/all").DICTIONARIES;

@@ -15,7 +15,7 @@ const SECTIONS = ["company", "founder", "ready", "technologies", "investment", "
 
 // The operator's own facts (its founder, what is ready, the investment it asks for, the roadmap,
 // its source code) come from the server, which reads them from the operator's file
-// (adapters/vpnsite_adapters/operator_facts.py) and writes them, amounts and all, as the page says
+// (adapters/vpnsite_adapters/operator_files/facts.py) and writes them, amounts and all, as the page says
 // them: into the page it sends, in blocks put together from the pieces below
 // (http/about_facts.py), and as data in the page's head or from GET /api/about for the script.
 

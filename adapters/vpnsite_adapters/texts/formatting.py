@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from vpnsite_adapters.catalogue import catalogue
+from vpnsite_adapters.texts.catalogue import catalogue
 
 PluralForms = Mapping[str, str]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from attrs import frozen
 
-from vpnsite_adapters.languages import LANGUAGES
-from vpnsite_adapters.operator_json import read_operator_json
+from vpnsite_adapters.operator_files.json_files import read_operator_json
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 EXAMPLES_FILE = Path(__file__).with_name("example_testimonials.json")
 MAX_PER_LANGUAGE = 50

@@ -16,7 +16,7 @@ import attrs
 from attrs import field, frozen
 
 from vpnsite.fleet import Rank
-from vpnsite_adapters.languages import DEFAULT_LANGUAGE, LANGUAGES
+from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 
 # The licence e-mail (mail/templates.py: licence_email).
@@ -113,15 +113,17 @@ class Catalogue:
 def load_catalogue(language: str) -> Catalogue:
     """The catalogue in ``catalogues/<language>.py`` (its ``CATALOGUE``)."""
     try:
-        module = importlib.import_module(f"vpnsite_adapters.catalogues.{language}")
+        module = importlib.import_module(f"vpnsite_adapters.texts.catalogues.{language}")
     except ModuleNotFoundError:
         raise LookupError(
             f"languages.json lists {language!r}, but there is no catalogue "
-            f"vpnsite_adapters/catalogues/{language}.py"
+            f"vpnsite_adapters/texts/catalogues/{language}.py"
         ) from None
     found = getattr(module, "CATALOGUE", None)
     if not isinstance(found, Catalogue):
-        raise LookupError(f"vpnsite_adapters/catalogues/{language}.py has no CATALOGUE = Catalogue(...)")
+        raise LookupError(
+            f"vpnsite_adapters/texts/catalogues/{language}.py has no CATALOGUE = Catalogue(...)"
+        )
     return found
 
 

@@ -37,8 +37,8 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
-from vpnsite_adapters.languages import LANGUAGES
-from vpnsite_adapters.operator_json import read_operator_json
+from vpnsite_adapters.operator_files.json_files import read_operator_json
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 DEFAULT_FILE = Path(__file__).with_name("operator_facts.json")
 MAX_FILE_BYTES = 200_000

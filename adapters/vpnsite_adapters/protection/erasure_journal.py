@@ -28,7 +28,7 @@ from vpnsite.erasure_journal import ErasureRecord, Journal, JournalKey, new_jour
 from vpnsite.erasures import JournalNotWritten
 from vpnsite.ports import RandomSource
 from vpnsite.retention import RetentionPlan, deletes_erasure_record
-from vpnsite_adapters.keyring_file import KeyRingFileError
+from vpnsite_adapters.protection.keyring_file import KeyRingFileError
 
 log = logging.getLogger("vpnsite")
 

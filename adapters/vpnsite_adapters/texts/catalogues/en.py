@@ -1,7 +1,7 @@
 """The server's texts in English (catalogue.py)."""
 
 from vpnsite.fleet import Rank
-from vpnsite_adapters.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
+from vpnsite_adapters.texts.catalogue import Catalogue, LicenceTexts, ReminderTexts, TicketTexts
 
 CATALOGUE = Catalogue(
     archive_title="Your vpnsite profiles",

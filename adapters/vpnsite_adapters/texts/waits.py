@@ -9,8 +9,8 @@ both tested against it."""
 
 from __future__ import annotations
 
-from vpnsite_adapters.catalogue import catalogue
-from vpnsite_adapters.formatting import plural
+from vpnsite_adapters.texts.catalogue import catalogue
+from vpnsite_adapters.texts.formatting import plural
 
 NBSP = "\u00a0"
 
