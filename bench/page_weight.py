@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from vpnsite.fleet import SPEC_LOCATIONS
-from vpnsite_adapters.http.fleet_locations import FleetLocations
-from vpnsite_adapters.http.testimonials import Testimonials
+from vpnsite_adapters.http.pages.fleet_locations import FleetLocations
+from vpnsite_adapters.http.pages.testimonials import Testimonials
 from vpnsite_adapters.operator_files.testimonials import example_testimonials
 
 SITE = Path(__file__).resolve().parent.parent / "adapters" / "vpnsite_adapters" / "http" / "site"

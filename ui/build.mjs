@@ -207,7 +207,7 @@ const slotsIn = (text) => [...new Set([...text.matchAll(SLOT)].map((found) => fo
 
 /** The slots every prerendered piece leaves for the server (`RAW_` ones take markup): each page by
  * its file, and each string of a piece file (forms/*.json) by its language and its path in it.
- * The server holds them against the slots it fills when it starts (http/slot_manifest.py). */
+ * The server holds them against the slots it fills when it starts (http/pages/slot_manifest.py). */
 function slotManifest(out) {
   const files = (folder) => readdirSync(join(out, folder), { recursive: true }).map((name) => join(folder, name));
   const pages = {};

@@ -20,7 +20,7 @@ import requests
 
 from tests.integration.processes import free_port
 from tests.support.serve import serve, stop
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 CHROMIUM = os.environ.get("VPNSITE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

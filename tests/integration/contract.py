@@ -6,7 +6,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from vpnsite_adapters.http.openapi import openapi_document
+from vpnsite_adapters.http.api.openapi import openapi_document
 
 DOCUMENT = openapi_document()
 

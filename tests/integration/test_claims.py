@@ -16,9 +16,9 @@ import pytest
 from tests.site_map import LANGUAGES, localised
 from vpnsite.devices import devices_at_once
 from vpnsite.fleet import Location
+from vpnsite_adapters.http.api.archive import SITE
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.archive_api import SITE
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.vpn.profiles import archive
 
 if not (SITE_DIR / "forms" / "status.json").is_file():

@@ -1,6 +1,6 @@
 """The device list and the connection check's answer the server writes into the pages it sends
 without JavaScript equal, byte for byte, what the website's script renders for the same list and
-answer (http/device_rows.py, http/connection_answer.py), in the five languages."""
+answer (http/pages/device_rows.py, http/pages/connection_answer.py), in the five languages."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
 from vpnsite.fleet import Location, VpnServer
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.http.connection_answer import ConnectionAnswers, connection_check_answer
-from vpnsite_adapters.http.device_rows import DeviceRows, since_text
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.connection_answer import ConnectionAnswers, connection_check_answer
+from vpnsite_adapters.http.pages.device_rows import DeviceRows, since_text
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_contract.structuring import unstructure
 
 SINCE = int(datetime(2026, 11, 24, 7, 5, tzinfo=UTC).timestamp())

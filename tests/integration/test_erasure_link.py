@@ -124,7 +124,7 @@ def test_the_erasure_link_confirms_on_get_and_erases_on_the_sites_post_only(
         assert f"<dd>{ADDRESS}</dd>" in page.text
         assert '<form method="post"><button type="submit" class="button button-danger">' in page.text
         # The language menu keeps the link, so the page reads the same in another language.
-        # (A token's "__" is written "_&#95;", as every value the server fills in: http/slots.py.)
+        # (A token's "__" is written "_&#95;", as every value the server fills in: http/pages/slots.py.)
         shown = html.unescape(page.text)
         assert f'href="/erase/{token}"' in shown and f'href="/fr/erase/{token}"' in shown
     english = requests.get(f"{base}/erase/{token}", timeout=10)

@@ -2,7 +2,7 @@
 numbers beside it): the countries of the listed servers, online or not, each with its cities, under
 a heading that counts them in the language's plural form, the same number as the proof block's
 "Countries with servers"; a plain sentence while no server is listed. The server's markup is the
-script's, byte for byte (http/fleet_locations.py)."""
+script's, byte for byte (http/pages/fleet_locations.py)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from tests.integration.test_status_page import rendered_by_the_script
 from tests.site_map import LANGUAGES, localised
 from vpnsite.fleet import SPEC_LOCATIONS, Location
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.fleet_locations import FleetLocations
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.fleet_locations import FleetLocations
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 PIECES = FleetLocations.load(SITE_DIR / "forms" / "locations.json")
 COUNTRIES_LABEL = {

@@ -21,8 +21,8 @@ from tests.integration.test_status_page import rendered_by_the_script
 from tests.site_map import LANGUAGES, ROUTES, localised, page_address
 from tests.support.serve import OPERATOR_ENV, serve, stop
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.footer_contact import FooterContact
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.footer_contact import FooterContact
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.operator_files.facts import default_operator_facts
 from vpnsite_adapters.operator_files.social_links import KNOWN_NETWORKS, SocialLink, read_social_links
 from vpnsite_adapters.settings import SettingsError, load_settings

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.integration.test_site_forms import SAME_SITE, html, make_site, sign_up
-from vpnsite_adapters.http.device_rows import DeviceRows
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.device_rows import DeviceRows
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 MARKER_SHAPED = ["__SLOT_FOO__", "__SLOT_USERS__", "__SLOT_RAW_FOO__", "__SLOT_RAW_ROWS__"]
 

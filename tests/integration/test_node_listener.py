@@ -20,7 +20,7 @@ import requests
 from tests.integration.processes import free_port, vpnsite
 from tests.support.serve import serve, stop
 from vpnsite.keyed_hashes import Keyring, RingKeys
-from vpnsite_adapters.http.node_gate import FAILED_TOKENS, HEARTBEAT_BODY_BYTES, NodeGate
+from vpnsite_adapters.http.node.gate import FAILED_TOKENS, HEARTBEAT_BODY_BYTES, NodeGate
 
 BEAT = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
 WHERE = ("--country", "nl", "--city", "Amsterdam", "--display-name", "Netherlands", "--host", "vpn.example")

@@ -19,9 +19,9 @@ import pytest
 from tests.integration.processes import vpnsite
 from tests.integration.test_status_page import PRERENDER, rendered_by_the_script
 from tests.site_map import LANGUAGES, localised
-from vpnsite_adapters.http.about_facts import AboutPieces
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.about_facts import AboutPieces
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.operator_files.facts import (
     DEFAULT_FILE,
     Money,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.jobs.status_snapshot import Encoded
 
 if not (SITE_DIR / "forms" / "status.json").is_file():

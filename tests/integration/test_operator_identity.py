@@ -14,8 +14,8 @@ import requests
 from tests.integration.processes import free_port, vpnsite
 from tests.site_map import LANGUAGES, localised
 from tests.support.serve import OPERATOR_ENV, serve, stop
-from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.http.slots import escape
+from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.http.pages.slots import escape
 from vpnsite_adapters.settings import SettingsError, load_settings
 
 if not (SITE_DIR / "pages" / "index.html").is_file() and os.environ.get("CI") != "true":

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from tests.integration.test_site_forms import SAME_SITE, html, sign_up, site  # noqa: F401
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148"
 ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124.0 Mobile Safari/537.36"

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.support.serve import serve, stop
-from vpnsite_adapters.http.polling import accepts_gzip
+from vpnsite_adapters.http.api.polling import accepts_gzip
 
 STATUS = "/api/server-status"
 

@@ -1,5 +1,5 @@
 """The one-tap setup list the server writes into the screens it answers form posts with equals,
-byte for byte, what the website's script renders for the same profiles (http/profile_rows.py), in
+byte for byte, what the website's script renders for the same profiles (http/pages/profile_rows.py), in
 the five languages."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
-from vpnsite_adapters.http.profile_rows import ProfileRows
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.profile_rows import ProfileRows
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 LINK = "https://vpn.example/api/profile/t0k_en-&/"
 

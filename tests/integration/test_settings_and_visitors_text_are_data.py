@@ -23,8 +23,8 @@ from tests.integration.processes import free_port, vpnsite
 from tests.site_map import LANGUAGES, ROUTES, page_address
 from tests.support.serve import OPERATOR_ENV, Served, serve, serving, signed_form, stop
 from vpnsite_adapters.http.app import create_app, redact
-from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.http.slots import escape
+from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.http.pages.slots import escape
 from vpnsite_adapters.runtime.log_lines import escape_controls, escape_controls_in_json
 from vpnsite_adapters.texts.links import PublicUrlError, public_origin
 

@@ -13,7 +13,7 @@ import pytest
 from tests.site_map import HTML_LANG, LANGUAGES, ROUTES, localised, page_address
 from vpnsite.archives import LINK_LIFETIME
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.operator_files.facts import default_operator_facts
 from vpnsite_adapters.texts.catalogue import CATALOGUES
 

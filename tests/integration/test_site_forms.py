@@ -13,7 +13,7 @@ import pytest
 
 from tests.site_map import LANGUAGES, ROUTES, page_address
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 
 if not (SITE_DIR / "forms" / "formats.json").is_file():
     reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"

@@ -17,8 +17,8 @@ import pytest
 
 from tests.integration.processes import free_port
 from tests.site_map import LANGUAGES
-from vpnsite_adapters.http.site import SITE_DIR, Site
-from vpnsite_adapters.http.slot_manifest import SlotMismatch
+from vpnsite_adapters.http.pages.site import SITE_DIR, Site
+from vpnsite_adapters.http.pages.slot_manifest import SlotMismatch
 
 if not (SITE_DIR / "slots.json").is_file():
     reason = f"the website is not built in {SITE_DIR} (run `python build_ui.py`)"
@@ -125,7 +125,7 @@ def test_serve_refuses_to_start_on_a_site_built_for_another_server(
     _edit(built / "slots.json", lambda text: text.replace('"TICKET"', '"TICKET_NUMBER"', 1))
     port = free_port()
     start = (
-        "import sys, vpnsite_adapters.http.site as site; from pathlib import Path; "
+        "import sys, vpnsite_adapters.http.pages.site as site; from pathlib import Path; "
         f"site.SITE_DIR = Path({str(built)!r}); "
         "from vpnsite_adapters.cli.main import main; "
         f"sys.exit(main(['serve', '--host', '127.0.0.1', '--port', '{port}']))"

@@ -22,8 +22,8 @@ from tests.site_map import LANGUAGES, localised
 from tests.support.serve import serve, stop
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.http.testimonials import Testimonials
+from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.http.pages.testimonials import Testimonials
 from vpnsite_adapters.operator_files.testimonials import example_testimonials, read_testimonials
 from vpnsite_adapters.settings import SettingsError, load_settings
 from vpnsite_contract.structuring import unstructure

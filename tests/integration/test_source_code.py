@@ -17,7 +17,7 @@ import requests
 
 from tests.site_map import LANGUAGES, localised
 from tests.support.serve import OPERATOR_ENV, serve, stop
-from vpnsite_adapters.http.site import SITE_DIR
+from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.operator_files.facts import default_operator_facts
 
 if not (SITE_DIR / "pages" / "index.html").is_file() and os.environ.get("CI") != "true":

@@ -1,6 +1,6 @@
 """What the server writes into pages equals, byte for byte, what the website's script renders:
-the status page's live block for a snapshot (http/status_page.py); counts, dates, "{n} days" and
-the texts counting users (http/page_formats.py), with the plural rules Intl applies, the words for
+the status page's live block for a snapshot (http/pages/status_page.py); counts, dates, "{n} days" and
+the texts counting users (http/pages/page_formats.py), with the plural rules Intl applies, the words for
 a new service below the script's threshold and both forms of a count above a million; in the five
 languages."""
 
@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.page_formats import PageFormats
-from vpnsite_adapters.http.site import SITE_DIR
-from vpnsite_adapters.http.status_page import StatusPage
+from vpnsite_adapters.http.pages.page_formats import PageFormats
+from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.http.pages.status_page import StatusPage
 from vpnsite_adapters.jobs.status_snapshot import Encoded
 from vpnsite_adapters.texts.formatting import format_moment, format_short, plural_category
 from vpnsite_contract.structuring import structure

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from vpnsite_adapters.http.openapi import openapi_document
+from vpnsite_adapters.http.api.openapi import openapi_document
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "ui"
 GENERATOR = UI / "node_modules" / ".bin" / "openapi-typescript"
 CHECKED_IN = UI / "src" / "lib" / "api-types.ts"
 REGENERATE = (
-    'python -c "import json; from vpnsite_adapters.http.openapi import openapi_document; '
+    'python -c "import json; from vpnsite_adapters.http.api.openapi import openapi_document; '
     'print(json.dumps(openapi_document(), indent=2))" > /tmp/openapi.json'
     " && npm --prefix ui run api-types -- /tmp/openapi.json"
 )

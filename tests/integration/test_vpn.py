@@ -14,8 +14,8 @@ import pytest
 
 from tests.support.api import sign_up
 from vpnsite.fleet import Location
+from vpnsite_adapters.http.api.archive import SITE
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.archive_api import SITE
 from vpnsite_adapters.vpn.keystore import initialise
 from vpnsite_adapters.vpn.pki import CLIENT_KEY_PEM, TlsCryptV2ServerKey, licence_of_metadata, read_pem_block
 

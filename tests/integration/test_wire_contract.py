@@ -13,8 +13,8 @@ from tests.integration.test_fleet import BEAT, beat, token_for
 from tests.support.api import call, sign_up
 from vpnsite.fleet import Heartbeat
 from vpnsite.vpn_login_limits import PER_SERVER
+from vpnsite_adapters.http.api.openapi import CALLS, openapi_document
 from vpnsite_adapters.http.app import create_app
-from vpnsite_adapters.http.openapi import CALLS, openapi_document
 from vpnsite_node.gatekeeper import told
 from vpnsite_node.hub import HubClient, Verdict
 

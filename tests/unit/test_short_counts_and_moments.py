@@ -15,8 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vpnsite.codes import CODE_GROUP_LENGTH, CODE_LENGTH, code_groups
-from vpnsite_adapters.http.device_rows import since_text
-from vpnsite_adapters.http.page_formats import CountedText, LanguageFormats
+from vpnsite_adapters.http.pages.device_rows import since_text
+from vpnsite_adapters.http.pages.page_formats import CountedText, LanguageFormats
 from vpnsite_adapters.texts.formatting import (
     format_moment,
     format_number,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vpnsite_adapters.http.api.polling import accepts_gzip
 from vpnsite_adapters.http.languages import pick_language
-from vpnsite_adapters.http.polling import accepts_gzip
 from vpnsite_adapters.http.weighted_header import MOST_ITEMS, weighted
 from vpnsite_adapters.texts.languages import LANGUAGES
 

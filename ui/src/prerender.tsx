@@ -103,7 +103,7 @@ function inLanguage(language: Language, element: ComponentChildren): string {
 }
 
 /** Each known country's flag and the one for every other country, its label a slot: the pieces
- * the server draws a server's flag from (http/slots.py: BuildPieces.flag). */
+ * the server draws a server's flag from (http/pages/slots.py: BuildPieces.flag). */
 function flagPieces(language: Language): Record<string, string> {
   return Object.fromEntries(
     [...Object.keys(DICTIONARIES[language].places.countries), "other"].map((country) => [country, inLanguage(language, <Flag country={country} label={slot("NAME")} />)]),
@@ -111,7 +111,7 @@ function flagPieces(language: Language): Record<string, string> {
 }
 
 /** The footer's contact column in pieces, per language, for the server to put together from the
- * operator's social links (http/footer_contact.py): the column with links ("Follow us", the links
+ * operator's social links (http/pages/footer_contact.py): the column with links ("Follow us", the links
  * a raw slot) and without ("Contact"), each kind of link, its address and label slots, and the
  * link to the source code (its place in the column a raw slot). */
 export function footerParts(language: Language) {
@@ -136,7 +136,7 @@ export function renderFooterContact(links: SocialLink[], language: Language, sou
 }
 
 /** The status page's live block in pieces, per language, for the server to put together from its
- * snapshot (http/status_page.py): markup with slots, and the texts and tables it needs. */
+ * snapshot (http/pages/status_page.py): markup with slots, and the texts and tables it needs. */
 export function statusParts(language: Language) {
   const { t } = makeTranslator(language, DICTIONARIES[language]);
   const row = { name: slot("NAME"), status: slot("STATUS"), statusText: slot("STATUS_TEXT") };
@@ -198,7 +198,7 @@ export function renderStatusBlock(data: ServerStatus, language: Language): strin
 }
 
 /** The one-tap setup list in pieces, per language, for the screens the server answers form posts
- * with (http/profile_rows.py): markup with slots, the flags, the places and the load colours. */
+ * with (http/pages/profile_rows.py): markup with slots, the flags, the places and the load colours. */
 export function profileParts(language: Language) {
   const city = slot("CITY");
   const row = { id: slot("ID"), recommended: false, flag: slot("RAW_FLAG"), name: slot("NAME"), city, load: slot("LOAD"), level: slot("LEVEL"), links: slot("RAW_LINKS"), open: slot("RAW_OPEN") };
@@ -226,7 +226,7 @@ export function renderProfiles(profiles: ProfileServer[], language: Language): s
 }
 
 /** The device list in pieces, per language, for the licence page the server answers without
- * JavaScript (http/device_rows.py): markup with slots, the texts it counts and formats with, the
+ * JavaScript (http/pages/device_rows.py): markup with slots, the texts it counts and formats with, the
  * flags and the places. */
 export function deviceParts(language: Language) {
   const dictionary = DICTIONARIES[language];
@@ -245,7 +245,7 @@ export function deviceParts(language: Language) {
     },
     places: dictionary.places,
     in_use: dictionary.devices.inUse,
-    // How many devices a licence connects at once (http/device_rows.py: limit_texts): as many as
+    // How many devices a licence connects at once (http/pages/device_rows.py: limit_texts): as many as
     // the fleet has servers when it has fewer than the limit ("rule_fleet"), else the limit.
     at_once: dictionary.devices.atOnce,
     rule_fleet: dictionary.devices.ruleFleet,
@@ -275,7 +275,7 @@ export function renderDevices(list: DeviceList, since: Record<string, string>, c
 }
 
 /** The connection check's answers, per language, for the status page the server fills for each
- * visitor (http/connection_answer.py): markup (the city of a server as a slot) and the places. */
+ * visitor (http/pages/connection_answer.py): markup (the city of a server as a slot) and the places. */
 export function checkParts(language: Language) {
   const answered = (answer: ConnectionCheck) => inLanguage(language, <ConnectionCheckView state={{ kind: "answered", answer }} />);
   return {
@@ -298,7 +298,7 @@ export function renderConnectionCheck(answer: ConnectionCheck, language: Languag
 const SHOWN_TESTIMONIALS = 3;
 
 /** The testimonials block in pieces, per language, for the home page the server sends
- * (http/testimonials.py): with and without the examples' note, the cards a raw slot; a card, its
+ * (http/pages/testimonials.py): with and without the examples' note, the cards a raw slot; a card, its
  * texts slots and its stars a raw slot; one star; and how many a page shows. */
 export function testimonialParts(language: Language) {
   const item = { name: slot("NAME"), about: slot("ABOUT"), text: slot("TEXT"), initials: slot("INITIALS"), stars: slot("STARS_LABEL") };
@@ -317,7 +317,7 @@ export function renderTestimonials(picked: Testimonials, language: Language): st
 }
 
 /** The home page's locations section in pieces, per language, for the server to fill from the
- * fleet (http/fleet_locations.py): the heading (a slot) and the cards (a raw slot); a card, its
+ * fleet (http/pages/fleet_locations.py): the heading (a slot) and the cards (a raw slot); a card, its
  * flag a raw slot; what is said while no server is listed; the flags, the places, and the
  * heading's plural forms. */
 export function locationParts(language: Language) {
@@ -348,7 +348,7 @@ function moneyPattern(language: Language, currency: string): string {
 }
 
 /** The About page's facts in pieces, per language, for the server to put together from the
- * operator's file (http/about_facts.py): a list item and a paragraph (their text a slot), the
+ * operator's file (http/pages/about_facts.py): a list item and a paragraph (their text a slot), the
  * investment section's body, a cost row and a roadmap card; a card's heading; the money formats. */
 export function aboutParts(language: Language) {
   const about = TEXTS[language].about;

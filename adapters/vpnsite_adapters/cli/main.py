@@ -24,7 +24,7 @@ from vpnsite_adapters.cli import (
     tickets,
     vpn,
 )
-from vpnsite_adapters.http.slot_manifest import SlotMismatch
+from vpnsite_adapters.http.pages.slot_manifest import SlotMismatch
 from vpnsite_adapters.protection.keyring_file import KeyRingFileError
 from vpnsite_adapters.runtime.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, database_sought, load_settings

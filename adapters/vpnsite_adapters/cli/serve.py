@@ -41,7 +41,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run_serve(settings: Settings, _args: argparse.Namespace) -> int:
     from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app, node_gate
-    from vpnsite_adapters.http.node_process import NodeProcess, bind_listener, this_command
+    from vpnsite_adapters.http.node.process import NodeProcess, bind_listener, this_command
     from vpnsite_adapters.http.waitress_server import create_graceful_server
     from vpnsite_adapters.metrics.listener import MetricsListener
     from vpnsite_adapters.vpn.keystore import initialise
@@ -151,7 +151,7 @@ def run_serve_node(settings: Settings, args: argparse.Namespace) -> int:
 
     from vpnsite_adapters.bootstrap import build_hub
     from vpnsite_adapters.http.app import create_app, node_gate
-    from vpnsite_adapters.http.node_process import answer_scrapes
+    from vpnsite_adapters.http.node.process import answer_scrapes
     from vpnsite_adapters.http.waitress_server import create_node_server
 
     listener = socket.socket(fileno=args.listen_fd)

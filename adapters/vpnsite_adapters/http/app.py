@@ -11,25 +11,25 @@ from flask.typing import ResponseReturnValue
 from flask_cors import CORS
 
 from vpnsite.ports import UnitOfWork
-from vpnsite_adapters.http.about_facts import about_api
-from vpnsite_adapters.http.api import api
-from vpnsite_adapters.http.archive_api import SITE, archive_api
+from vpnsite_adapters.http.api.archive import SITE, archive_api
+from vpnsite_adapters.http.api.devices import devices_api
+from vpnsite_adapters.http.api.metrics import register_metrics
+from vpnsite_adapters.http.api.openapi import openapi_document
+from vpnsite_adapters.http.api.polling import HSTS, PollingEndpoints
+from vpnsite_adapters.http.api.profiles import profile_api
+from vpnsite_adapters.http.api.website import api
 from vpnsite_adapters.http.client_ip import TrustedProxyHeaders
-from vpnsite_adapters.http.devices_api import devices_api
-from vpnsite_adapters.http.erasure_pages import erasure_blueprint
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, register_error_handlers
-from vpnsite_adapters.http.forms import forms_blueprint
 from vpnsite_adapters.http.languages import pick_language
-from vpnsite_adapters.http.metrics_api import register_metrics
-from vpnsite_adapters.http.node_api import GATE, node_api
-from vpnsite_adapters.http.node_gate import NodeGate
-from vpnsite_adapters.http.openapi import openapi_document
-from vpnsite_adapters.http.polling import HSTS, PollingEndpoints
-from vpnsite_adapters.http.profile_api import profile_api
+from vpnsite_adapters.http.node.calls import GATE, node_api
+from vpnsite_adapters.http.node.gate import NodeGate
+from vpnsite_adapters.http.pages.about_facts import about_api
+from vpnsite_adapters.http.pages.erasure_pages import erasure_blueprint
+from vpnsite_adapters.http.pages.forms import forms_blueprint
+from vpnsite_adapters.http.pages.security_txt import security_blueprint
+from vpnsite_adapters.http.pages.site import Site, register_site
+from vpnsite_adapters.http.pages.testimonials import testimonials_api
 from vpnsite_adapters.http.request_ids import HEADER, RequestIds
-from vpnsite_adapters.http.security_txt import security_blueprint
-from vpnsite_adapters.http.site import Site, register_site
-from vpnsite_adapters.http.testimonials import testimonials_api
 from vpnsite_adapters.operator_files.testimonials import shown_testimonials
 from vpnsite_adapters.services import Services
 

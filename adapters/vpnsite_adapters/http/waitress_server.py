@@ -16,7 +16,7 @@ from waitress.utilities import Error, RequestEntityTooLarge
 from vpnsite_adapters.http.graceful_stop import GracefulServer
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.node_gate import HEARTBEAT_BODY_BYTES, NODE_PATHS, NodeGate, Verdict, peer_address
+from vpnsite_adapters.http.node.gate import HEARTBEAT_BODY_BYTES, NODE_PATHS, NodeGate, Verdict, peer_address
 from vpnsite_adapters.settings import Settings
 
 # select() cannot watch a descriptor numbered 1,024 or above; poll() can, but waitress's poll loop

@@ -95,7 +95,7 @@ class StatusSnapshot:
     # The home page's figures: the fleet's uptime over the last 30 days in tenths of a per cent,
     # rounded down (None: not yet a day of heartbeats to measure from), and where its servers
     # are: every listed server's location, online or not, in the order listed (the home page's
-    # locations section, http/fleet_locations.py; ``countries``).
+    # locations section, http/pages/fleet_locations.py; ``countries``).
     uptime: UptimeStore | None = None
     uptime_permille: int | None = None
     locations: tuple[Location, ...] = ()

@@ -1,7 +1,7 @@
 """Who runs the service: the company the footer, About page, terms and privacy policy name.
 
 The website is prerendered with placeholders; the served pages get these values (see
-``http/site.py``), so the operator is a runtime setting like the public URL."""
+``http/pages/site.py``), so the operator is a runtime setting like the public URL."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ PluralRule = Literal["one", "one-few-many", "one-millions", "zero-one-millions"]
 @frozen(kw_only=True)
 class Catalogue:
     # The personal archive's README.txt (vpn/profiles.py): its title, and its steps in order; {rule}
-    # is how many devices connect at once, in the website's words for the fleet (http/device_rows.py).
+    # is how many devices connect at once, in the website's words for the fleet (http/pages/device_rows.py).
     archive_title: str
     archive_steps: tuple[str, ...]
     # The API's error details by code, what a field failed by kind, and the JSON types a field

@@ -82,7 +82,7 @@ def licence_url(origin: str, language: str) -> str:
 
 def setup_url(origin: str, language: str, token: str) -> str:
     """The licence e-mail's personal link for a phone: the licence with its servers' one-tap
-    profiles (http/forms.py: setup_page), under the archive's signed token."""
+    profiles (http/pages/forms.py: setup_page), under the archive's signed token."""
     return f"{licence_url(origin, language)}/setup/{token}"
 
 
@@ -96,7 +96,7 @@ def renewal_url(origin: str, language: str, token: str) -> str:
 
 def erasure_url(origin: str, language: str, token: str) -> str:
     """The licence e-mail's "Didn't sign up? Erase this address": a confirmation page in the
-    licence's language (http/erasure_pages.py), whose button erases."""
+    licence's language (http/pages/erasure_pages.py), whose button erases."""
     return f"{origin}{_prefix(language)}/erase/{token}"
 
 

@@ -5,7 +5,7 @@
 // the script starts from the same answer; with the script, the button asks the API.
 //
 // The answers are exported for the build, which prerenders them with slots for the server
-// (http/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
+// (http/pages/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
 import { useEffect, useState } from "preact/hooks";
 import type { ConnectionCheck as Answer } from "../lib/api";
 import { checkConnection } from "../lib/screen-api";

@@ -5,7 +5,7 @@
 //
 // Each button is a form that posts the licence's e-mail and code back to the licence page, so the
 // page the server answers without JavaScript has the same list and the same buttons: the server
-// puts it together from these pieces, prerendered with slots by the build (http/device_rows.py,
+// puts it together from these pieces, prerendered with slots by the build (http/pages/device_rows.py,
 // tied to this file by tests/integration/test_device_rows.py). With the script, a submit is a call.
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -135,7 +135,7 @@ export function inUseText(inUse: number, limit: number, forms: PluralForms, lang
 }
 
 /** When a session started: the day and the time in the visitor's zone, the zone named (the
- * server's page without the script names UTC: http/device_rows.py). */
+ * server's page without the script names UTC: http/pages/device_rows.py). */
 function sinceText(since: number, language: Language): string {
   return formatMoment(since, language);
 }

@@ -13,7 +13,7 @@ export const APP_DOWNLOADS = [
 ];
 
 /** Which phone a browser says it runs on ("ios", "android", or "" for anything else); the server
- * reads the same from the form post it answers (http/forms.py: phone_of). */
+ * reads the same from the form post it answers (http/pages/forms.py: phone_of). */
 export function phoneOf(userAgent: string): string {
   return /iPhone|iPad|iPod/.test(userAgent) ? "ios" : /Android/.test(userAgent) ? "android" : "";
 }

@@ -2,7 +2,7 @@
 // any, under "Follow us", else only "Contact"; its e-mail (VPNSITE_OPERATOR_EMAIL) always, by name;
 // and where the site's source code is published (the operator's facts: source_code, VPNSITE_OPERATOR_FACTS).
 // The build prerenders it in pieces (prerender.tsx: footerParts) that the server puts together
-// into every page it sends (http/footer_contact.py); the script keeps that markup as it is
+// into every page it sends (http/pages/footer_contact.py); the script keeps that markup as it is
 // (layout.tsx), so the first script carries neither this code nor the links.
 import type { ComponentChildren } from "preact";
 import { useI18n } from "../lib/i18n";

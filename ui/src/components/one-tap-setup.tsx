@@ -5,7 +5,7 @@
 // first by the API): on a phone its import button is the one primary button, the others secondary.
 //
 // The pieces are exported for the build, which prerenders them with slots for the screens the
-// server answers form posts with (http/profile_rows.py puts them together, tied to this file by
+// server answers form posts with (http/pages/profile_rows.py puts them together, tied to this file by
 // tests/integration/test_profile_rows.py).
 import type { ComponentChildren } from "preact";
 import type { ProfileServer } from "../lib/api";

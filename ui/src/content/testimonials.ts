@@ -1,6 +1,6 @@
 // The home page's testimonials are the operator's (VPNSITE_TESTIMONIALS), or in the demo the
 // specification's eight labelled as examples (adapters/vpnsite_adapters/operator_files/example_testimonials.json):
-// the server picks a few for each page (http/testimonials.py), and for the script
+// the server picks a few for each page (http/pages/testimonials.py), and for the script
 // (GET /api/testimonials). None of them is in the script.
 import type { components } from "../lib/api-types";
 

@@ -15,7 +15,7 @@ export const OPERATOR_PLACEHOLDERS: Operator = {
 };
 
 /** Where the server writes the footer's contact column (the operator's e-mail and social links),
- * put together from the build's pieces (prerender.tsx: footerParts; http/footer_contact.py). */
+ * put together from the build's pieces (prerender.tsx: footerParts; http/pages/footer_contact.py). */
 export const FOOTER_CONTACT_MARKER = "__FOOTER_CONTACT__";
 
 /** The meta tags every page carries in its head. */

@@ -2,7 +2,7 @@ import type { Dictionary } from "./i18n";
 
 /** A server's country and city in the page's language: the dictionary's name for the country of its
  * flag, and its city's name where the dictionary translates that city; else the server's own (the
- * server's pages do the same: http/slots.py, BuildPieces.place). */
+ * server's pages do the same: http/pages/slots.py, BuildPieces.place). */
 export function placeOf(places: Dictionary["places"], country: string | null | undefined, name: string, city: string): { name: string; city: string } {
   const { countries, cities } = places;
   return {

@@ -2,7 +2,7 @@
 //
 // The build prerenders each answer once per language with the same components and dictionaries
 // as the scripted screens, leaving markers (slot) where the visitor's values go; the server fills
-// them, HTML-escaped, when it answers (adapters/vpnsite_adapters/http/site.py). Without JavaScript
+// them, HTML-escaped, when it answers (adapters/vpnsite_adapters/http/pages/site.py). Without JavaScript
 // the forms post to the page's own path (form-action 'self').
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";

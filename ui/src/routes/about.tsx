@@ -17,7 +17,7 @@ const SECTIONS = ["company", "founder", "ready", "technologies", "investment", "
 // its source code) come from the server, which reads them from the operator's file
 // (adapters/vpnsite_adapters/operator_files/facts.py) and writes them, amounts and all, as the page says
 // them: into the page it sends, in blocks put together from the pieces below
-// (http/about_facts.py), and as data in the page's head or from GET /api/about for the script.
+// (http/pages/about_facts.py), and as data in the page's head or from GET /api/about for the script.
 
 export const FactItem = ({ text }: { text: string }) => <li>{text}</li>;
 

@@ -1,5 +1,5 @@
 // The home page's later sections: what the service does, where its servers are (the fleet's, as
-// the server knows it: http/fleet_locations.py), what its users say and how it keeps them safe. A chunk of its own, with its texts in the screens' part of the
+// the server knows it: http/pages/fleet_locations.py), what its users say and how it keeps them safe. A chunk of its own, with its texts in the screens' part of the
 // dictionary: the page the server sends has them, so the first script does not carry them
 // (components/server-markup.tsx).
 import "../lib/first-load";
@@ -59,7 +59,7 @@ function Features() {
 export type FleetCountry = { code: string; name: string; cities: string };
 
 /** The countries of the listed servers (online or not, as the status page lists them), in the
- * order each one's first server is listed, each city once (http/fleet_locations.py: countries). */
+ * order each one's first server is listed, each city once (http/pages/fleet_locations.py: countries). */
 export function fleetCountries(servers: readonly VpnServer[], places: Dictionary["places"]): FleetCountry[] {
   const found = new Map<string, { name: string; cities: string[] }>();
   for (const server of servers) {
@@ -133,7 +133,7 @@ function Locations() {
 export const Star = () => <Icon path={starIcon} size={16} />;
 
 /** One testimonial, as the operator wrote it (text: escaped wherever it is drawn); its stars are
- * given drawn, so the server can repeat one (http/testimonials.py). */
+ * given drawn, so the server can repeat one (http/pages/testimonials.py). */
 export function TestimonialCard({ item, stars }: { item: Testimonial; stars: ComponentChildren }) {
   return (
     <li class="card testimonial">

@@ -1,5 +1,5 @@
 // The licence e-mail's "Didn't sign up? Erase this address": the page its link opens, and the
-// server's answers to the page's button (adapters/vpnsite_adapters/http/erasure_pages.py).
+// server's answers to the page's button (adapters/vpnsite_adapters/http/pages/erasure_pages.py).
 //
 // Only the server sends these pages, prerendered here with slots for what it knows (the address,
 // the counts, a refusal's reason; TOKEN, the link's own, in the language menu's links). They ship

@@ -177,7 +177,7 @@ export function ActivationScreen() {
 
   // The address says the tab has an activation to show (``?kept``): reloaded or opened in another
   // language, the server sends this page for the script to show it; bare, the server sends home
-  // (adapters/vpnsite_adapters/http/forms.py: activation_page).
+  // (adapters/vpnsite_adapters/http/pages/forms.py: activation_page).
   useEffect(() => {
     if (!answered && state.kind === "success" && !location.search) history.replaceState(history.state, "", `${location.pathname}${KEPT}`);
   }, [state.kind]);

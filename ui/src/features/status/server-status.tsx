@@ -18,7 +18,7 @@ import { ConnectionCheck } from "../../components/connection-check";
 const fetchStatus = conditionalGetter("/api/server-status");
 
 // The live block is drawn from views of plain strings, so the build can prerender it with slots
-// that the server fills from its snapshot for pages sent without JavaScript (http/status_page.py,
+// that the server fills from its snapshot for pages sent without JavaScript (http/pages/status_page.py,
 // tied to this file by tests/integration/test_status_page.py).
 
 /** A VPN server's pill: online, offline, or anything else as "not configured". */

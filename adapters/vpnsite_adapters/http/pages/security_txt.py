@@ -10,7 +10,7 @@ from datetime import datetime, time, timedelta
 
 from flask import Blueprint, Response
 
-from vpnsite_adapters.http.api import services
+from vpnsite_adapters.http.context import services
 from vpnsite_adapters.operator_files.facts import default_operator_facts
 from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR
 from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, PREFIXED

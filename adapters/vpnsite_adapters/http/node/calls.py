@@ -8,9 +8,9 @@ from flask import Blueprint, Response, current_app, request
 
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
-from vpnsite_adapters.http.api import caller_ip
+from vpnsite_adapters.http.context import caller_ip
 from vpnsite_adapters.http.errors import domain_error_response
-from vpnsite_adapters.http.node_gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
+from vpnsite_adapters.http.node.gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from vpnsite.devices import devices_at_once
 from vpnsite.vpn_access import MAX_SESSIONS
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.texts.formatting import format_moment, format_number, plural
 
 
@@ -57,7 +57,7 @@ class DeviceRows(BuildPieces):
         }
 
     def section(self, language: str, listing: dict[str, Any], email: str, code: str, rule: str) -> bytes:
-        """The whole section for a listing as the devices API answers it (``http/devices_api.py``),
+        """The whole section for a listing as the devices API answers it (``http/api/devices.py``),
         with the ``rule`` of ``limit_texts``."""
         parts = self.of(language)
         markup = parts["markup"]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from vpnsite_adapters.http.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slot_manifest import Declared
 from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", '"': "&quot;"})

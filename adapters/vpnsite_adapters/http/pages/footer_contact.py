@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.operator_files.social_links import SocialLink
 
 

@@ -19,8 +19,8 @@ from typing import Any, ClassVar
 from attrs import frozen
 
 from vpnsite.fleet import Location
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.texts.formatting import plural
 
 # Between the cities of one country.

@@ -37,7 +37,7 @@ def personal_archive(token: str) -> Response:
             profiles[f"wireguard/{server.location.id}.conf"] = wireguard.client_config(
                 server, private, address
             )
-    # The device limit in the words the site says it for the same fleet (http/device_rows.py).
+    # The device limit in the words the site says it for the same fleet (http/pages/device_rows.py).
     site = current_app.extensions.get(SITE)
     rule = None if site is None else site.device_rows.limit_texts(licence.language, services.snapshot.servers)
     body = archive(profiles, licence.language, None if rule is None else rule["DEVICE_RULE"])

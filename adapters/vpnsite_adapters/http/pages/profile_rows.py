@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from vpnsite_adapters.http.page_formats import load_percent, load_value
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.page_formats import load_percent, load_value
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 
 
 class ProfileRows(BuildPieces):

@@ -3,7 +3,7 @@ robots, served with the right caching, compression and security headers.
 
 Pages carry markers (``__SLOT_NAME__``) where the server writes what it knows when it answers:
 the user count of the last status snapshot in every page, the testimonials it picked for the home
-page, and a visitor's values in the answers to the forms (``http/forms.py``)."""
+page, and a visitor's values in the answers to the forms (``http/pages/forms.py``)."""
 
 from __future__ import annotations
 
@@ -24,19 +24,19 @@ from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location
 from vpnsite.licences import DEFAULT_TERM_DAYS
 from vpnsite.signups import DEFAULT_FREE_TIER_CAP
-from vpnsite_adapters.http.about_facts import AboutPieces
-from vpnsite_adapters.http.api import caller_ip
-from vpnsite_adapters.http.connection_answer import ConnectionAnswers
-from vpnsite_adapters.http.device_rows import DeviceRows
-from vpnsite_adapters.http.fleet_locations import FleetLocations
-from vpnsite_adapters.http.footer_contact import FooterContact
-from vpnsite_adapters.http.form_screens import SCREEN_SLOTS
-from vpnsite_adapters.http.page_formats import PageFormats
-from vpnsite_adapters.http.profile_rows import ProfileRows
-from vpnsite_adapters.http.slot_manifest import SlotMismatch, page_problems, piece_problems, read
-from vpnsite_adapters.http.slots import escape, fill, fill_raw
-from vpnsite_adapters.http.status_page import StatusPage
-from vpnsite_adapters.http.testimonials import Testimonials
+from vpnsite_adapters.http.context import caller_ip
+from vpnsite_adapters.http.pages.about_facts import AboutPieces
+from vpnsite_adapters.http.pages.connection_answer import ConnectionAnswers
+from vpnsite_adapters.http.pages.device_rows import DeviceRows
+from vpnsite_adapters.http.pages.fleet_locations import FleetLocations
+from vpnsite_adapters.http.pages.footer_contact import FooterContact
+from vpnsite_adapters.http.pages.form_screens import SCREEN_SLOTS
+from vpnsite_adapters.http.pages.page_formats import PageFormats
+from vpnsite_adapters.http.pages.profile_rows import ProfileRows
+from vpnsite_adapters.http.pages.slot_manifest import SlotMismatch, page_problems, piece_problems, read
+from vpnsite_adapters.http.pages.slots import escape, fill, fill_raw
+from vpnsite_adapters.http.pages.status_page import StatusPage
+from vpnsite_adapters.http.pages.testimonials import Testimonials
 from vpnsite_adapters.operator_files.facts import OperatorFacts, default_operator_facts
 from vpnsite_adapters.operator_files.identity import DEMO_OPERATOR, Operator
 from vpnsite_adapters.operator_files.social_links import SocialLink
@@ -45,7 +45,7 @@ from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES, PREFIX
 
 log = logging.getLogger("vpnsite.site")
 
-SITE_DIR = Path(__file__).parent / "site"
+SITE_DIR = Path(__file__).parents[1] / "site"
 ORIGIN_PLACEHOLDER = b"https://__ORIGIN__"
 FOOTER_CONTACT_MARKER = b"__FOOTER_CONTACT__"
 # The blocks a page is filled with because it has their marker (``variant``, ``answer``).
@@ -56,7 +56,7 @@ _BLOCKS = (
     "RAW_CHECK_JSON",
     "RAW_TESTIMONIALS",
     "RAW_LOCATIONS",
-    # The operator's facts (http/about_facts.py): who has access to the servers, on every page; the
+    # The operator's facts (http/pages/about_facts.py): who has access to the servers, on every page; the
     # About page's founder, source code link, blocks and their data.
     "SERVER_ACCESS",
     "ABOUT_FOUNDER",
@@ -296,7 +296,7 @@ class Site:
             "FREE_USERS": formats.users_text(self.free_tier_cap),
             "FREE_COUNT": formats.count(self.free_tier_cap),
         }
-        # How many devices a licence connects at once, in words for the fleet (http/device_rows.py):
+        # How many devices a licence connects at once, in words for the fleet (http/pages/device_rows.py):
         # one server a location, so a page is filled again when the fleet changes.
         numbers.update(self.device_rows.limit_texts(language, len(key.locations)))
         return numbers, {**formats.counted(key.users), "UPTIME": formats.uptime(uptime)}

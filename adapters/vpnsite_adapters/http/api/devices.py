@@ -8,7 +8,7 @@ from flask import Blueprint, Response
 
 from vpnsite.devices import DeviceList as Listing
 from vpnsite.devices import devices_at_once
-from vpnsite_adapters.http.api import (
+from vpnsite_adapters.http.context import (
     caller_ip,
     device_cookie,
     personal,
@@ -16,7 +16,7 @@ from vpnsite_adapters.http.api import (
     services,
     visitor_id,
 )
-from vpnsite_adapters.http.connection_answer import connection_check_answer, server_name
+from vpnsite_adapters.http.pages.connection_answer import connection_check_answer, server_name
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_contract.structuring import FieldError, InvalidBody
 from vpnsite_contract.website import (

@@ -1,11 +1,11 @@
-"""The screens the forms without JavaScript answer with (``http/forms.py``; and the pages of the
-licence e-mail's erasure link, ``http/erasure_pages.py``), and the values of the visitor's each is
+"""The screens the forms without JavaScript answer with (``http/pages/forms.py``; and the pages of the
+licence e-mail's erasure link, ``http/pages/erasure_pages.py``), and the values of the visitor's each is
 filled with on top of what every page has: the server's half of the slot manifest for them
-(``http/slot_manifest.py``)."""
+(``http/pages/slot_manifest.py``)."""
 
 from __future__ import annotations
 
-from vpnsite_adapters.http.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slot_manifest import Declared
 
 # The activation code in its five groups of four (``forms.code_slots``).
 _CODE_GROUPS = frozenset(f"CODE_{group}" for group in range(1, 6))
@@ -37,7 +37,7 @@ SCREEN_SLOTS: Declared = {
     "renew-link-failed": frozenset({"ERROR"}),
     "support-sent": frozenset({"TICKET"}),
     "support-error": frozenset({"ERROR", "EMAIL", "CODE", "MESSAGE"}),
-    # The licence e-mail's erasure link (``http/erasure_pages.py``): each page keeps the link's
+    # The licence e-mail's erasure link (``http/pages/erasure_pages.py``): each page keeps the link's
     # TOKEN in its language menu's links.
     "erasure-confirm": frozenset({"TOKEN", "EMAIL"}),
     "erasure-done": frozenset({"TOKEN", "EMAIL", "LICENCES", "ENDED", "TICKETS", "MAILS"}),

@@ -2,7 +2,7 @@
 as plain HTML forms to the page's own path and answered with the screen the script would show, in
 the page's language.
 
-The same use cases and rules as the JSON API run (``http/api.py``): its body schemas, rate limits,
+The same use cases and rules as the JSON API run (``http/api/website.py``): its body schemas, rate limits,
 the one-time signed request and its metrics. The answers are the build's prerendered screens with
 the visitor's values filled in (``Site.answer``). A post must come from the site itself: its
 ``Origin`` (or, when a browser sends none, its ``Referer``) must be the public URL's origin.
@@ -24,7 +24,8 @@ from vpnsite.codes import clean_typed_code, code_groups
 from vpnsite.errors import DomainError, InvalidField, RateLimited, RequestAlreadyUsed, SessionNotFound
 from vpnsite.signup_requests import SignedForm
 from vpnsite.signups import NotRedeemed
-from vpnsite_adapters.http.api import (
+from vpnsite_adapters.http.api.devices import device_list
+from vpnsite_adapters.http.context import (
     caller_ip,
     device_cookie,
     licence_answer,
@@ -35,13 +36,12 @@ from vpnsite_adapters.http.api import (
     signed_form,
     visitor_id,
 )
-from vpnsite_adapters.http.devices_api import device_list
 from vpnsite_adapters.http.errors import MAX_BODY_BYTES, STATUS_OF, field_message, refusal_headers
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.shown_activation import COOKIE as SHOWN_COOKIE
-from vpnsite_adapters.http.shown_activation import LIFETIME as SHOWN_LIFETIME
-from vpnsite_adapters.http.shown_activation import ShownActivation, seal, unseal
-from vpnsite_adapters.http.site import Site, html_response, language_of, page_response
+from vpnsite_adapters.http.pages.shown_activation import COOKIE as SHOWN_COOKIE
+from vpnsite_adapters.http.pages.shown_activation import LIFETIME as SHOWN_LIFETIME
+from vpnsite_adapters.http.pages.shown_activation import ShownActivation, seal, unseal
+from vpnsite_adapters.http.pages.site import Site, html_response, language_of, page_response
 from vpnsite_adapters.texts.languages import PREFIXED
 from vpnsite_adapters.texts.links import local_path
 from vpnsite_contract.structuring import FieldError, InvalidBody, structure, unstructure
@@ -210,7 +210,7 @@ def forms_blueprint(site: Site) -> Blueprint:
             made_at=int(services().clock.now().timestamp()),
         )
         # Post/Redirect/Get: the licence is shown by the GET this redirects to, so a reload shows
-        # it again instead of posting the sign-up a second time (http/shown_activation.py).
+        # it again instead of posting the sign-up a second time (http/pages/shown_activation.py).
         response = see_other(request.path)
         response.headers["Cache-Control"] = "no-store"
         response.set_cookie(

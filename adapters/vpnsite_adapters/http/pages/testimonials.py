@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 from flask import Blueprint, Response, request
 
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
 from vpnsite_adapters.operator_files.testimonials import Testimonial, TestimonialSet
 from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LANGUAGES

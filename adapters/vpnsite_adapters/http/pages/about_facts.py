@@ -16,8 +16,8 @@ from typing import ClassVar
 
 from flask import Blueprint, Response, request
 
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill, fill_raw
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
 from vpnsite_adapters.operator_files.facts import Money, OperatorFacts
 from vpnsite_adapters.texts.formatting import format_number

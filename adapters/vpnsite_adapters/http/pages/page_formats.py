@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from attrs import frozen
 
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import escape, fill
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import escape, fill
 from vpnsite_adapters.texts.formatting import (
     PluralForms,
     format_date,

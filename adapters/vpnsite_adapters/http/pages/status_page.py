@@ -12,9 +12,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
-from vpnsite_adapters.http.page_formats import LanguageFormats, load_percent, load_value, percent_text
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, escape, fill, fill_raw
+from vpnsite_adapters.http.pages.page_formats import LanguageFormats, load_percent, load_value, percent_text
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, escape, fill, fill_raw
 from vpnsite_adapters.texts.formatting import format_moment
 
 

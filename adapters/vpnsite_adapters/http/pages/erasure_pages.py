@@ -22,11 +22,11 @@ from flask import Blueprint, Response, request
 
 from vpnsite.erasures import LinkLeadsNowhere, erasure_document, erasure_summary
 from vpnsite.errors import DomainError
-from vpnsite_adapters.http.api import services
+from vpnsite_adapters.http.context import services
 from vpnsite_adapters.http.errors import STATUS_OF, refusal_headers
-from vpnsite_adapters.http.forms import same_origin
 from vpnsite_adapters.http.messages import detail_text
-from vpnsite_adapters.http.site import Site, html_response, language_of
+from vpnsite_adapters.http.pages.forms import same_origin
+from vpnsite_adapters.http.pages.site import Site, html_response, language_of
 from vpnsite_adapters.texts.languages import PREFIXED
 
 log = logging.getLogger("vpnsite.privacy")

@@ -11,7 +11,7 @@ from flask import Blueprint, Response
 
 from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, offering
 from vpnsite.errors import ProfileNotFound
-from vpnsite_adapters.http.api import caller_ip, personal, services
+from vpnsite_adapters.http.context import caller_ip, personal, services
 from vpnsite_adapters.http.errors import error_response
 from vpnsite_adapters.http.profile_links import openvpn_file
 from vpnsite_adapters.texts.links import profile_url

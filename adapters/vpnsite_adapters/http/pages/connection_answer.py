@@ -14,8 +14,8 @@ import json
 from typing import ClassVar
 
 from vpnsite.fleet import VpnServer
-from vpnsite_adapters.http.slot_manifest import Declared
-from vpnsite_adapters.http.slots import BuildPieces, fill
+from vpnsite_adapters.http.pages.slot_manifest import Declared
+from vpnsite_adapters.http.pages.slots import BuildPieces, fill
 from vpnsite_contract.structuring import unstructure
 from vpnsite_contract.website import ConnectionCheck, ServerName
 
