@@ -8,7 +8,6 @@ import base64
 import binascii
 import hashlib
 import hmac
-from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -19,6 +18,7 @@ from vpnsite.fleet import VpnServer
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock
+from vpnsite.protocols import WIREGUARD, offering, offers_wireguard, protocol_port
 from vpnsite.rate_limits import ARCHIVE, QR_CODE, Limiter
 from vpnsite.tunnel_addresses import TunnelAddressStore, tunnel_address
 
@@ -70,36 +70,6 @@ class LicenceById(Protocol):
 
 class ServerList(Protocol):
     def list_servers(self) -> list[VpnServer]: ...
-
-
-def offers_wireguard(server: VpnServer) -> bool:
-    """A server with a WireGuard key and port, unless its node said it cannot run WireGuard."""
-    return bool(server.wg_port and server.wg_public_key and server.host and server.wg_running is not False)
-
-
-OPENVPN_PROTOCOLS = ("udp", "tcp")
-WIREGUARD = "wireguard"
-
-
-def protocol_port(server: VpnServer, protocol: str) -> int | None:
-    """The port a server takes ``protocol`` on (OpenVPN's ``udp`` or ``tcp``, or WireGuard);
-    None where it has none."""
-    return {"udp": server.udp_port, "tcp": server.tcp_port, WIREGUARD: server.wg_port}.get(protocol)
-
-
-def profile_kinds(server: VpnServer) -> list[str]:
-    """The profiles a server offers: OpenVPN over each protocol it has a port for, and WireGuard."""
-    if not server.host:
-        return []
-    kinds = [protocol for protocol in OPENVPN_PROTOCOLS if protocol_port(server, protocol)]
-    return kinds + ([WIREGUARD] if offers_wireguard(server) else [])
-
-
-def offering(servers: Iterable[VpnServer], server_id: str, kind: str) -> VpnServer | None:
-    """The server ``server_id`` if it offers the profile ``kind``; None if it does not, or is not
-    among ``servers``."""
-    server = next((server for server in servers if server.location.id == server_id), None)
-    return server if server is not None and kind in profile_kinds(server) else None
 
 
 @frozen

@@ -12,12 +12,12 @@ from collections.abc import Iterable, Sequence
 
 from attrs import Factory, frozen
 
-from vpnsite.archives import WIREGUARD
 from vpnsite.errors import SessionNotFound
 from vpnsite.fleet import silent_since
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock
+from vpnsite.protocols import WIREGUARD
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import MAX_SESSIONS, UNCONFIRMED_FOR, Session, SessionStore
 

@@ -1,15 +1,46 @@
 """What the use cases tell people, as a port. A use case calls it inside the unit of work that
 writes the licence, ticket or reminder the message is about, so a crash cannot keep one and lose
-the other."""
+the other. The messages it carries are defined here, beside it: the use cases that send them
+import them from the port, never the port from its callers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from datetime import datetime
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from vpnsite.renewals import Reminder
-    from vpnsite.signups import Activation
-    from vpnsite.support import Ticket
+from attrs import frozen
+
+from vpnsite.licences import Licence
+
+
+@frozen
+class Activation:
+    """What a redeemed request gives the visitor; the only time the code exists in clear.
+    ``emailed``: whether the licence e-mail went too, or the mailbox had had one within the day
+    (:data:`vpnsite.rate_limits.LICENCE_EMAILS`) and this licence is shown on screen only."""
+
+    licence: Licence
+    code: str
+    archive_token: str
+    emailed: bool = True
+
+
+@frozen
+class Reminder:
+    licence: Licence
+    renewal_token: str
+
+
+@frozen
+class Ticket:
+    number: str
+    email: str
+    message: str
+    created_at: datetime
+    code_hash: str | None = None
+    """The keyed hash of the activation code the visitor gave, so support can find the licence."""
+    closed_at: datetime | None = None
+    language: str = "en"
 
 
 class Notifications(Protocol):

@@ -23,7 +23,7 @@ from vpnsite.identifiers import new_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.licence_checks import CheckedLicence, LicenceChecks
 from vpnsite.licences import DAY, Licence
-from vpnsite.notifications import Notifications
+from vpnsite.notifications import Notifications, Reminder
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.signups import FreeTier
 
@@ -90,12 +90,6 @@ class RenewalStore(Protocol):
         """Record that the licence was reminded of its end ``ends_at``; False if it already was
         (another hub's round came first)."""
         ...
-
-
-@frozen
-class Reminder:
-    licence: Licence
-    renewal_token: str
 
 
 @frozen

@@ -15,7 +15,7 @@ from vpnsite.errors import DomainError, FreeTierFull, InvalidSignature, RequestA
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
-from vpnsite.notifications import Notifications
+from vpnsite.notifications import Activation, Notifications
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.proof_of_work import FREE, ProofOfWork
 from vpnsite.rate_limits import CREATE_USER, LICENCE_EMAILS, SUBMIT_EMAIL, Limiter, Subject
@@ -56,18 +56,6 @@ class FreeTier:
 
     def admits(self, users: int) -> bool:
         return users < self.cap
-
-
-@frozen
-class Activation:
-    """What a redeemed request gives the visitor; the only time the code exists in clear.
-    ``emailed``: whether the licence e-mail went too, or the mailbox had had one within the day
-    (:data:`vpnsite.rate_limits.LICENCE_EMAILS`) and this licence is shown on screen only."""
-
-    licence: Licence
-    code: str
-    archive_token: str
-    emailed: bool = True
 
 
 class NotRedeemed(Exception):

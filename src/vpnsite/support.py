@@ -20,23 +20,11 @@ from vpnsite.identifiers import new_ticket_number
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import LicenceStore
 from vpnsite.licences import Licence
-from vpnsite.notifications import Notifications
+from vpnsite.notifications import Notifications, Ticket
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.rate_limits import SUPPORT, TICKET_ACKNOWLEDGEMENTS, Limiter, Subject
 
 MAX_MESSAGE = 5000
-
-
-@frozen
-class Ticket:
-    number: str
-    email: str
-    message: str
-    created_at: datetime
-    code_hash: str | None = None
-    """The keyed hash of the activation code the visitor gave, so support can find the licence."""
-    closed_at: datetime | None = None
-    language: str = "en"
 
 
 class TicketStore(Protocol):

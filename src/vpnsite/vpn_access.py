@@ -17,7 +17,6 @@ from typing import Literal, Protocol
 import attrs
 from attrs import frozen
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import mailbox_key, normalise_email
 from vpnsite.errors import InvalidField, NodeUnauthorized
@@ -26,6 +25,7 @@ from vpnsite.keyed_hashes import Candidates, Keyring, KeySet, RingKeys
 from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
 from vpnsite.licences import Licence
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
+from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_login_limits import WrongCodeCeilings
 

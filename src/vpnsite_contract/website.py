@@ -8,9 +8,9 @@ from typing import Literal
 
 from attrs import define, field, frozen
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.codes import CODE_LENGTH
 from vpnsite.fleet import Rank
+from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_contract.structuring import capped, constraints
 

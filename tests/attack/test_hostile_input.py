@@ -19,7 +19,7 @@ from vpnsite.erasures import ErasureLinks
 from vpnsite.fleet import Heartbeat
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.mail import Message
-from vpnsite.support import Ticket
+from vpnsite.notifications import Ticket
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.notifications import QueuedNotifications
 from vpnsite_node.hub import HUB_UNAVAILABLE, HubClient

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.api import sign_up
 from vpnsite.fleet import Heartbeat, Location, silent_since
-from vpnsite.signups import Activation
+from vpnsite.notifications import Activation
 from vpnsite.vpn_access import MAX_SESSIONS, SESSION_ID_BYTES, UNCONFIRMED_FOR, sealed_id
 from vpnsite_adapters.bootstrap import Hub
 from vpnsite_adapters.http.app import create_app

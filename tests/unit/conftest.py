@@ -26,9 +26,10 @@ from vpnsite.fleet import Fleet, Heartbeat, Location
 from vpnsite.key_ring import KeyRing
 from vpnsite.keyed_hashes import Keyring, RingKeys
 from vpnsite.licence_checks import LicenceChecks
+from vpnsite.notifications import Activation
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
 from vpnsite.renewals import Renewals
-from vpnsite.signups import Activation, FreeTier, Signups
+from vpnsite.signups import FreeTier, Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.bootstrap import wire_use_cases

@@ -20,6 +20,7 @@ from vpnsite.errors import RequestAlreadyUsed
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import ORIGINAL_KEY, KeyedHash
 from vpnsite.licences import Licence
+from vpnsite.notifications import Ticket
 from vpnsite.privacy import (
     Erased,
     Held,
@@ -43,7 +44,6 @@ from vpnsite.retention import (
     erases_signup_ip,
 )
 from vpnsite.signups import Redemption
-from vpnsite.support import Ticket
 from vpnsite.vpn_access import Session
 
 

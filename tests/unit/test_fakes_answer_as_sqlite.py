@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world
 from vpnsite.errors import DomainError
+from vpnsite.notifications import Reminder
 from vpnsite.privacy import export_address
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
-from vpnsite.renewals import Reminder
 from vpnsite.retention import run_retention
 
 ADDRESSES = ["anna@example.org", "Bob@example.org", "bob@EXAMPLE.org", " anna@example.org"]

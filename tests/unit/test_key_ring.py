@@ -16,7 +16,7 @@ from vpnsite.errors import InvalidSignature, LicenceNotFound
 from vpnsite.fleet import Heartbeat
 from vpnsite.key_ring import KeyRing, KeyRingError, KeyUsage, retire_refusal
 from vpnsite.keyed_hashes import ORIGINAL_KEY, Keyring, RingKeys
-from vpnsite.renewals import Reminder
+from vpnsite.notifications import Reminder
 from vpnsite.signup_requests import FormData, sign, signature_matches
 
 ORIGINAL = b"the original master secret, 32+ bytes"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.codes import luhn_check_digit
 from vpnsite.errors import InvalidField, LicenceNotFound, RateLimited
-from vpnsite.signups import Activation
+from vpnsite.notifications import Activation
 
 
 def sign_up(world: World, address: str) -> Activation:

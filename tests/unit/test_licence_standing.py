@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from tests.unit.conftest import TERM_DAYS, World, open_world
 from vpnsite.errors import DomainError, InvalidField
 from vpnsite.licences import Licence, licence_term
-from vpnsite.renewals import CLOSES_AFTER_END, OPENS_BEFORE_END, Reminder, standing
+from vpnsite.notifications import Reminder
+from vpnsite.renewals import CLOSES_AFTER_END, OPENS_BEFORE_END, standing
 
 moments = st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC))
 terms = st.integers(min_value=1, max_value=3650)

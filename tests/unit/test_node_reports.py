@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world
-from vpnsite.archives import WIREGUARD
 from vpnsite.fleet import Heartbeat
+from vpnsite.protocols import WIREGUARD
 from vpnsite.vpn_access import SESSION_PROTOCOLS, superseded
 
 beat = Heartbeat(5.0, 10.0, 2, True)

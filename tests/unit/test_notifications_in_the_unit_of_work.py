@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.emails import mailbox_key
 from vpnsite.errors import LicenceNotFound, RequestAlreadyUsed
-from vpnsite.renewals import Reminder
-from vpnsite.signups import Activation
-from vpnsite.support import Ticket
+from vpnsite.notifications import Activation, Reminder, Ticket
 
 
 def test_no_licence_without_its_e_mail(world: World) -> None:

@@ -15,6 +15,7 @@ from vpnsite.emails import mailbox_key
 from vpnsite.erasure_journal import Journal
 from vpnsite.errors import LicenceNotFound
 from vpnsite.licences import Licence
+from vpnsite.notifications import Ticket
 from vpnsite.privacy import (
     Held,
     HeldLicence,
@@ -28,7 +29,6 @@ from vpnsite.privacy import (
 )
 from vpnsite.rate_limits import DEFAULT_RULES, longest_window
 from vpnsite.retention import RetentionReport, anonymises_licence, plan_retention, run_retention
-from vpnsite.support import Ticket
 
 WINDOW = longest_window(DEFAULT_RULES)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, offering, profile_kinds, protocol_port
 from vpnsite.fleet import Location, VpnServer
+from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD, offering, profile_kinds, protocol_port
 
 ports = st.one_of(st.none(), st.just(0), st.integers(min_value=1, max_value=65535))
 servers = st.builds(

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from tests.unit.conftest import TERM_DAYS, World, open_world, store_property
 from vpnsite.errors import FreeTierFull, LicenceNotFound, NotRenewableYet, RenewalClosed, RequestAlreadyUsed
+from vpnsite.notifications import Reminder
 from vpnsite.privacy import erase_address
-from vpnsite.renewals import OPENS_BEFORE_END, Reminder, can_renew, renewal_opens, renewed_end
+from vpnsite.renewals import OPENS_BEFORE_END, can_renew, renewal_opens, renewed_end
 from vpnsite.signups import FreeTier
 
 

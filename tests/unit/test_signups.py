@@ -20,8 +20,8 @@ from vpnsite.errors import (
     RequestAlreadyUsed,
     RequestExpired,
 )
+from vpnsite.notifications import Activation
 from vpnsite.signup_requests import REQUEST_TTL, FormData, SignedForm, sign
-from vpnsite.signups import Activation
 
 
 def test_submit_create_check_walks_the_whole_flow(world: World) -> None:

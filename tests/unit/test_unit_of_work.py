@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.unit.conftest import World, open_world, store_property
 from vpnsite.fleet import Location
 from vpnsite.licences import Licence
-from vpnsite.support import Ticket
+from vpnsite.notifications import Ticket
 
 
 class Boom(Exception):

@@ -14,8 +14,8 @@ from tests.unit.conftest import World, open_world, store_property
 from vpnsite.devices import held_out_by
 from vpnsite.errors import LicenceNotFound
 from vpnsite.fleet import Heartbeat
+from vpnsite.notifications import Activation
 from vpnsite.privacy import erase_address, export_address
-from vpnsite.signups import Activation
 from vpnsite.vpn_access import Session
 
 SERVERS = ["server-1", "server-2", "server-3"]

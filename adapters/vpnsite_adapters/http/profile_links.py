@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, profile_kinds
 from vpnsite.fleet import ServerView, recommended
+from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD, profile_kinds
 from vpnsite_adapters.jobs.status_snapshot import server_entry
 from vpnsite_adapters.texts.links import openvpn_import_url, profile_qr_url, profile_url
 from vpnsite_contract.website import OpenVpnProfile, ProfileServer, WireGuardProfile

@@ -4,9 +4,7 @@ unit of work of the use case that calls them."""
 from __future__ import annotations
 
 from vpnsite.erasures import ErasureLinks
-from vpnsite.renewals import Reminder
-from vpnsite.signups import Activation
-from vpnsite.support import Ticket
+from vpnsite.notifications import Activation, Reminder, Ticket
 from vpnsite_adapters.mail.queue import MailQueue
 from vpnsite_adapters.mail.templates import (
     licence_email,

@@ -9,7 +9,7 @@ import peewee
 from attrs import frozen
 
 from vpnsite.emails import mailbox_key
-from vpnsite.support import Ticket
+from vpnsite.notifications import Ticket
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.models import Models
 

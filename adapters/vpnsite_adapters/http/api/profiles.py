@@ -9,8 +9,8 @@ import re
 import segno
 from flask import Blueprint, Response
 
-from vpnsite.archives import OPENVPN_PROTOCOLS, WIREGUARD, offering
 from vpnsite.errors import ProfileNotFound
+from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD, offering
 from vpnsite_adapters.http.context import caller_ip, personal, services
 from vpnsite_adapters.http.errors import error_response
 from vpnsite_adapters.http.profile_links import openvpn_file
