@@ -5,7 +5,6 @@ date; a command that only reads never changes the database."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +21,7 @@ from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import CheckedLicenceStore, LicenceChecks
 from vpnsite.mail import Mailer
 from vpnsite.notifications import Notifications
+from vpnsite.plans import Plan
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.privacy import PrivacyStore
 from vpnsite.proof_of_work import ProofOfWork
@@ -29,7 +29,7 @@ from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
 from vpnsite.retention import RetainedFiles
 from vpnsite.signup_pace import Pace, PaceGauge
-from vpnsite.signups import FreeTier, Signups, SignupStore
+from vpnsite.signups import Signups, SignupStore
 from vpnsite.support import Support, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
@@ -241,9 +241,7 @@ def wire_use_cases(
     random: RandomSource,
     limiter: Limiter,
     notifications: Notifications,
-    free_tier: FreeTier,
-    user_count: Callable[[], int],
-    term_days: int,
+    plan: Plan,
     journal_keys: JournalKeyring,
     erasure_outbox: OutboxCopies | None = None,
     erasure_journal: ErasureJournal | None = None,
@@ -263,9 +261,7 @@ def wire_use_cases(
             links=links,
             clock=clock,
             random=random,
-            free_tier=free_tier,
-            user_count=user_count,
-            term_days=term_days,
+            plan=plan,
             notifications=notifications,
             unit_of_work=unit_of_work,
             proof_of_work=proof_of_work,
@@ -279,9 +275,7 @@ def wire_use_cases(
             keys=keys,
             clock=clock,
             random=random,
-            free_tier=free_tier,
-            user_count=user_count,
-            term_days=term_days,
+            plan=plan,
             notifications=notifications,
             unit_of_work=unit_of_work,
         ),
@@ -378,9 +372,7 @@ def build_hub(
         random,
         limiter,
         notifications,
-        FreeTier(settings.free_tier_cap),
-        lambda: snapshot.users,
-        settings.licence_days,
+        Plan(settings.free_tier_cap, settings.licence_days, lambda: snapshot.users),
         JournalKeyFile(settings.data_dir, random),
         *erasure_copies(settings),
         proof_of_work=signup_challenges(settings, store, keys, random),

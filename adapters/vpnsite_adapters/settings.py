@@ -13,10 +13,10 @@ from attrs import evolve, fields_dict, frozen
 from dotenv import dotenv_values
 
 from vpnsite.licences import DEFAULT_TERM_DAYS
+from vpnsite.plans import DEFAULT_FREE_TIER_CAP
 from vpnsite.proof_of_work import CHALLENGE_MODES, ChallengeMode
 from vpnsite.rate_limits import DEFAULT_RULES, RateLimit, parse_rules
 from vpnsite.signup_pace import DEFAULT_FACTOR, DEFAULT_FLOOR
-from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.operator_files.facts import (
     OperatorFacts,
     OperatorFactsError,

@@ -4,7 +4,7 @@ reconfiguring. It opens seven days before the licence ends and stays open thirty
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import Protocol
 
@@ -24,8 +24,8 @@ from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.licence_checks import CheckedLicence, LicenceChecks
 from vpnsite.licences import DAY, Licence
 from vpnsite.notifications import Notifications, Reminder
+from vpnsite.plans import Plan
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
-from vpnsite.signups import FreeTier
 
 OPENS_BEFORE_END = timedelta(days=7)
 CLOSES_AFTER_END = timedelta(days=30)
@@ -109,9 +109,7 @@ class Renewals:
     keys: Keyring
     clock: Clock
     random: RandomSource
-    free_tier: FreeTier
-    user_count: Callable[[], int]
-    term_days: int
+    plan: Plan
     notifications: Notifications
     unit_of_work: UnitOfWork
 
@@ -181,9 +179,9 @@ class Renewals:
             raise NotRenewableYet(opens=renewal_opens(licence.ends_at).date())
         if not can_renew(licence, now):
             raise RenewalClosed()
-        if not licence.is_live(now) and not self.free_tier.admits(self.user_count()):
-            raise FreeTierFull(cap=self.free_tier.cap)
-        new_end = renewed_end(licence, now, self.term_days)
+        if not licence.is_live(now) and not self.plan.admits(self.plan.count_users()):
+            raise FreeTierFull(cap=self.plan.cap)
+        new_end = renewed_end(licence, now, self.plan.term_days)
         if not self.store.extend(licence.id, licence.ends_at, new_end):
             raise RequestAlreadyUsed()
         return attrs.evolve(licence, ends_at=new_end)

@@ -3,7 +3,6 @@ licence with a fresh activation code."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal, Protocol
 
 from attrs import frozen
@@ -16,6 +15,7 @@ from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licences import Licence, licence_term
 from vpnsite.notifications import Activation, Notifications
+from vpnsite.plans import Plan
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.proof_of_work import FREE, ProofOfWork
 from vpnsite.rate_limits import CREATE_USER, LICENCE_EMAILS, SUBMIT_EMAIL, Limiter, Subject
@@ -44,20 +44,6 @@ class SignupStore(Protocol):
     def was_redeemed(self, request_id: str) -> bool: ...
 
 
-# How many users the free tier takes unless the operator says otherwise.
-DEFAULT_FREE_TIER_CAP = 1_000_000
-
-
-@frozen
-class FreeTier:
-    """The service is free for the first ``cap`` users (distinct e-mails with a live licence)."""
-
-    cap: int
-
-    def admits(self, users: int) -> bool:
-        return users < self.cap
-
-
 class NotRedeemed(Exception):
     """A sign-up's signed request was made, but redeeming it was refused (``refusal`` says why);
     ``signed`` is the request, for the visitor to try again with."""
@@ -76,9 +62,7 @@ class Signups:
     links: ArchiveLinks
     clock: Clock
     random: RandomSource
-    free_tier: FreeTier
-    user_count: Callable[[], int]
-    term_days: int
+    plan: Plan
     notifications: Notifications
     unit_of_work: UnitOfWork
     # None: no sign-up is ever asked for one (VPNSITE_SIGNUP_CHALLENGE=off).
@@ -106,13 +90,12 @@ class Signups:
         )
         if self.proof_of_work is not None:
             self.proof_of_work.record(owed, now)
-        users = self.user_count()
-        if not self.free_tier.admits(users):
-            raise FreeTierFull(cap=self.free_tier.cap)
+        if not self.plan.admits(self.plan.count_users()):
+            raise FreeTierFull(cap=self.plan.cap)
         request = SignupRequest(new_id(self.random), now + REQUEST_TTL, language)
         form = FormData(
             user_email=address,
-            user_days=self.term_days,
+            user_days=self.plan.term_days,
             subscription=SUBSCRIPTION_FREE,
             user_comment="",
             request_id=request.id,

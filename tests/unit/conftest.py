@@ -27,9 +27,10 @@ from vpnsite.key_ring import KeyRing
 from vpnsite.keyed_hashes import Keyring, RingKeys
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.notifications import Activation
+from vpnsite.plans import Plan
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
 from vpnsite.renewals import Renewals
-from vpnsite.signups import FreeTier, Signups
+from vpnsite.signups import Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
 from vpnsite_adapters.bootstrap import wire_use_cases
@@ -87,7 +88,7 @@ class World:
         return self.store.licences.count_users(self.clock.now())
 
     def with_free_tier(self, cap: int) -> Signups:
-        return attrs.evolve(self.signups, free_tier=FreeTier(cap))
+        return attrs.evolve(self.signups, plan=attrs.evolve(self.signups.plan, cap=cap))
 
     def sign_up(self, email: str, ip: str | None = None) -> Activation:
         return self.signups.create_user(self.signups.submit_email(email, ip, None), ip=ip)
@@ -127,9 +128,7 @@ def build_world(backend: str, path: Path | None) -> World:
         random,
         limiter,
         notifications,
-        FreeTier(1_000_000),
-        user_count,
-        TERM_DAYS,
+        Plan(1_000_000, TERM_DAYS, user_count),
         journal_keys,
     )
     return World(

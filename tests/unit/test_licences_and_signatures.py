@@ -12,8 +12,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from vpnsite.licences import DEFAULT_TERM_DAYS, Licence, days_remaining, licence_term
+from vpnsite.plans import Plan
 from vpnsite.signup_requests import REQUEST_TTL, FormData, SignupRequest, sign, signature_matches
-from vpnsite.signups import FreeTier
 
 DAY = timedelta(days=1)
 moments = st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2040, 1, 1), timezones=st.just(UTC))
@@ -187,11 +187,11 @@ def test_field_text_that_looks_like_the_encoding_cannot_forge_another_form(text:
 
 @given(st.integers(min_value=0, max_value=10**7), st.integers(min_value=0, max_value=10**7))
 def test_the_free_tier_admits_while_users_are_below_the_cap(users: int, cap: int) -> None:
-    assert FreeTier(cap).admits(users) is (users < cap)
+    assert Plan(cap, 90, lambda: 0).admits(users) is (users < cap)
 
 
 @given(st.integers(min_value=1, max_value=10**7))
 def test_the_free_tier_closes_at_the_cap_exactly(cap: int) -> None:
-    assert FreeTier(cap).admits(cap - 1)
-    assert not FreeTier(cap).admits(cap)
-    assert not FreeTier(cap).admits(cap + 1)
+    assert Plan(cap, 90, lambda: 0).admits(cap - 1)
+    assert not Plan(cap, 90, lambda: 0).admits(cap)
+    assert not Plan(cap, 90, lambda: 0).admits(cap + 1)

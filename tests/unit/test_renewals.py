@@ -15,7 +15,6 @@ from vpnsite.errors import FreeTierFull, LicenceNotFound, NotRenewableYet, Renew
 from vpnsite.notifications import Reminder
 from vpnsite.privacy import erase_address
 from vpnsite.renewals import OPENS_BEFORE_END, can_renew, renewal_opens, renewed_end
-from vpnsite.signups import FreeTier
 
 
 def test_a_licence_renews_from_seven_days_before_its_end_keeping_its_code(world: World) -> None:
@@ -54,7 +53,7 @@ def test_an_ended_licence_renews_only_while_the_free_tier_has_room(world: World)
     dave = world.sign_up("dave@example.org")
     world.clock.advance(days=TERM_DAYS + 1)
     world.sign_up("erin@example.org")
-    full = attrs.evolve(world.renewals, free_tier=FreeTier(1))
+    full = attrs.evolve(world.renewals, plan=attrs.evolve(world.renewals.plan, cap=1))
     with pytest.raises(FreeTierFull):
         full.renew_with_code("dave@example.org", dave.code, ip=None)
     assert world.renewals.renew_with_code("dave@example.org", dave.code, ip=None).licence.is_live(
@@ -179,7 +178,7 @@ def test_a_refused_renewal_leaves_the_reminders_link_for_another_try(world: Worl
     token = next(r.renewal_token for kind, r in world.notifications.said if kind == "renewal")  # type: ignore[attr-defined]
     world.clock.advance(days=4)
     world.sign_up("max@example.org")
-    full = attrs.evolve(world.renewals, free_tier=FreeTier(1))
+    full = attrs.evolve(world.renewals, plan=attrs.evolve(world.renewals.plan, cap=1))
     with pytest.raises(FreeTierFull):
         full.renew_with_link(token)
     renewed = world.renewals.renew_with_link(token)

@@ -19,8 +19,8 @@ from attrs import define, field
 from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
+from vpnsite.plans import DEFAULT_FREE_TIER_CAP
 from vpnsite.ports import Clock, UnitOfWork
-from vpnsite.signups import DEFAULT_FREE_TIER_CAP
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
 from vpnsite_adapters.texts.catalogue import CATALOGUES
 from vpnsite_contract import website

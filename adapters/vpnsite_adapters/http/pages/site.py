@@ -23,7 +23,7 @@ from werkzeug.routing import PathConverter
 from vpnsite.connection_check import ExitIndex
 from vpnsite.fleet import Location
 from vpnsite.licences import DEFAULT_TERM_DAYS
-from vpnsite.signups import DEFAULT_FREE_TIER_CAP
+from vpnsite.plans import DEFAULT_FREE_TIER_CAP
 from vpnsite_adapters.http.context import caller_ip
 from vpnsite_adapters.http.pages.about_facts import AboutPieces
 from vpnsite_adapters.http.pages.connection_answer import ConnectionAnswers
