@@ -17,6 +17,7 @@ from vpnsite.devices import Devices
 from vpnsite.erasure_journal import JournalKeyring
 from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
 from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
+from vpnsite.key_ring import SECRET_BYTES, KeyRing
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import CheckedLicenceStore, LicenceChecks
 from vpnsite.mail import Mailer
@@ -28,9 +29,10 @@ from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
 from vpnsite.retention import RetainedFiles
+from vpnsite.server_registration import ServerRegistration
 from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import Signups, SignupStore
-from vpnsite.support import Support, TicketStore
+from vpnsite.support import Support, SupportDesk, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
 from vpnsite.vpn_login_limits import CountStore, WrongCodeCeilings
@@ -54,6 +56,7 @@ from vpnsite_adapters.sql import backup as sql_backup
 from vpnsite_adapters.sql.database import sqlite_path
 from vpnsite_adapters.sql.store import SqlStore
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
+from vpnsite_adapters.vpn.server_credentials import ServerCredentialFiles
 
 log = logging.getLogger("vpnsite")
 
@@ -103,6 +106,23 @@ class Console:
     @property
     def retained_files(self) -> dict[str, RetainedFiles]:
         return retained_files(self.settings)
+
+    @property
+    def support_desk(self) -> SupportDesk:
+        return SupportDesk(self.store.tickets, self.store.licences, self.clock)
+
+    def server_registration(self) -> ServerRegistration:
+        """Raises VpnNotInitialised before `vpnsite vpn init` made the PKI."""
+        vpn_keys = load_keys(self.settings.data_dir, self.settings.secret_key)
+        credentials = ServerCredentialFiles.in_data_dir(vpn_keys, self.settings.data_dir)
+        return ServerRegistration(
+            self.store.fleet, credentials, self.keys, self.random, self.store.unit_of_work
+        )
+
+
+def rotate_ring(ring: KeyRing, stage: bool) -> KeyRing:
+    """``vpnsite keys rotate``: a new master key from the operating system's CSPRNG, made now."""
+    return ring.rotate(SystemRandom().token_bytes(SECRET_BYTES), SystemClock().now(), stage=stage)
 
 
 def open_store(settings: Settings, migrate: bool) -> SqlStore:
@@ -402,6 +422,7 @@ def build_hub(
         demo_servers=store.fleet,
         server_tokens=keys,
         clock=clock,
+        random=random,
         unit_of_work=unit_of_work,
     )
     return Hub(services, store, mail, jobs, metrics)

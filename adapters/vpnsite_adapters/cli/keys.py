@@ -7,11 +7,10 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from vpnsite.key_ring import SECRET_BYTES, KeyRing, KeyRingError, KeyUsage, retire_refusal
-from vpnsite_adapters.bootstrap import Console
+from vpnsite.key_ring import KeyRing, KeyRingError, KeyUsage, retire_refusal
+from vpnsite_adapters.bootstrap import Console, rotate_ring
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.protection.keyring_file import KeyRingFileError, load_ring, ring_path, save_ring
-from vpnsite_adapters.runtime.clock_and_random import SystemClock, SystemRandom
 from vpnsite_adapters.settings import Settings
 
 
@@ -63,7 +62,7 @@ def run_rotate(settings: Settings, args: argparse.Namespace) -> int:
     ring = _load(settings)
     if ring is None:
         return 2
-    ring = ring.rotate(SystemRandom().token_bytes(SECRET_BYTES), SystemClock().now(), stage=args.stage)
+    ring = rotate_ring(ring, args.stage)
     added = max(key.id for key in ring.rotated)
     save_ring(ring_path(settings.data_dir), ring)
     if args.stage:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from vpnsite.support import SupportDesk
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import json_document, print_table
 from vpnsite_adapters.runtime.log_lines import escape_controls
@@ -44,12 +43,8 @@ def run_tickets_list(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
-def desk(console: Console) -> SupportDesk:
-    return SupportDesk(console.store.tickets, console.store.licences, console.clock)
-
-
 def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
-    found = desk(console).show(args.number)
+    found = console.support_desk.show(args.number)
     if found is None:
         print(f"vpnsite: no ticket {args.number}")
         return 1
@@ -81,6 +76,6 @@ def run_ticket_show(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_ticket_close(console: Console, args: argparse.Namespace) -> int:
-    closed = desk(console).close(args.number)
+    closed = console.support_desk.close(args.number)
     print(f"closed {args.number}" if closed else f"vpnsite: no open ticket {args.number}")
     return 0 if closed else 1

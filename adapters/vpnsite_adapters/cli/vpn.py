@@ -10,13 +10,12 @@ from urllib.parse import urlsplit
 
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_token
-from vpnsite.server_registration import NewServer, ServerRegistration
+from vpnsite.server_registration import NewServer
 from vpnsite_adapters.bootstrap import Console, open_store
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.operations.service_units import UnitError
 from vpnsite_adapters.settings import Settings
-from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, load_keys, vpn_dir
-from vpnsite_adapters.vpn.server_credentials import ServerCredentialFiles
+from vpnsite_adapters.vpn.keystore import VpnNotInitialised, initialise, vpn_dir
 from vpnsite_adapters.vpn.server_directory import DEFAULT_DNS, INSTALL_DIR, UNIT, write_server_directory
 from vpnsite_node.config import IPV6_MODES
 
@@ -119,7 +118,6 @@ def run_init(settings: Settings, _args: argparse.Namespace) -> int:
 
 
 def run_add_server(console: Console, args: argparse.Namespace) -> int:
-    settings, store = console.settings, console.store
     location = Location(args.name, args.display_name or args.country.upper(), args.country.lower(), args.city)
     try:
         server = NewServer(location, args.host, args.udp_port, args.tcp_port, args.wg_port, args.exit_address)
@@ -132,14 +130,10 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
         print(f"vpnsite: --exit-address takes {why}", file=sys.stderr)
         return 2
     try:
-        keys = load_keys(settings.data_dir, settings.secret_key)
+        registration = console.server_registration()
     except VpnNotInitialised as error:
         print(f"vpnsite: {error}")
         return 2
-    credentials = ServerCredentialFiles.in_data_dir(keys, settings.data_dir)
-    registration = ServerRegistration(
-        store.fleet, credentials, console.keys, console.random, store.unit_of_work
-    )
     token = registration.register(server)
     if token is None:
         print(f"vpnsite: a server named {args.name} exists")

@@ -12,8 +12,7 @@ from typing import Protocol
 
 from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
 from vpnsite.keyed_hashes import KeyedHash, Keyring
-from vpnsite.ports import UnitOfWork
-from vpnsite_adapters.runtime.clock_and_random import SystemRandom
+from vpnsite.ports import RandomSource, UnitOfWork
 from vpnsite_node.agent import NodeAgent
 from vpnsite_node.hub import HubClient
 
@@ -69,12 +68,14 @@ class DemoFleet:
         fleet: DemoServers,
         unit_of_work: UnitOfWork,
         keys: Keyring,
+        random_source: RandomSource,
         hub: str,
         interval: float = 10.0,
     ) -> None:
         self.fleet = fleet
         self.unit_of_work = unit_of_work
         self.keys = keys
+        self.random_source = random_source
         self.hub = hub
         self.interval = interval
         self.agents: dict[str, NodeAgent] = {}
@@ -93,7 +94,7 @@ class DemoFleet:
             self.listeners.append(listener)
             host = f"{location.id}.{DEMO_DOMAIN}"
             with self.unit_of_work.atomic():
-                token = issue_server_token(self.fleet, location.id, self.keys, SystemRandom())
+                token = issue_server_token(self.fleet, location.id, self.keys, self.random_source)
                 assert token is not None, "the demo's locations were added just above"
                 self.fleet.set_address(location.id, host, listener.getsockname()[1])
                 self.fleet.set_openvpn_ports(location.id, 1194, 443)

@@ -12,7 +12,7 @@ import attrs
 from attrs import define, field
 
 from vpnsite.keyed_hashes import Keyring
-from vpnsite.ports import Clock, UnitOfWork
+from vpnsite.ports import Clock, RandomSource, UnitOfWork
 from vpnsite.renewals import Renewals
 from vpnsite.retention import RetainedFiles, RetentionReport, RetentionStore, run_retention
 from vpnsite_adapters.jobs.demo_fleet import DemoFleet, DemoServers
@@ -39,6 +39,7 @@ class Jobs:
     demo_servers: DemoServers
     server_tokens: Keyring
     clock: Clock
+    random: RandomSource
     unit_of_work: UnitOfWork
     demo: DemoFleet | None = None
     running: tuple[Periodic, ...] = field(factory=tuple)
@@ -76,7 +77,9 @@ class Jobs:
 
     def start_demo(self, hub_url: str, interval: float = 10.0) -> DemoFleet:
         """Simulated servers reporting to ``hub_url`` (`vpnsite serve --demo`)."""
-        self.demo = DemoFleet(self.demo_servers, self.unit_of_work, self.server_tokens, hub_url, interval)
+        self.demo = DemoFleet(
+            self.demo_servers, self.unit_of_work, self.server_tokens, self.random, hub_url, interval
+        )
         self.demo.start()
         self.probe.reach_at.update(self.demo.reach_at)
         self.probe.distance.update(self.demo.distance)
