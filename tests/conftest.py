@@ -1,13 +1,13 @@
 """How the suite is spread over pytest-xdist's workers (tox's `tests` environment runs it with
-``-n 4 --dist loadgroup``): a test on its own wherever it goes, except
+``-n 5 --dist loadgroup``): a test on its own wherever it goes, except
 
-- tests/vpn, marked as one group; a full run on workers was seen building two of its worlds at
-  once, so tox runs tests/vpn in an environment of its own (`vpn`), one test after another;
+- tests/vpn, one group, so one worker runs it one test after another: its worlds have fixed
+  addresses and namespaces, and two of them must never be built at once. It is the largest
+  group, so xdist hands it out first, and its minutes of waiting on OpenVPN overlap the rest;
 - the tests of a module that share a module-scoped fixture (a server, a browser's context), which
   run on one worker so the fixture is set up once;
 
-and Hypothesis has no deadline: no test asserts wall-clock time.
-"""
+and Hypothesis has no deadline: no test asserts wall-clock time."""
 
 from __future__ import annotations
 

@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import requests
 
+from tests.integration.processes import free_port
 from tests.support.serve import serve
 from tests.vpn.netns import Namespaces, sh, wait_for
 
@@ -61,12 +61,6 @@ class Echo(http.server.BaseHTTPRequestHandler):
         pass
 http.server.ThreadingHTTPServer(("0.0.0.0", 8080), Echo).serve_forever()
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def missing() -> str | None:
