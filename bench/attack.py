@@ -48,7 +48,8 @@ from proof_of_work import solve
 
 from vpnsite.codes import luhn_check_digit
 from vpnsite.emails import mailbox_key
-from vpnsite.fleet import Location, issue_server_token
+from vpnsite.fleet import Location
+from vpnsite.server_tokens import issue_server_token
 from vpnsite_adapters.bootstrap import Hub, build_hub
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.runtime.clock_and_random import SystemRandom

@@ -101,8 +101,9 @@ from _harness import free_port, fresh_postgres, snapshot_refresh_ms, vpnsite  # 
 
 from vpnsite.codes import luhn_check_digit  # noqa: E402
 from vpnsite.emails import mailbox_key, normalise_email  # noqa: E402
-from vpnsite.fleet import Location, issue_server_token  # noqa: E402
+from vpnsite.fleet import Location  # noqa: E402
 from vpnsite.keyed_hashes import Keyring  # noqa: E402
+from vpnsite.server_tokens import issue_server_token  # noqa: E402
 from vpnsite.vpn_access import MAX_SESSIONS  # noqa: E402
 from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER  # noqa: E402
 from vpnsite_adapters.protection.keyring_file import file_keyring  # noqa: E402

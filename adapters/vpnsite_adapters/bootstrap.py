@@ -30,6 +30,7 @@ from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
 from vpnsite.retention import RetainedFiles
 from vpnsite.server_registration import ServerRegistration
+from vpnsite.server_tokens import ServerAuthentication, TokenHolders
 from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import Signups, SignupStore
 from vpnsite.support import Support, SupportDesk, TicketStore
@@ -110,6 +111,10 @@ class Console:
     @property
     def support_desk(self) -> SupportDesk:
         return SupportDesk(self.store.tickets, self.store.licences, self.clock)
+
+    @property
+    def server_authentication(self) -> ServerAuthentication:
+        return ServerAuthentication(self.store.fleet, self.keys)
 
     def server_registration(self) -> ServerRegistration:
         """Raises VpnNotInitialised before `vpnsite vpn init` made the PKI."""
@@ -250,7 +255,7 @@ class Licences(NodeLicences, LicenceById, CheckedLicenceStore, Protocol):
     pass
 
 
-class Servers(FleetStore, ServerList, Protocol):
+class Servers(FleetStore, ServerList, TokenHolders, Protocol):
     pass
 
 
@@ -272,7 +277,7 @@ def wire_use_cases(
     links = ArchiveLinks(keys)
     unit_of_work = stores.unit_of_work
     checks = LicenceChecks(stores.licences, limiter, keys, links, clock, random, DeviceCookies(keys, random))
-    fleet = Fleet(stores.fleet, keys, clock)
+    fleet = Fleet(stores.fleet, clock)
     return UseCases(
         signups=Signups(
             store=stores.signups,
@@ -300,6 +305,7 @@ def wire_use_cases(
             unit_of_work=unit_of_work,
         ),
         fleet=fleet,
+        server_authentication=ServerAuthentication(stores.fleet, keys),
         node_access=NodeAccess(
             stores.sessions,
             stores.licences,

@@ -14,6 +14,7 @@ from vpnsite.fleet import Fleet
 from vpnsite.licence_checks import LicenceChecks
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.renewals import Renewals
+from vpnsite.server_tokens import ServerAuthentication
 from vpnsite.signups import Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
@@ -31,6 +32,7 @@ class UseCases:
     support: Support
     renewals: Renewals
     fleet: Fleet
+    server_authentication: ServerAuthentication
     node_access: NodeAccess
     devices: Devices
     erasures: Erasures

@@ -14,9 +14,7 @@ import attrs
 from attrs import frozen
 
 from vpnsite.errors import InvalidField, NodeUnauthorized
-from vpnsite.identifiers import new_server_token
-from vpnsite.keyed_hashes import KeyedHash, Keyring
-from vpnsite.ports import Clock, RandomSource
+from vpnsite.ports import Clock
 from vpnsite.uptime import UpTime, up_between
 
 HEARTBEAT_PERIOD = timedelta(seconds=10)
@@ -300,19 +298,16 @@ def view_fleet(servers: Sequence[VpnServer], now: datetime) -> list[ServerView]:
 
 @frozen
 class Heard:
-    """A server as a heartbeat finds it: when it last reported, the token hash it holds and the
-    exit addresses its operator gave."""
+    """A server as a heartbeat finds it: when it last reported, and the exit addresses its
+    operator gave."""
 
-    server_id: str
     last_seen: datetime | None
-    token_hash: str
     configured_exits: tuple[str, ...] = ()
 
 
 class FleetStore(Protocol):
-    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
-        """The server holding a token whose hash is any of these (one per ring key); None if
-        nobody does."""
+    def last_heard(self, server_id: str) -> Heard | None:
+        """None for a server the fleet does not hold (any more)."""
         ...
 
     def record_heartbeat(
@@ -331,47 +326,18 @@ class FleetStore(Protocol):
         server went into service."""
         ...
 
-    def rekey_token(self, server_id: str, old_hash: str, new: KeyedHash) -> None:
-        """Store the server's token hash under another key, unless its token changed meanwhile."""
-        ...
-
-    def token_hashes(self) -> list[str]:
-        """Every server's token hash, as stored."""
-        ...
-
-
-class ServerTokens(Protocol):
-    def set_token(self, server_id: str, token: KeyedHash) -> bool:
-        """Replace the server's token hash; False for an unknown server."""
-        ...
-
-
-def issue_server_token(
-    store: ServerTokens, server_id: str, keys: Keyring, random: RandomSource
-) -> str | None:
-    """A new secret for a VPN server to call the hub with, replacing its old one; only its keyed
-    hash is kept, so it is shown once. None for an unknown server."""
-    token = new_server_token(random)
-    current = keys.current
-    return token if store.set_token(server_id, KeyedHash(current.id, current.nodes.hash(token))) else None
-
 
 @frozen
 class Fleet:
     store: FleetStore
-    keys: Keyring
     clock: Clock
 
-    def heartbeat(self, token: str, beat: Heartbeat, source: str | None = None) -> str:
+    def heartbeat(self, server: str, beat: Heartbeat, source: str | None = None) -> None:
         """Record a server's beat; ``source`` is the address it came from, as the hub sees its
         callers (through trusted proxies only)."""
-        if not token:
-            raise NodeUnauthorized()
-        candidates = self.keys.read().nodes(token)
-        heard = self.store.last_heard(candidates.values)
+        heard = self.store.last_heard(server)
         if heard is None:
             raise NodeUnauthorized()
-        server = heard.server_id
         if beat.exit_addresses is not None:
             reported = exit_addresses(beat.exit_addresses)
             refused = unvouched_exit(heard.configured_exits, reported)
@@ -379,9 +345,6 @@ class Fleet:
                 # Nothing of the beat is recorded: the server is told why, in its operator's log.
                 raise InvalidField("exit_addresses", "exit_not_public", network=refused)
             beat = attrs.evolve(beat, exit_addresses=reported)
-        if candidates.is_stale(heard.token_hash):
-            # The server keeps its token; the hub keeps it under the current key from now on.
-            self.store.rekey_token(server, heard.token_hash, candidates.current)
         now = self.clock.now()
         exits = exits_in_use(heard.configured_exits, beat.exit_addresses, source)
         self.store.record_heartbeat(
@@ -392,7 +355,3 @@ class Fleet:
             end_sessions=back_from_silence(heard.last_seen, now),
             up=up_between(server, heard.last_seen, now, beat.service_up, OFFLINE_AFTER),
         )
-        return server
-
-    def token_hashes(self) -> list[str]:
-        return self.store.token_hashes()

@@ -9,9 +9,10 @@ from typing import Protocol
 
 from attrs import field, frozen
 
-from vpnsite.fleet import Location, ServerTokens, exit_addresses, issue_server_token
+from vpnsite.fleet import Location, exit_addresses
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.ports import RandomSource, UnitOfWork
+from vpnsite.server_tokens import ServerTokens, issue_server_token
 
 
 def _ports(port: int | None) -> int | None:

@@ -19,7 +19,7 @@ from attrs import frozen
 
 from vpnsite.codes import clean_typed_code, is_well_formed
 from vpnsite.emails import mailbox_key, normalise_email
-from vpnsite.errors import InvalidField, NodeUnauthorized
+from vpnsite.errors import InvalidField
 from vpnsite.fleet import Fleet, Heartbeat, silent_since
 from vpnsite.keyed_hashes import Candidates, Keyring, KeySet, RingKeys
 from vpnsite.licence_checks import LicenceStore, find_by_code, rekey_if_stale
@@ -198,10 +198,6 @@ def settlement_of(
 
 
 class SessionStore(Protocol):
-    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
-        """The server holding a token whose hash is any of these."""
-        ...
-
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
     ) -> list[Session]:
@@ -274,9 +270,10 @@ class Report:
 
 @frozen
 class NodeAccess:
-    """What a VPN server's node asks the hub: may these credentials log in here (and which
+    """What a VPN server's node asks the hub: may this e-mail and code log in here (and which
     session is theirs), the session is established, it ended, and — with every heartbeat — which
-    of the connections it holds must end."""
+    of the connections it holds must end. ``server``: the calling server, as its token says
+    (``ServerAuthentication``)."""
 
     sessions: SessionStore
     licences: NodeLicences
@@ -288,18 +285,12 @@ class NodeAccess:
     fleet: Fleet
     ceilings: WrongCodeCeilings
 
-    def server(self, token: str) -> str:
-        server = self.sessions.server_for_token(self.keys.read().nodes(token).values) if token else None
-        if server is None:
-            raise NodeUnauthorized()
-        return server
-
-    def log_in(self, token: str, username: str, password: str, protocol: str | None = None) -> Admission:
-        """``protocol``: what the server says the login came over; kept only if it is OpenVPN's
-        (a WireGuard peer does not log in)."""
-        server = self.server(token)
+    def log_in(self, server: str, email: str, code: str, protocol: str | None = None) -> Admission:
+        """``email`` and ``code`` as the app sent them (OpenVPN's username and password);
+        ``protocol``: what the server says the login came over, kept only if it is OpenVPN's (a
+        WireGuard peer does not log in)."""
         protocol = protocol if protocol in OPENVPN_PROTOCOLS else None
-        judged = self._judged(server, username, password)
+        judged = self._judged(server, email, code)
         if isinstance(judged, timedelta):
             return Admission(None, "rate_limited", retry_after=judged)
         if judged is None:
@@ -314,16 +305,15 @@ class NodeAccess:
                 self.sessions.hold(Session(licence.id, server, now, session_id, protocol=protocol))
         return Admission(licence.id, why, None if why else session_id)
 
-    def resume(self, token: str, username: str, protocol: str | None = None) -> Admission:
+    def resume(self, server: str, email: str, protocol: str | None = None) -> Admission:
         """A connection the server's OpenVPN let in by the session token it gave at an earlier
         login (after a restart of OpenVPN or of the node; the token's key is the server's, so no
         one else could make it): admitted as a login would be, without the code it no longer has,
         unless the licence holds a session on this server already — a token alone never takes
         the place of a live session (a stolen token must not knock its owner off)."""
-        server = self.server(token)
         protocol = protocol if protocol in OPENVPN_PROTOCOLS else None
         try:
-            address = normalise_email(username)
+            address = normalise_email(email)
         except InvalidField:
             return Admission(None, "bad_credentials")
         now = self.clock.now()
@@ -347,7 +337,7 @@ class NodeAccess:
 
     def report(
         self,
-        token: str,
+        server: str,
         beat: Heartbeat,
         held: Mapping[str, str] | None,
         protocols: Mapping[str, str | None],
@@ -357,34 +347,32 @@ class NodeAccess:
         server's exit address unless told otherwise), then, when it lists the connections it
         holds (``held``: session id → licence id; ``protocols``: session id → what the server says
         it runs over), those settled against the hub's sessions."""
-        server = self.fleet.heartbeat(token, beat, source)
+        self.fleet.heartbeat(server, beat, source)
         if held is None:
             return Report(server, [])
         said = {session: str(kind) for session, kind in protocols.items() if kind in SESSION_PROTOCOLS}
         return Report(server, self.settle(server, held, said))
 
-    def deny_list(self, token: str) -> list[str]:
+    def deny_list(self) -> list[str]:
         """The licences whose keys the calling server refuses before any TLS work: the erased
         ones, which nobody may use again. An ended licence is not on it: its owner's app logs in
         and is told it has ended. After ``DENY_LISTED_FOR`` an erased licence leaves the list (its
         login is refused all the same), so the list does not grow for ever."""
-        self.server(token)
         return self.licences.erased_ids(self.clock.now() - DENY_LISTED_FOR)
 
-    def tunnel_peers(self, token: str) -> tuple[str, list[tuple[str, str]]]:
-        """The calling server, and (licence id, tunnel address) of its live WireGuard peers but
+    def tunnel_peers(self, server: str) -> list[tuple[str, str]]:
+        """(licence id, tunnel address) of the server's live WireGuard peers but
         those held out: the server takes a held-out peer off and does not put it back, whatever
         restarts, until its owner connects it again (``Devices.connect_again``)."""
-        server = self.server(token)
-        return server, self.tunnels.live_peers(server, self.clock.now())
+        return self.tunnels.live_peers(server, self.clock.now())
 
-    def established(self, token: str, session_id: str) -> bool:
+    def established(self, server: str, session_id: str) -> bool:
         """A session connected while its place is held is confirmed; one that connected too late
         is not, and the server's next report gives it a place only if one is free (``settle``)."""
-        return self.sessions.confirm(self.server(token), session_id, self.clock.now() - UNCONFIRMED_FOR)
+        return self.sessions.confirm(server, session_id, self.clock.now() - UNCONFIRMED_FOR)
 
-    def ended(self, token: str, session_id: str) -> bool:
-        return self.sessions.release(self.server(token), [session_id]) > 0
+    def ended(self, server: str, session_id: str) -> bool:
+        return self.sessions.release(server, [session_id]) > 0
 
     def settle(
         self, server_id: str, held: Mapping[str, str], protocols: Mapping[str, str] | None = None
@@ -430,13 +418,13 @@ class NodeAccess:
             self.sessions.lock_licence(licence_id)
             yield self.sessions.sessions_of(licence_id, now - UNCONFIRMED_FOR, silent_since(now))
 
-    def _judged(self, server: str, username: str, password: str) -> Licence | timedelta | None:
+    def _judged(self, server: str, email: str, code: str) -> Licence | timedelta | None:
         """The licence these credentials open; None when they open none; or, when the address has
         had too many wrong codes lately (``WrongCodeCeilings``), how long until its codes are
-        judged again — the code is then not looked at. A username that is no address opens
-        nothing and is counted nowhere: there is no mailbox to guess for."""
+        judged again — the code is then not looked at. A login whose e-mail is no address
+        opens nothing and is counted nowhere: there is no mailbox to guess for."""
         try:
-            address = normalise_email(username)
+            address = normalise_email(email)
         except InvalidField:
             return None
         try:
@@ -444,16 +432,16 @@ class NodeAccess:
                 wait = self.ceilings.count_in_advance(server, mailbox_key(address))
                 if wait is not None:
                     return wait
-                found = self._licence(address, password)
+                found = self._licence(address, code)
                 if found is None:
                     return None
                 raise _RightCode(*found)
         except _RightCode as right:
             return rekey_if_stale(self.licences, right.licence, right.candidates)
 
-    def _licence(self, address: str, password: str) -> tuple[Licence, Candidates] | None:
+    def _licence(self, address: str, typed: str) -> tuple[Licence, Candidates] | None:
         """The licence of this address and code, and the code's hashes it was found by."""
-        code = clean_typed_code(password)
+        code = clean_typed_code(typed)
         if not is_well_formed(code):
             return None
         licence, candidates = find_by_code(self.licences, self.keys, code)

@@ -36,7 +36,9 @@ def racing_hub(make_hub: Any) -> Hub:
             hub.store.fleet.add_server(
                 Location(server, server, "nl", "Amsterdam"), f"{server}.example", 1194, None
             )
-            hub.store.fleet.set_token(server, services.fleet.keys.read().nodes(token(server)).current)
+            hub.store.fleet.set_token(
+                server, services.server_authentication.keys.read().nodes(token(server)).current
+            )
     beat_all(hub)
     return hub
 
@@ -44,7 +46,7 @@ def racing_hub(make_hub: Any) -> Hub:
 def beat_all(hub: Hub) -> None:
     with hub.services.unit_of_work.scope():
         for server in SERVERS:
-            hub.services.fleet.heartbeat(token(server), Heartbeat(5.0, 1.0, 0, True))
+            hub.services.fleet.heartbeat(server, Heartbeat(5.0, 1.0, 0, True))
 
 
 def sign_up_anna(hub: Hub) -> Activation:
@@ -77,7 +79,7 @@ def race(actions: list[Callable[[], object]]) -> list[object]:
 def logging_in(hub: Hub, server: str, code: str) -> Callable[[], object]:
     def attempt() -> object:
         with hub.services.unit_of_work.scope():
-            return hub.services.node_access.log_in(token(server), "anna@example.org", code, "udp")
+            return hub.services.node_access.log_in(server, "anna@example.org", code, "udp")
 
     return attempt
 

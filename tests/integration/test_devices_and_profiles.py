@@ -35,7 +35,9 @@ def vpn_hub(make_hub: Any, tmp_path: Any) -> Any:
     hub = make_hub(rate_limits="archive:ip=3/10m")
     for name, host in zip(SERVERS, ("203.0.113.10", "203.0.113.20"), strict=True):
         hub.store.fleet.add_server(Location(name, "Netherlands", "nl", "Amsterdam"), host, 1194, 443)
-        hub.store.fleet.set_token(name, hub.services.fleet.keys.read().nodes(f"token-{name}").current)
+        hub.store.fleet.set_token(
+            name, hub.services.server_authentication.keys.read().nodes(f"token-{name}").current
+        )
     hub.store.fleet.set_wireguard("nl-ams-1", 51820, "c2VydmVyIGtleSBzZXJ2ZXIga2V5IHNlcnZlciBrZXk=")
     hub.services.snapshot.refresh()
     return hub

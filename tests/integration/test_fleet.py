@@ -29,7 +29,9 @@ BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up":
 
 def token_for(hub: Any, server_id: str) -> str:
     token = f"token-of-{server_id}"
-    assert hub.store.fleet.set_token(server_id, hub.services.fleet.keys.read().nodes(token).current)
+    assert hub.store.fleet.set_token(
+        server_id, hub.services.server_authentication.keys.read().nodes(token).current
+    )
     return token
 
 

@@ -41,7 +41,9 @@ class Fleet:
         hub.store.fleet.add_server(
             Location("nl-ams-1", "Netherlands", "nl", "Amsterdam"), "vpn.example", 1194, 443
         )
-        hub.store.fleet.set_token("nl-ams-1", hub.services.fleet.keys.read().nodes("token-nl").current)
+        hub.store.fleet.set_token(
+            "nl-ams-1", hub.services.server_authentication.keys.read().nodes("token-nl").current
+        )
 
     def beat(self, peer: str, forwarded: str | None = None, **body: Any) -> None:
         headers = {"Authorization": "Bearer token-nl"}

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import attrs
 import pytest
 import requests
 
@@ -300,7 +301,7 @@ def test_a_heartbeat_is_parsed_only_once_the_database_confirms_its_token(make_hu
     from vpnsite_adapters.http.app import create_app, node_gate
 
     hub = make_hub()
-    keys = hub.services.fleet.keys
+    keys = hub.services.server_authentication.keys
     assert hub.store.fleet.set_token("lv-riga", keys.read().nodes("old-token").current)
     gate = node_gate(hub.services)
     client = create_app(hub.services, "node", gate).test_client()
@@ -314,6 +315,44 @@ def test_a_heartbeat_is_parsed_only_once_the_database_confirms_its_token(make_hu
     )
     assert (beat.status_code, beat.get_json()["code"]) == (401, "node_unauthorized"), "refused, not parsed"
     assert not gate.knows("old-token")
+
+
+def test_each_call_of_a_server_looks_its_token_up_once(make_hub: Any) -> None:
+    """The listener asks which server a token is once per call, and every use case is handed the
+    server: a login, a resumed session, its events, a heartbeat and the lists a server syncs."""
+    from vpnsite_adapters.http.app import create_app, node_gate
+
+    hub = make_hub()
+    asked: list[str] = []
+    stored = hub.store.fleet
+
+    class CountedTokens:
+        def token_holder(self, token_hashes: Any) -> Any:
+            asked.append(request_path)
+            return stored.token_holder(token_hashes)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(stored, name)
+
+    authentication = attrs.evolve(hub.services.server_authentication, tokens=CountedTokens())
+    services = attrs.evolve(hub.services, server_authentication=authentication)
+    keys = authentication.keys
+    assert stored.set_token("lv-riga", keys.read().nodes("riga-token").current)
+    client = create_app(services, "node", node_gate(services)).test_client()
+    auth = {"Authorization": "Bearer riga-token"}
+    calls = [
+        ("post", "/api/node/heartbeat", BEAT),
+        ("post", "/api/node/login", {"username": "anna@example.org", "password": "0" * 20}),
+        ("post", "/api/node/resume", {"username": "anna@example.org"}),
+        ("post", "/api/node/established", {"session": "0" * 24}),
+        ("post", "/api/node/ended", {"session": "0" * 24}),
+        ("get", "/api/node/deny-list", None),
+        ("get", "/api/node/wireguard-peers", None),
+    ]
+    for method, request_path, body in calls:
+        answer = getattr(client, method)(request_path, json=body, headers=auth)
+        assert answer.status_code in (200, 403), (request_path, answer.status_code, answer.data)
+    assert asked == [path for _, path, _ in calls]
 
 
 def test_no_answer_of_either_listener_names_the_server(hub: Hub) -> None:

@@ -117,7 +117,9 @@ def test_not_an_address_is_a_clear_error(filled: dict[str, Any]) -> None:
 def test_vpn_list_servers(filled: dict[str, Any]) -> None:
     services = filled["services"]
     token = "riga-token"
-    filled["hub"].store.fleet.set_token("lv-riga", services.fleet.keys.read().nodes(token).current)
+    filled["hub"].store.fleet.set_token(
+        "lv-riga", services.server_authentication.keys.read().nodes(token).current
+    )
     client = filled["client"]
     beat = {"cpu_load": 12.0, "bandwidth_mbps": 3.5, "sessions": 4, "service_up": True}
     assert (

@@ -89,18 +89,15 @@ def test_every_file_the_service_keeps_is_swept_by_its_kinds_rule(tmp_path: Path)
     assert named == set(wired), "a retention wired for no file of the inventory"
 
 
-def _fleet(hub: Hub) -> dict[str, str]:
-    tokens = {}
-    keys = hub.services.fleet.keys
+def _fleet(hub: Hub) -> None:
+    keys = hub.services.server_authentication.keys
     for server in SERVERS:
         if hub.store.fleet.add_server(
             Location(server, server.title(), "nl", "Amsterdam"), f"{server}.test", 1194, 443
         ):
             hub.store.fleet.set_token(server, keys.read().nodes(f"{server}-token").current)
             hub.store.fleet.set_wireguard(server, 51820, "c2VydmVyIGtleQ==")
-        tokens[server] = f"{server}-token"
-        hub.services.fleet.heartbeat(tokens[server], Heartbeat(5.0, 10.0, 0, True))
-    return tokens
+        hub.services.fleet.heartbeat(server, Heartbeat(5.0, 10.0, 0, True))
 
 
 @attrs.define
@@ -113,7 +110,8 @@ class Footprint:
 def leave_footprint(hub: Hub, email: str, plan: dict[str, Any]) -> Footprint:
     """Everything one address can leave: licences (one renewed by link), tickets, sessions on
     several servers, WireGuard addresses, mail queued and sent, rate events."""
-    uses, tokens = hub.services, _fleet(hub)
+    uses = hub.services
+    _fleet(hub)
     ids, codes = [], []
     for _ in range(plan["licences"]):
         ip = client_ip()
@@ -126,7 +124,7 @@ def leave_footprint(hub: Hub, email: str, plan: dict[str, Any]) -> Footprint:
         for n in range(plan["tickets"])
     ]
     for server in SERVERS[: plan["sessions"]]:
-        uses.node_access.log_in(tokens[server], email, codes[0], "openvpn")
+        uses.node_access.log_in(server, email, codes[0], "openvpn")
     for server in SERVERS[: plan["tunnels"]]:
         tunnel_address(hub.store.wireguard, ids[-1], server)
     if plan["sent"]:

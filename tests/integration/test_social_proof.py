@@ -86,7 +86,9 @@ def quoted(html: str) -> list[str]:
 
 def token_for(hub: Any, server_id: str) -> str:
     token = f"token-of-{server_id}"
-    assert hub.store.fleet.set_token(server_id, hub.services.fleet.keys.read().nodes(token).current)
+    assert hub.store.fleet.set_token(
+        server_id, hub.services.server_authentication.keys.read().nodes(token).current
+    )
     return token
 
 
@@ -113,9 +115,9 @@ def test_uptime_and_countries_are_measured_from_the_fleet(make_hub: Any, clock: 
     # Riga beats every 30 s for two days; Warsaw for the first day only, then falls silent.
     for n in range(1, 2 * 2880 + 1):
         clock.advance(seconds=30)
-        hub.services.fleet.heartbeat(riga, Heartbeat(**BEAT))
+        hub.services.fleet.heartbeat("lv-riga", Heartbeat(**BEAT))
         if n <= 2880:
-            hub.services.fleet.heartbeat(warsaw, Heartbeat(**BEAT))
+            hub.services.fleet.heartbeat("pl-warsaw", Heartbeat(**BEAT))
     clock.advance(seconds=10)
     hub.services.snapshot.refresh()
     # Up: Riga 2 days, Warsaw 1 of its 2 days in service: 3 of 4 server-days (less the last beat's).

@@ -20,7 +20,8 @@ import requests
 
 from tests.integration.processes import free_port
 from tests.support.serve import serve, signed_form, stop
-from vpnsite.fleet import Location, issue_server_token
+from vpnsite.fleet import Location
+from vpnsite.server_tokens import issue_server_token
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite.vpn_login_limits import ACROSS_FLEET, PER_SERVER
 from vpnsite_adapters.protection.keyring_file import file_keyring

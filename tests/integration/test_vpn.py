@@ -145,7 +145,9 @@ def test_node_login_checks_the_token_and_the_credentials(vpn_hub: Any, vpn_servi
     client = create_app(vpn_services).test_client()
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     token = "token-of-nl-ams-1"
-    vpn_hub.store.fleet.set_token("nl-ams-1", vpn_services.fleet.keys.read().nodes(token).current)
+    vpn_hub.store.fleet.set_token(
+        "nl-ams-1", vpn_services.server_authentication.keys.read().nodes(token).current
+    )
     beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 0, "service_up": True}
     auth = {"Authorization": f"Bearer {token}"}
     client.post("/api/node/heartbeat", json=beat, headers=auth)
@@ -190,7 +192,9 @@ def test_a_silent_server_loses_its_sessions_until_it_reports_them(
     code = client.post("/api/create-user", json=sign_up(client)).get_json()["user_code"]
     tokens = {"nl-ams-1": "token-a", "us-nyc-1": "token-b"}
     for server, token in tokens.items():
-        vpn_hub.store.fleet.set_token(server, vpn_services.fleet.keys.read().nodes(token).current)
+        vpn_hub.store.fleet.set_token(
+            server, vpn_services.server_authentication.keys.read().nodes(token).current
+        )
     auth = {server: {"Authorization": f"Bearer {token}"} for server, token in tokens.items()}
     beat = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 1, "service_up": True}
     for server in tokens:
@@ -212,7 +216,9 @@ def test_a_silent_server_loses_its_sessions_until_it_reports_them(
 
 def test_a_heartbeat_may_list_thousands_of_connections(vpn_hub: Any, vpn_services: Any) -> None:
     client = create_app(vpn_services).test_client()
-    vpn_hub.store.fleet.set_token("nl-ams-1", vpn_services.fleet.keys.read().nodes("token-a").current)
+    vpn_hub.store.fleet.set_token(
+        "nl-ams-1", vpn_services.server_authentication.keys.read().nodes("token-a").current
+    )
     many = [{"session": f"{n:024x}", "licence": f"gone-{n}"} for n in range(5000)]
     body = {"cpu_load": 5, "bandwidth_mbps": 1, "sessions": 5000, "service_up": True, "connections": many}
     answer = client.post("/api/node/heartbeat", json=body, headers={"Authorization": "Bearer token-a"})

@@ -30,6 +30,7 @@ from vpnsite.notifications import Activation
 from vpnsite.plans import Plan
 from vpnsite.rate_limits import DEFAULT_RULES, Limiter
 from vpnsite.renewals import Renewals
+from vpnsite.server_tokens import ServerAuthentication
 from vpnsite.signups import Signups
 from vpnsite.support import Support
 from vpnsite.vpn_access import NodeAccess
@@ -78,6 +79,7 @@ class World:
     support: Support
     renewals: Renewals
     fleet: Fleet
+    server_authentication: ServerAuthentication
     node_access: NodeAccess
     devices: Devices
     erasures: Erasures
@@ -93,6 +95,10 @@ class World:
     def sign_up(self, email: str, ip: str | None = None) -> Activation:
         return self.signups.create_user(self.signups.submit_email(email, ip, None), ip=ip)
 
+    def server(self, token: str) -> str:
+        """The server calling with ``token``, as the hub's node listener asks before each call."""
+        return self.server_authentication.server(token)
+
     def add_server(self, server_id: str, token: str, wireguard: bool = False) -> None:
         """A VPN server of the fleet that calls the hub with ``token`` and has just said it is up."""
         location = Location(server_id, server_id.title(), "nl", "Amsterdam")
@@ -100,7 +106,7 @@ class World:
         assert self.store.fleet.set_token(server_id, self.keys.read().nodes(token).current)
         if wireguard:
             self.store.fleet.set_wireguard(server_id, 51820, "c2VydmVyIGtleQ==")
-        self.fleet.heartbeat(token, Heartbeat(5.0, 10.0, 0, True))
+        self.fleet.heartbeat(server_id, Heartbeat(5.0, 10.0, 0, True))
 
     def stored_bytes(self) -> bytes:
         """Everything SQLite has written: the database file, its write-ahead log and shared memory."""
@@ -146,6 +152,7 @@ def build_world(backend: str, path: Path | None) -> World:
         support=uses.support,
         renewals=uses.renewals,
         fleet=uses.fleet,
+        server_authentication=uses.server_authentication,
         node_access=uses.node_access,
         devices=uses.devices,
         erasures=uses.erasures,

@@ -43,6 +43,7 @@ from vpnsite.retention import (
     ends_session,
     erases_signup_ip,
 )
+from vpnsite.server_tokens import TokenHolder
 from vpnsite.signups import Redemption
 from vpnsite.vpn_access import Session
 
@@ -406,12 +407,15 @@ class MemoryFleetStore:
     def set_wireguard(self, server_id: str, port: int, public_key: str) -> None:
         self._update(server_id, wg_port=port, wg_public_key=public_key)
 
-    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
+    def last_heard(self, server_id: str) -> Heard | None:
+        row = self.db.servers.get(server_id)
+        return None if row is None else Heard(row.server.last_seen, row.server.configured_exit_addresses)
+
+    def token_holder(self, token_hashes: Sequence[str]) -> TokenHolder | None:
         row = next((row for row in self.db.servers.values() if row.token_hash in token_hashes), None)
         if row is None or row.token_hash is None:
             return None
-        server = row.server
-        return Heard(server.location.id, server.last_seen, row.token_hash, server.configured_exit_addresses)
+        return TokenHolder(row.server.location.id, row.token_hash)
 
     def record_heartbeat(
         self,
@@ -450,9 +454,6 @@ class MemoryFleetStore:
 @frozen
 class MemorySessionStore:
     db: MemoryDatabase
-
-    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
-        return next((key for key, row in self.db.servers.items() if row.token_hash in token_hashes), None)
 
     def _counts(self, session: Session, unconfirmed_since: datetime, heard_since: datetime) -> bool:
         server = self.db.servers.get(session.server_id)

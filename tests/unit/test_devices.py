@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world
-from tests.unit.test_vpn_access import beat, fleet, token
+from tests.unit.test_vpn_access import beat, fleet
 from vpnsite.errors import LicenceNotFound, SessionNotFound
 from vpnsite.vpn_access import MAX_SESSIONS
 
@@ -45,11 +45,11 @@ def test_no_listing_ever_shows_a_session_of_another_licence(backend: str, exampl
                     continue
                 code = people[email].code
                 if kind == "login":
-                    admission = world.node_access.log_in(token(value), email, code, "udp")
+                    admission = world.node_access.log_in(value, email, code, "udp")
                     if admission.session_id:
                         admitted[email][value] = admission.session_id
                 elif kind == "establish" and value in admitted[email]:
-                    world.node_access.established(token(value), admitted[email][value])
+                    world.node_access.established(value, admitted[email][value])
                 elif kind == "disconnect" and value in admitted[email]:
                     session = admitted[email][value]
                     try:
@@ -84,8 +84,8 @@ def test_listing_shows_server_protocol_and_start_and_needs_the_code(world: World
     anna = world.sign_up("anna@example.org")
     fleet(world, ["server-1", "server-2"])
     started = world.clock.now()
-    first = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "tcp")
-    assert first.session_id and world.node_access.established(token("server-1"), first.session_id)
+    first = world.node_access.log_in("server-1", "anna@example.org", anna.code, "tcp")
+    assert first.session_id and world.node_access.established("server-1", first.session_id)
     listing = world.devices.list("Anna@Example.org", anna.code, "198.51.100.1")
     assert [(s.server_id, s.protocol, s.started_at, s.id) for s in listing.sessions] == [
         ("server-1", "tcp", started, first.session_id)
@@ -101,17 +101,17 @@ def test_disconnecting_frees_the_place_at_once_and_the_server_cuts_it(world: Wor
     fleet(world, servers)
     sessions = {}
     for server in servers[:MAX_SESSIONS]:
-        admission = world.node_access.log_in(token(server), "anna@example.org", anna.code, "udp")
-        assert admission.session_id and world.node_access.established(token(server), admission.session_id)
+        admission = world.node_access.log_in(server, "anna@example.org", anna.code, "udp")
+        assert admission.session_id and world.node_access.established(server, admission.session_id)
         sessions[server] = admission.session_id
     last = servers[-1]
-    assert world.node_access.log_in(token(last), "anna@example.org", anna.code).refused == "too_many_devices"
+    assert world.node_access.log_in(last, "anna@example.org", anna.code).refused == "too_many_devices"
 
     listing = world.devices.disconnect("anna@example.org", anna.code, None, sessions["server-0"])
     assert listing.servers_in_use == MAX_SESSIONS - 1 and sessions["server-0"] not in {
         s.id for s in listing.sessions
     }
-    assert world.node_access.log_in(token(last), "anna@example.org", anna.code).refused is None, (
+    assert world.node_access.log_in(last, "anna@example.org", anna.code).refused is None, (
         "the place is free before the server has even heard"
     )
     held = {sessions["server-0"]: anna.licence.id}
@@ -135,8 +135,8 @@ def test_disconnecting_frees_the_place_at_once_and_the_server_cuts_it(world: Wor
 def test_nobody_disconnects_a_session_that_is_not_theirs(world: World) -> None:
     anna, bob = world.sign_up("anna@example.org"), world.sign_up("bob@example.org")
     fleet(world, ["server-1"])
-    admission = world.node_access.log_in(token("server-1"), "bob@example.org", bob.code)
-    assert admission.session_id and world.node_access.established(token("server-1"), admission.session_id)
+    admission = world.node_access.log_in("server-1", "bob@example.org", bob.code)
+    assert admission.session_id and world.node_access.established("server-1", admission.session_id)
     with pytest.raises(SessionNotFound):
         world.devices.disconnect("anna@example.org", anna.code, None, admission.session_id)
     world.devices.disconnect("anna@example.org", anna.code, None, None)

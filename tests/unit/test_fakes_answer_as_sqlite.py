@@ -93,7 +93,7 @@ class Script:
         if kind == "archive":
             return w.archives.open(self.pick(self.archives, a), None)
         if kind == "log in":
-            return w.node_access.log_in("ams-secret", *self.credential(a, b)[:2])
+            return w.node_access.log_in(w.server("ams-secret"), *self.credential(a, b)[:2])
         if kind == "erase":
             return w.erasures.erase(self.pick(ADDRESSES, a)).erased
         if kind == "retention":
@@ -120,8 +120,8 @@ class Script:
             w.users(),
             [repr(held) for held in exports],
             sorted(map(repr, w.store.tickets.list_tickets(open_only=False, limit=100))),
-            sorted(w.node_access.deny_list("ams-secret")),
-            sorted(w.node_access.tunnel_peers("ams-secret")[1]),
+            sorted(w.node_access.deny_list()),
+            sorted(w.node_access.tunnel_peers(w.server("ams-secret"))),
             sorted(map(repr, w.store.sessions.sessions_on("nl-amsterdam"))),
             sorted(map(repr, said)),
         )

@@ -21,10 +21,10 @@ from vpnsite.fleet import (
     Rank,
     VpnServer,
     is_online,
-    issue_server_token,
     rank_popularity,
     view_fleet,
 )
+from vpnsite.server_tokens import issue_server_token
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 ORDER = [Rank.LOW, Rank.MEDIUM, Rank.HIGH, Rank.VERY_HIGH]
@@ -160,7 +160,8 @@ def test_an_impossible_heartbeat_is_refused(cpu: float, bandwidth: float, sessio
 def test_a_heartbeat_needs_the_servers_token_which_is_kept_only_hashed(world: World) -> None:
     world.add_server("nl-amsterdam", "node-secret")
     world.clock.advance(seconds=10)
-    assert world.fleet.heartbeat("node-secret", Heartbeat(12.5, 80.0, 3, True)) == "nl-amsterdam"
+    assert world.server("node-secret") == "nl-amsterdam"
+    world.fleet.heartbeat(world.server("node-secret"), Heartbeat(12.5, 80.0, 3, True))
     server = world.store.fleet.find_server("nl-amsterdam")
     assert server is not None and server.last_seen == world.clock.now()
     assert (server.load_percent, server.bandwidth_mbps, server.sessions, server.service_up) == (
@@ -172,14 +173,14 @@ def test_a_heartbeat_needs_the_servers_token_which_is_kept_only_hashed(world: Wo
     assert is_online(server, world.clock.now())
     for wrong in ("", "node-secreT", "other"):
         with pytest.raises(NodeUnauthorized):
-            world.fleet.heartbeat(wrong, Heartbeat(1.0, 1.0, 0, True))
-    assert world.store.fleet.last_heard(["node-secret"]) is None, "the token is looked up by its keyed hash"
+            world.fleet.heartbeat(world.server(wrong), Heartbeat(1.0, 1.0, 0, True))
+    assert world.store.fleet.token_holder(["node-secret"]) is None, "the token is looked up by its keyed hash"
     assert world.store.fleet.find_server("nl-amsterdam") == server
 
 
 def test_a_server_that_says_its_service_is_down_is_offline(world: World) -> None:
     world.add_server("lv-riga", "riga-secret")
-    world.fleet.heartbeat("riga-secret", Heartbeat(0.0, 0.0, 0, False))
+    world.fleet.heartbeat(world.server("riga-secret"), Heartbeat(0.0, 0.0, 0, False))
     assert not is_online(world.store.fleet.list_servers()[0], world.clock.now())
 
 
@@ -193,10 +194,12 @@ def test_a_server_heard_again_after_three_missed_beats_loses_its_sessions(backen
     with open_world(backend) as world:
         anna = world.sign_up("anna@example.org")
         world.add_server("nl-amsterdam", "node-secret")
-        admitted = world.node_access.log_in("node-secret", "anna@example.org", anna.code)
-        assert admitted.session_id and world.node_access.established("node-secret", admitted.session_id)
+        admitted = world.node_access.log_in(world.server("node-secret"), "anna@example.org", anna.code)
+        assert admitted.session_id and world.node_access.established(
+            world.server("node-secret"), admitted.session_id
+        )
         world.clock.advance(seconds=silent)
-        world.fleet.heartbeat("node-secret", Heartbeat(1.0, 1.0, 1, True))
+        world.fleet.heartbeat(world.server("node-secret"), Heartbeat(1.0, 1.0, 1, True))
         missed_three = timedelta(seconds=silent) > HEARTBEAT_PERIOD * MISSED_BEATS_OFFLINE
         assert held_sessions(world, "nl-amsterdam") == (0 if missed_three else 1)
 
@@ -207,9 +210,9 @@ def test_a_servers_first_heartbeat_starts_it_with_no_sessions(world: World) -> N
         Location("pl-warsaw", "Poland", "pl", "Warsaw"), "pl.example.org", 1194, None
     )
     world.store.fleet.set_token("pl-warsaw", world.keys.read().nodes("warsaw-secret").current)
-    assert world.node_access.log_in("warsaw-secret", "anna@example.org", anna.code).session_id
+    assert world.node_access.log_in(world.server("warsaw-secret"), "anna@example.org", anna.code).session_id
     assert held_sessions(world, "pl-warsaw") == 1
-    world.fleet.heartbeat("warsaw-secret", Heartbeat(1.0, 1.0, 0, True))
+    world.fleet.heartbeat(world.server("warsaw-secret"), Heartbeat(1.0, 1.0, 0, True))
     assert held_sessions(world, "pl-warsaw") == 0
 
 
@@ -221,11 +224,11 @@ def test_a_server_token_is_shown_once_and_kept_only_as_its_hash(backend: str, se
         keys, random = world.keys, SeededRandom(seed)
         first = issue_server_token(world.store.fleet, "nl-amsterdam", keys, random)
         assert first is not None and len(first) >= 32
-        assert world.fleet.heartbeat(first, Heartbeat(1.0, 1.0, 0, True)) == "nl-amsterdam"
-        assert world.store.fleet.last_heard([first]) is None
+        assert world.server(first) == "nl-amsterdam"
+        assert world.store.fleet.token_holder([first]) is None
         second = issue_server_token(world.store.fleet, "nl-amsterdam", keys, random)
         assert second not in (None, first)
         with pytest.raises(NodeUnauthorized):
-            world.fleet.heartbeat(first, Heartbeat(1.0, 1.0, 0, True))
-        assert world.fleet.heartbeat(second or "", Heartbeat(1.0, 1.0, 0, True)) == "nl-amsterdam"
+            world.server(first)
+        assert world.server(second or "") == "nl-amsterdam"
         assert issue_server_token(world.store.fleet, "nowhere", keys, random) is None

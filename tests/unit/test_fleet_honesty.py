@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.conftest import World, open_world, store_property
-from tests.unit.test_vpn_access import beat, fleet, held, token
+from tests.unit.test_vpn_access import beat, fleet, held
 from vpnsite.connection_check import ExitIndex
 from vpnsite.errors import InvalidField
 from vpnsite.fleet import WIDEST_EXIT_PREFIX, Heartbeat, exit_addresses, view_fleet
@@ -59,7 +59,7 @@ def test_an_id_a_server_makes_up_is_not_the_hubs(session_id: str, server: str, l
 def test_an_id_issued_before_a_key_rotation_stays_the_hubs(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     fleet(world, ["server-1"])
-    admitted = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    admitted = world.node_access.log_in("server-1", "anna@example.org", anna.code)
     assert admitted.session_id
     world.ring.rotate()
     assert hub_issued(world.keys.read(), admitted.session_id, "server-1", anna.licence.id)
@@ -70,8 +70,8 @@ def test_a_server_cannot_hold_a_place_of_a_licence_it_never_admitted(world: Worl
     ended at once, takes no place and does not come back with the next report."""
     anna, bob = world.sign_up("anna@example.org"), world.sign_up("bob@example.org")
     fleet(world, ["server-1", "server-2"])
-    annas = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "udp")
-    bobs = world.node_access.log_in(token("server-1"), "bob@example.org", bob.code, "udp")
+    annas = world.node_access.log_in("server-1", "anna@example.org", anna.code, "udp")
+    bobs = world.node_access.log_in("server-1", "bob@example.org", bob.code, "udp")
     assert annas.session_id and bobs.session_id
     lies = {"f" * 56: anna.licence.id, annas.session_id: anna.licence.id, bobs.session_id: anna.licence.id}
     for _ in range(2):
@@ -94,7 +94,7 @@ def test_a_forged_id_counts_toward_nobodys_limit(world: World) -> None:
     forged = {f"{n:056x}": anna.licence.id for n in range(3)}
     assert sorted(world.node_access.settle(liar, forged)) == sorted(forged)
     for server in servers[:MAX_SESSIONS]:
-        admitted = world.node_access.log_in(token(server), "anna@example.org", anna.code)
+        admitted = world.node_access.log_in(server, "anna@example.org", anna.code)
         assert admitted.refused is None, "the liar's report took none of anna's ten places"
     assert world.devices.list("anna@example.org", anna.code, None).servers_in_use == MAX_SESSIONS
 
@@ -102,7 +102,7 @@ def test_a_forged_id_counts_toward_nobodys_limit(world: World) -> None:
 def test_a_session_the_hub_issued_there_is_restored_when_the_hub_lost_its_row(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     fleet(world, ["server-1"])
-    admitted = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "tcp")
+    admitted = world.node_access.log_in("server-1", "anna@example.org", anna.code, "tcp")
     assert admitted.session_id
     world.store.sessions.release("server-1", [admitted.session_id])  # as a restored backup would
     assert world.node_access.settle("server-1", {admitted.session_id: anna.licence.id}, {}) == []
@@ -118,11 +118,11 @@ def test_a_restored_session_takes_a_place_only_if_the_licence_has_one(world: Wor
     anna = world.sign_up("anna@example.org")
     servers = [f"server-{n}" for n in range(MAX_SESSIONS + 1)]
     fleet(world, servers)
-    lost = world.node_access.log_in(token(servers[-1]), "anna@example.org", anna.code)
+    lost = world.node_access.log_in(servers[-1], "anna@example.org", anna.code)
     assert lost.session_id
     world.store.sessions.release(servers[-1], [lost.session_id])
     for server in servers[:MAX_SESSIONS]:
-        assert world.node_access.log_in(token(server), "anna@example.org", anna.code).session_id
+        assert world.node_access.log_in(server, "anna@example.org", anna.code).session_id
     assert world.node_access.settle(servers[-1], {lost.session_id: anna.licence.id}) == [lost.session_id]
     assert held(world, [servers[-1]]) == []
 
@@ -130,8 +130,8 @@ def test_a_restored_session_takes_a_place_only_if_the_licence_has_one(world: Wor
 def test_a_disconnected_session_the_server_keeps_reporting_never_comes_back(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     fleet(world, ["server-1"])
-    admitted = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "udp")
-    assert admitted.session_id and world.node_access.established(token("server-1"), admitted.session_id)
+    admitted = world.node_access.log_in("server-1", "anna@example.org", anna.code, "udp")
+    assert admitted.session_id and world.node_access.established("server-1", admitted.session_id)
     world.devices.disconnect("anna@example.org", anna.code, None, admitted.session_id)
     report = {admitted.session_id: anna.licence.id}
     for wait in (0, 10, 60):  # the last after a silence the hub takes for an outage
@@ -197,7 +197,9 @@ def test_an_operators_wide_network_stored_before_the_limit_protects_nobody(backe
     with open_world(backend) as world:
         world.add_server("nl-amsterdam", "node-secret")
         world.store.fleet.configure_exit_addresses("nl-amsterdam", (wide,))
-        world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True), source="203.0.113.5")
+        world.fleet.heartbeat(
+            world.server("node-secret"), Heartbeat(5.0, 10.0, 0, True), source="203.0.113.5"
+        )
         server = world.store.fleet.find_server("nl-amsterdam")
         assert server is not None and server.exit_addresses == ("203.0.113.5",)
         index = ExitIndex.of(view_fleet(world.store.fleet.list_servers(), world.clock.now()))
@@ -215,15 +217,15 @@ def test_a_session_established_after_its_place_lapsed_takes_one_only_if_one_is_f
     anna = world.sign_up("anna@example.org")
     servers = [f"server-{n}" for n in range(MAX_SESSIONS + 1)]
     fleet(world, servers)
-    late = world.node_access.log_in(token(servers[-1]), "anna@example.org", anna.code, "udp")
+    late = world.node_access.log_in(servers[-1], "anna@example.org", anna.code, "udp")
     assert late.session_id
     world.clock.advance(seconds=UNCONFIRMED_FOR.total_seconds() + 1)
     for server in servers[:MAX_SESSIONS]:
-        admitted = world.node_access.log_in(token(server), "anna@example.org", anna.code, "udp")
+        admitted = world.node_access.log_in(server, "anna@example.org", anna.code, "udp")
         assert admitted.session_id
-        assert world.node_access.established(token(server), admitted.session_id)
+        assert world.node_access.established(server, admitted.session_id)
     beat(world, *servers)
-    assert not world.node_access.established(token(servers[-1]), late.session_id), "its place was taken"
+    assert not world.node_access.established(servers[-1], late.session_id), "its place was taken"
     assert world.node_access.settle(servers[-1], {late.session_id: anna.licence.id}) == [late.session_id]
     counting = [s for s in held(world, servers) if counts(s, world.clock.now())]
     assert len(counting) == MAX_SESSIONS
@@ -232,10 +234,10 @@ def test_a_session_established_after_its_place_lapsed_takes_one_only_if_one_is_f
 def test_a_session_established_late_is_counted_when_a_place_is_free(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     fleet(world, ["server-1"])
-    late = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code, "udp")
+    late = world.node_access.log_in("server-1", "anna@example.org", anna.code, "udp")
     assert late.session_id
     world.clock.advance(seconds=UNCONFIRMED_FOR.total_seconds() + 1)
     beat(world, "server-1")
-    assert not world.node_access.established(token("server-1"), late.session_id)
+    assert not world.node_access.established("server-1", late.session_id)
     assert world.node_access.settle("server-1", {late.session_id: anna.licence.id}) == []
     assert [(s.id, s.confirmed) for s in held(world, ["server-1"])] == [(late.session_id, True)]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from tests.unit.conftest import World
 from vpnsite.archives import ArchiveLinks
 from vpnsite.errors import InvalidSignature, LicenceNotFound
-from vpnsite.fleet import Heartbeat
 from vpnsite.key_ring import KeyRing, KeyRingError, KeyUsage, retire_refusal
 from vpnsite.keyed_hashes import ORIGINAL_KEY, Keyring, RingKeys
 from vpnsite.notifications import Reminder
@@ -162,18 +161,16 @@ def test_a_wrong_address_moves_nothing(world: World) -> None:
     assert stored is not None and stored.code_key == ORIGINAL_KEY
 
 
-def test_a_vpn_login_and_a_server_heartbeat_move_their_hashes_to_the_new_key(world: World) -> None:
+def test_a_vpn_login_and_its_servers_token_move_their_hashes_to_the_new_key(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     world.add_server("nl-1", "server-token")
     new_key = world.ring.rotate()
-    admitted = world.node_access.log_in("server-token", "anna@example.org", anna.code)
+    admitted = world.node_access.log_in(world.server("server-token"), "anna@example.org", anna.code)
     assert admitted.refused is None and admitted.licence_id == anna.licence.id
     stored = world.store.licences.find_by_id(anna.licence.id)
     assert stored is not None and stored.code_key == new_key
-    world.fleet.heartbeat("server-token", Heartbeat(5.0, 10.0, 1, True))
     world.ring.retire(ORIGINAL_KEY)
-    assert world.fleet.heartbeat("server-token", Heartbeat(5.0, 10.0, 1, True)) == "nl-1"
-    assert world.node_access.server("server-token") == "nl-1"
+    assert world.server("server-token") == "nl-1", "the server's call moved its token's hash"
 
 
 def test_sign_up_forms_signed_before_a_rotation_are_redeemed_after_it_but_not_after_retirement(

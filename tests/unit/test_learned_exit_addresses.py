@@ -106,11 +106,11 @@ def test_a_heartbeat_leaves_the_server_with_the_exit_addresses_of_the_rule_on_ev
             if refused is not None:
                 before = world.store.fleet.find_server("nl-amsterdam")
                 with pytest.raises(InvalidField) as told:
-                    world.fleet.heartbeat("node-secret", beat, source=source)
+                    world.fleet.heartbeat(world.server("node-secret"), beat, source=source)
                 assert (told.value.kind, told.value.details) == ("exit_not_public", {"network": refused})
                 assert world.store.fleet.find_server("nl-amsterdam") == before, "nothing recorded"
                 continue
-            assert world.fleet.heartbeat("node-secret", beat, source=source) == "nl-amsterdam"
+            world.fleet.heartbeat(world.server("node-secret"), beat, source=source)
             server = world.store.fleet.find_server("nl-amsterdam")
             assert server is not None and server.configured_exit_addresses == kept
             assert server.exit_addresses == exits_in_use(kept, reported, source), (
@@ -131,11 +131,13 @@ def test_a_server_silent_about_its_exit_is_followed_from_address_to_address(worl
         ("127.0.0.1", ()),
     ):
         world.clock.advance(seconds=10)
-        world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True), source=source)
+        world.fleet.heartbeat(world.server("node-secret"), Heartbeat(5.0, 10.0, 0, True), source=source)
         server = world.store.fleet.find_server("nl-amsterdam")
         assert server is not None and server.exit_addresses == exits, source
     world.store.fleet.configure_exit_addresses("nl-amsterdam", ("198.51.100.7",))
-    world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True, ("192.0.2.1",)), source="203.0.113.5")
+    world.fleet.heartbeat(
+        world.server("node-secret"), Heartbeat(5.0, 10.0, 0, True, ("192.0.2.1",)), source="203.0.113.5"
+    )
     server = world.store.fleet.find_server("nl-amsterdam")
     assert server is not None and server.exit_addresses == ("198.51.100.7",), "the operator's come first"
 
@@ -229,11 +231,11 @@ def test_each_reserved_range_is_refused_when_a_server_reports_it(world: World, c
     world.clock.advance(seconds=10)
     with pytest.raises(InvalidField) as told:
         world.fleet.heartbeat(
-            "node-secret", Heartbeat(5.0, 10.0, 0, True, ("198.51.100.7", claim)), "203.0.113.5"
+            world.server("node-secret"), Heartbeat(5.0, 10.0, 0, True, ("198.51.100.7", claim)), "203.0.113.5"
         )
     assert told.value.details == {"network": exit_addresses([claim])[0]}
     assert world.store.fleet.find_server("nl-amsterdam") == before, "nothing recorded"
     world.store.fleet.configure_exit_addresses("nl-amsterdam", exit_addresses([claim]))
-    world.fleet.heartbeat("node-secret", Heartbeat(5.0, 10.0, 0, True, (claim,)), "203.0.113.5")
+    world.fleet.heartbeat(world.server("node-secret"), Heartbeat(5.0, 10.0, 0, True, (claim,)), "203.0.113.5")
     server = world.store.fleet.find_server("nl-amsterdam")
     assert server is not None and server.exit_addresses == exit_addresses([claim]), "the operator may set it"

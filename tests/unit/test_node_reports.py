@@ -38,12 +38,12 @@ def test_a_licence_keeps_one_connection_on_a_server_the_one_the_hub_holds(
 def test_a_report_records_the_beat_and_settles_what_the_server_holds(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     world.add_server("server-1", "token-1")
-    first = world.node_access.log_in("token-1", "anna@example.org", anna.code, "udp")
-    second = world.node_access.log_in("token-1", "anna@example.org", anna.code, "tcp")
+    first = world.node_access.log_in(world.server("token-1"), "anna@example.org", anna.code, "udp")
+    second = world.node_access.log_in(world.server("token-1"), "anna@example.org", anna.code, "tcp")
     assert first.session_id and second.session_id
     world.clock.advance(seconds=5)
     held = {first.session_id: anna.licence.id, second.session_id: anna.licence.id, "made-up": anna.licence.id}
-    report = world.node_access.report("token-1", beat, held, {}, "198.51.100.7")
+    report = world.node_access.report(world.server("token-1"), beat, held, {}, "198.51.100.7")
     assert report.server_id == "server-1"
     assert sorted(report.end) == sorted([first.session_id, "made-up"]), "the older login and a stranger end"
     server = world.store.fleet.find_server("server-1")
@@ -54,8 +54,8 @@ def test_a_report_records_the_beat_and_settles_what_the_server_holds(world: Worl
 def test_a_report_without_connections_settles_nothing(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     world.add_server("server-1", "token-1")
-    admitted = world.node_access.log_in("token-1", "anna@example.org", anna.code)
-    assert world.node_access.report("token-1", beat, None, {}, None).end == []
+    admitted = world.node_access.log_in(world.server("token-1"), "anna@example.org", anna.code)
+    assert world.node_access.report(world.server("token-1"), beat, None, {}, None).end == []
     assert [s.id for s in world.store.sessions.sessions_on("server-1")] == [admitted.session_id]
 
 
@@ -64,7 +64,7 @@ def test_only_a_protocol_the_hub_knows_is_taken_from_a_server(said: str | None) 
     with open_world("memory") as world:
         anna = world.sign_up("anna@example.org")
         world.add_server("server-1", "token-1", wireguard=True)
-        admitted = world.node_access.log_in("token-1", "anna@example.org", anna.code, said)
+        admitted = world.node_access.log_in(world.server("token-1"), "anna@example.org", anna.code, said)
         [session] = world.store.sessions.sessions_on("server-1")
         assert session.id == admitted.session_id
         assert session.protocol == (said if said in ("udp", "tcp") else None), (
@@ -72,7 +72,7 @@ def test_only_a_protocol_the_hub_knows_is_taken_from_a_server(said: str | None) 
         )
         world.store.sessions.release("server-1", [session.id])
         report = world.node_access.report(
-            "token-1", beat, {session.id: anna.licence.id}, {session.id: said}, None
+            world.server("token-1"), beat, {session.id: anna.licence.id}, {session.id: said}, None
         )
         restored = world.store.sessions.sessions_on("server-1")
         if said == WIREGUARD:

@@ -43,7 +43,7 @@ def test_an_export_holds_everything_about_the_address_and_nothing_else(world: Wo
     world.sign_up("bob@example.org")
     world.support.open_ticket("bob@example.org", None, "Hi", ip=None)
     world.add_server("nl-amsterdam", "ams-secret")
-    assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
+    assert world.node_access.log_in(world.server("ams-secret"), "anna@example.org", anna.code).session_id
     held = export_address(world.store.privacy, world.keys, "anna@example.org")
     assert held == Held(
         licences=(
@@ -89,7 +89,7 @@ def test_erasure_ends_the_licence_drops_its_sessions_and_forgets_the_address(wor
     ticket = world.support.open_ticket("anna@example.org", anna.code, "Please erase me", ip=None)
     world.signups.submit_email("anna@example.org", None, None)
     world.add_server("nl-amsterdam", "ams-secret")
-    assert world.node_access.log_in("ams-secret", "anna@example.org", anna.code).session_id
+    assert world.node_access.log_in(world.server("ams-secret"), "anna@example.org", anna.code).session_id
     world.clock.advance(days=1)
 
     erased = erase_address(

@@ -48,7 +48,7 @@ def test_a_registered_server_is_in_service_with_its_token(
             (wg, credentials.wireguard["nl-amsterdam"]) if wg else (None, None)
         )
         assert credentials.certificates == ["nl-amsterdam"]
-        assert world.node_access.server(token) == "nl-amsterdam", "the token is the server's"
+        assert world.server(token) == "nl-amsterdam", "the token is the server's"
 
 
 def test_a_name_taken_changes_nothing_and_issues_nothing(world: World) -> None:
@@ -58,7 +58,7 @@ def test_a_name_taken_changes_nothing_and_issues_nothing(world: World) -> None:
     again = registration(world, credentials).register(NewServer(AMSTERDAM, "b.example.org", 1195, 0, 51821))
     assert first is not None and again is None
     assert world.store.fleet.find_server("nl-amsterdam") == before
-    assert world.node_access.server(first) == "nl-amsterdam", "the first token still works"
+    assert world.server(first) == "nl-amsterdam", "the first token still works"
     assert credentials.certificates == ["nl-amsterdam"] and len(credentials.wireguard) == 1
 
 

@@ -248,7 +248,9 @@ def test_what_is_counted_for_someone_through_our_server_is_kept_as_keyed_hashes_
 
 def through_our_server(world: World) -> World:
     world.add_server("nl-ams-1", "token-nl")
-    world.fleet.heartbeat("token-nl", Heartbeat(5.0, 10.0, 0, True, exit_addresses=AMSTERDAM.exit_addresses))
+    world.fleet.heartbeat(
+        world.server("token-nl"), Heartbeat(5.0, 10.0, 0, True, exit_addresses=AMSTERDAM.exit_addresses)
+    )
 
     def server_of_exit(address: str | None) -> VpnServer | None:
         servers = world.store.fleet.list_servers()

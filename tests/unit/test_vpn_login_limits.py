@@ -79,7 +79,7 @@ def test_the_login_judges_what_the_ceilings_allow_and_nothing_more(backend: str,
                     waits = [PER_SERVER.retry_after(here, now), ACROSS_FLEET.retry_after(fleet, now)]
                     wait = max((w for w in waits if w is not None), default=None)
                     code = anna.code if kind == "right" else WRONG
-                    admission = world.node_access.log_in(token(server), username, code)
+                    admission = world.node_access.log_in(server, username, code)
                     if wait is not None:
                         assert admission == Admission(None, "rate_limited", retry_after=wait)
                         told = wait
@@ -99,19 +99,17 @@ def test_the_login_judges_what_the_ceilings_allow_and_nothing_more(backend: str,
 def test_a_burst_on_one_server_is_judged_ten_times_then_the_owner_waits_and_gets_in(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     servers(world, SERVERS[:2])
-    answers = [world.node_access.log_in(token("server-0"), "anna@example.org", WRONG) for _ in range(300)]
+    answers = [world.node_access.log_in("server-0", "anna@example.org", WRONG) for _ in range(300)]
     assert [a.refused for a in answers].count("bad_credentials") == PER_SERVER.limit
     assert {a.refused for a in answers[PER_SERVER.limit :]} == {"rate_limited"}
-    owner = world.node_access.log_in(token("server-0"), "anna@example.org", anna.code)
+    owner = world.node_access.log_in("server-0", "anna@example.org", anna.code)
     assert owner == Admission(None, "rate_limited", retry_after=PER_SERVER.window), "its code is not read"
-    elsewhere = world.node_access.log_in(token("server-1"), "anna@example.org", anna.code)
+    elsewhere = world.node_access.log_in("server-1", "anna@example.org", anna.code)
     assert elsewhere.refused is None, "another server's ceiling has room"
     world.clock.moment += PER_SERVER.window - timedelta(microseconds=1)
-    assert (
-        world.node_access.log_in(token("server-0"), "anna@example.org", anna.code).refused == "rate_limited"
-    )
+    assert world.node_access.log_in("server-0", "anna@example.org", anna.code).refused == "rate_limited"
     world.clock.advance(microseconds=1)
-    assert world.node_access.log_in(token("server-0"), "anna@example.org", anna.code).refused is None
+    assert world.node_access.log_in("server-0", "anna@example.org", anna.code).refused is None
 
 
 def test_a_burst_across_the_fleet_is_judged_a_hundred_times(world: World) -> None:
@@ -120,28 +118,25 @@ def test_a_burst_across_the_fleet_is_judged_a_hundred_times(world: World) -> Non
     refused = []
     for n in range(300):
         world.clock.advance(milliseconds=10)
-        refused.append(world.node_access.log_in(token(SERVERS[n % 12]), "anna@example.org", WRONG).refused)
+        refused.append(world.node_access.log_in(SERVERS[n % 12], "anna@example.org", WRONG).refused)
     assert refused.count("bad_credentials") == ACROSS_FLEET.limit
     assert refused.count("rate_limited") == 300 - ACROSS_FLEET.limit
-    told = world.node_access.log_in(token("server-5"), "anna@example.org", anna.code)
+    told = world.node_access.log_in("server-5", "anna@example.org", anna.code)
     assert told.refused == "rate_limited" and told.retry_after is not None
     assert told.retry_after <= ACROSS_FLEET.window
     world.clock.moment += told.retry_after
-    assert world.node_access.log_in(token("server-5"), "anna@example.org", anna.code).refused is None
+    assert world.node_access.log_in("server-5", "anna@example.org", anna.code).refused is None
 
 
 def test_a_right_code_is_never_counted(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     servers(world, SERVERS[:1])
     for _ in range(PER_SERVER.limit - 1):
-        assert (
-            world.node_access.log_in(token("server-0"), "anna@example.org", WRONG).refused
-            == "bad_credentials"
-        )
+        assert world.node_access.log_in("server-0", "anna@example.org", WRONG).refused == "bad_credentials"
     for _ in range(3 * PER_SERVER.limit):
-        assert world.node_access.log_in(token("server-0"), "anna@example.org", anna.code).refused is None
-    assert world.node_access.log_in(token("server-0"), "anna@example.org", WRONG).refused == "bad_credentials"
-    assert world.node_access.log_in(token("server-0"), "anna@example.org", WRONG).refused == "rate_limited"
+        assert world.node_access.log_in("server-0", "anna@example.org", anna.code).refused is None
+    assert world.node_access.log_in("server-0", "anna@example.org", WRONG).refused == "bad_credentials"
+    assert world.node_access.log_in("server-0", "anna@example.org", WRONG).refused == "rate_limited"
 
 
 def test_every_spelling_of_the_address_fills_one_ceiling_and_another_address_has_its_own(
@@ -152,25 +147,25 @@ def test_every_spelling_of_the_address_fills_one_ceiling_and_another_address_has
     servers(world, SERVERS[:1])
     for n in range(PER_SERVER.limit):
         spelt = SPELLINGS[n % len(SPELLINGS)]
-        assert world.node_access.log_in(token("server-0"), spelt, WRONG).refused == "bad_credentials"
+        assert world.node_access.log_in("server-0", spelt, WRONG).refused == "bad_credentials"
     for spelt in SPELLINGS:
-        assert world.node_access.log_in(token("server-0"), spelt, anna.code).refused == "rate_limited"
-    assert world.node_access.log_in(token("server-0"), "bob@example.org", bob.code).refused is None
+        assert world.node_access.log_in("server-0", spelt, anna.code).refused == "rate_limited"
+    assert world.node_access.log_in("server-0", "bob@example.org", bob.code).refused is None
 
 
 def test_what_is_no_address_is_refused_and_counted_nowhere(world: World) -> None:
     anna = world.sign_up("anna@example.org")
     servers(world, SERVERS[:1])
     for _ in range(3 * PER_SERVER.limit):
-        answer = world.node_access.log_in(token("server-0"), "not an address", anna.code)
+        answer = world.node_access.log_in("server-0", "not an address", anna.code)
         assert answer == Admission(None, "bad_credentials")
-    assert world.node_access.log_in(token("server-0"), "anna@example.org", anna.code).refused is None
+    assert world.node_access.log_in("server-0", "anna@example.org", anna.code).refused is None
 
 
 def test_the_counts_are_kept_as_keyed_hashes_only(world: World) -> None:
     servers(world, SERVERS[:1])
     for _ in range(3):
-        world.node_access.log_in(token("server-0"), "anna@example.org", WRONG)
+        world.node_access.log_in("server-0", "anna@example.org", WRONG)
     if isinstance(world.store, MemoryStore):
         keys = list(world.store.rate_limits.events)
     else:

@@ -27,7 +27,7 @@ def token(server: str) -> str:
 
 def listed(world: World, server: str) -> list[str]:
     """The licences whose WireGuard peers the server is told to have."""
-    return [licence for licence, _ in world.node_access.tunnel_peers(token(server))[1]]
+    return [licence for licence, _ in world.node_access.tunnel_peers(server)]
 
 
 def connect(world: World, who: Activation, server: str, protocol: str) -> str:
@@ -38,10 +38,10 @@ def connect(world: World, who: Activation, server: str, protocol: str) -> str:
         known = world.store.sessions.sessions_on(server)
         held = {**{each.id: each.licence_id for each in known}, session: who.licence.id}
         protocols = {**{each.id: each.protocol or "udp" for each in known}, session: protocol}
-        world.node_access.report(token(server), Heartbeat(1.0, 1.0, 1, True), held, protocols, None)
+        world.node_access.report(server, Heartbeat(1.0, 1.0, 1, True), held, protocols, None)
         return session
-    admitted = world.node_access.log_in(token(server), who.licence.email or "", who.code, protocol)
-    assert admitted.session_id and world.node_access.established(token(server), admitted.session_id)
+    admitted = world.node_access.log_in(server, who.licence.email or "", who.code, protocol)
+    assert admitted.session_id and world.node_access.established(server, admitted.session_id)
     return admitted.session_id
 
 
@@ -49,7 +49,7 @@ def wireguard_fleet(world: World) -> tuple[Activation, Activation]:
     anna, bob = world.sign_up("anna@example.org"), world.sign_up("bob@example.org")
     for server in SERVERS:
         world.add_server(server, token(server), wireguard=True)
-        world.fleet.heartbeat(token(server), Heartbeat(1.0, 1.0, 0, True))
+        world.fleet.heartbeat(server, Heartbeat(1.0, 1.0, 0, True))
     for who in (anna, bob):
         world.archives.open(who.archive_token, ip=None)  # their tunnel addresses
     return anna, bob
@@ -67,12 +67,12 @@ def test_a_disconnected_wireguard_device_is_off_its_servers_list_until_its_owner
     assert listed(world, "server-1") == [bob.licence.id]
     assert sorted(listed(world, "server-2")) == sorted([anna.licence.id, bob.licence.id]), "that server only"
     ended = world.node_access.report(
-        token("server-1"), Heartbeat(1.0, 1.0, 1, True), {peer: anna.licence.id}, {peer: "wireguard"}, None
+        "server-1", Heartbeat(1.0, 1.0, 1, True), {peer: anna.licence.id}, {peer: "wireguard"}, None
     )
     assert ended.end == [peer], "its server takes it off"
     world.clock.advance(days=3)
     for server in SERVERS:
-        world.fleet.heartbeat(token(server), Heartbeat(1.0, 1.0, 0, True))
+        world.fleet.heartbeat(server, Heartbeat(1.0, 1.0, 0, True))
     assert listed(world, "server-1") == [bob.licence.id], "days later, still out"
 
     with pytest.raises(LicenceNotFound):
@@ -90,10 +90,10 @@ def test_an_openvpn_disconnect_holds_nothing_out(world: World) -> None:
     shown = world.devices.disconnect("anna@example.org", anna.code, None, session)
     assert shown.held_out == [] and anna.licence.id in listed(world, "server-2")
     ended = world.node_access.report(
-        token("server-2"), Heartbeat(1.0, 1.0, 1, True), {session: anna.licence.id}, {session: "udp"}, None
+        "server-2", Heartbeat(1.0, 1.0, 1, True), {session: anna.licence.id}, {session: "udp"}, None
     )
     assert ended.end == [session], "its server halts it; the app is told and may log in again"
-    assert world.node_access.log_in(token("server-2"), "anna@example.org", anna.code, "udp").refused is None
+    assert world.node_access.log_in("server-2", "anna@example.org", anna.code, "udp").refused is None
 
 
 def test_a_wireguard_peer_its_server_must_end_for_want_of_a_place_is_held_out(world: World) -> None:
@@ -101,7 +101,7 @@ def test_a_wireguard_peer_its_server_must_end_for_want_of_a_place_is_held_out(wo
     tcp = connect(world, anna, "server-3", "tcp")
     peer = f"wg-{anna.licence.id}-server-3"
     ended = world.node_access.report(
-        token("server-3"),
+        "server-3",
         Heartbeat(1.0, 1.0, 2, True),
         {tcp: anna.licence.id, peer: anna.licence.id},
         {tcp: "tcp", peer: "wireguard"},
@@ -168,7 +168,7 @@ def test_connecting_again_before_the_server_reports_is_not_undone_by_its_report(
     world.devices.disconnect("anna@example.org", anna.code, None, peer)
     world.devices.connect_again("anna@example.org", anna.code, None, "server-1")
     ended = world.node_access.report(
-        token("server-1"), Heartbeat(1.0, 1.0, 1, True), {peer: anna.licence.id}, {peer: "wireguard"}, None
+        "server-1", Heartbeat(1.0, 1.0, 1, True), {peer: anna.licence.id}, {peer: "wireguard"}, None
     )
     assert ended.end == [peer], "the disconnected session still ends"
     assert anna.licence.id in listed(world, "server-1"), "and the peer is back at the sync after it"

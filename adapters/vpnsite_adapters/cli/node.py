@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from vpnsite.fleet import issue_server_token
+from vpnsite.server_tokens import issue_server_token
 from vpnsite_adapters.bootstrap import Console
 
 

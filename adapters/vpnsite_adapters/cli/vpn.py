@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from vpnsite.errors import InvalidField
-from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online, issue_server_token
+from vpnsite.errors import InvalidField, NodeUnauthorized
+from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online
 from vpnsite.server_registration import NewServer
+from vpnsite.server_tokens import issue_server_token
 from vpnsite_adapters.bootstrap import Console, open_store
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.operations.service_units import UnitError
@@ -142,6 +143,13 @@ def run_add_server(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_token_of(console: Console, token: str, server: str) -> bool:
+    try:
+        return console.server_authentication.server(token) == server
+    except NodeUnauthorized:
+        return False
+
+
 def run_server_config(console: Console, args: argparse.Namespace) -> int:
     settings, store, keys = console.settings, console.store, console.keys
     hub = args.hub or settings.public_url
@@ -162,7 +170,7 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
         token = args.token
         if token is None:
             token = issue_server_token(store.fleet, args.name, keys, console.random)
-        elif store.sessions.server_for_token(keys.read().nodes(token).values) != args.name:
+        elif not _is_token_of(console, token, args.name):
             print(f"vpnsite: that is not the token of {args.name}")
             return 1
     try:

@@ -198,6 +198,6 @@ def register_public(app: Flask, services: Services) -> None:
 def node_gate(services: Services) -> NodeGate:
     def token_hashes() -> list[str]:
         with services.unit_of_work.scope():
-            return services.fleet.token_hashes()
+            return services.server_authentication.token_hashes()
 
-    return NodeGate.load(services.fleet.keys, token_hashes)
+    return NodeGate.load(services.server_authentication.keys, token_hashes)

@@ -10,9 +10,10 @@ import socket
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location, issue_server_token
+from vpnsite.fleet import SPEC_LOCATIONS, Heartbeat, Location
 from vpnsite.keyed_hashes import KeyedHash, Keyring
 from vpnsite.ports import RandomSource, UnitOfWork
+from vpnsite.server_tokens import issue_server_token
 from vpnsite_node.agent import NodeAgent
 from vpnsite_node.hub import HubClient
 

@@ -11,6 +11,7 @@ from attrs import frozen
 
 from vpnsite.fleet import Heard, Heartbeat, Location, VpnServer
 from vpnsite.keyed_hashes import KeyedHash
+from vpnsite.server_tokens import TokenHolder
 from vpnsite.uptime import InService, UpTime, window_start
 from vpnsite_adapters.sql.database import from_db, to_db
 from vpnsite_adapters.sql.models import Models
@@ -122,23 +123,28 @@ class SqlFleetStore:
         servers = self.models.VpnServer
         servers.update(ping_ms=ping_ms).where(servers.id == server_id).execute()
 
-    def last_heard(self, token_hashes: Sequence[str]) -> Heard | None:
+    def last_heard(self, server_id: str) -> Heard | None:
         servers = self.models.VpnServer
         row = (
-            servers.select(
-                servers.id, servers.last_seen, servers.token_hash, servers.configured_exit_addresses
-            )
-            .where(servers.token_hash.in_(list(token_hashes)))
+            servers.select(servers.last_seen, servers.configured_exit_addresses)
+            .where(servers.id == server_id)
             .first()
         )
         if row is None:
             return None
         return Heard(
-            str(row.id),
             None if row.last_seen is None else from_db(row.last_seen),
-            str(row.token_hash),
             tuple(row.configured_exit_addresses.split()),
         )
+
+    def token_holder(self, token_hashes: Sequence[str]) -> TokenHolder | None:
+        servers = self.models.VpnServer
+        row = (
+            servers.select(servers.id, servers.token_hash)
+            .where(servers.token_hash.in_(list(token_hashes)))
+            .first()
+        )
+        return None if row is None else TokenHolder(str(row.id), str(row.token_hash))
 
     def record_heartbeat(
         self,

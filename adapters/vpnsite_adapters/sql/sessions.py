@@ -37,11 +37,6 @@ class SqlSessionStore:
     db: peewee.Database
     models: Models
 
-    def server_for_token(self, token_hashes: Sequence[str]) -> str | None:
-        servers = self.models.VpnServer
-        row = servers.select(servers.id).where(servers.token_hash.in_(list(token_hashes))).first()
-        return None if row is None else str(row.id)
-
     def sessions_of(
         self, licence_id: str, unconfirmed_since: datetime, heard_since: datetime
     ) -> list[Session]:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from flask import Blueprint, Response, current_app, request
 
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
-from vpnsite_adapters.http.context import caller_ip
+from vpnsite_adapters.http.context import caller_ip, services
 from vpnsite_adapters.http.errors import domain_error_response
 from vpnsite_adapters.http.node.gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
 from vpnsite_adapters.http.wire import answer, json_body
-from vpnsite_adapters.services import Services
 from vpnsite_adapters.vpn import wireguard
 from vpnsite_contract.node_calls import (
     HeartbeatBody,
@@ -34,18 +34,15 @@ def gate() -> NodeGate:
     return current_app.extensions[GATE]  # type: ignore[no-any-return]
 
 
-def bearer_token(confirmed: bool = False) -> str:
-    """The caller's token, known to be a server's before anything it sent is parsed: one the
-    listener has not seen yet is looked up first, and with ``confirmed`` any one (a body too large
-    to parse for nothing: the listener's tokens may be up to ``node_gate.RELOAD_SECONDS`` old)."""
+def calling_server() -> str:
+    """The server the caller's token is, asked of the database once per call and before anything
+    the caller sent is parsed (the listener's tokens may be up to ``node_gate.RELOAD_SECONDS``
+    old); a token the listener had not seen may send a heartbeat's size from now on."""
     token = bearer(request.headers.get("Authorization", ""))
-    if not token:
-        raise NodeUnauthorized()
-    if confirmed or not gate().knows(token):
-        services: Services = current_app.extensions["vpnsite"]
-        services.node_access.server(token)
+    server = services().server_authentication.server(token)
+    if not gate().knows(token):
         gate().learn(token)
-    return token
+    return server
 
 
 @node_api.errorhandler(NodeUnauthorized)
@@ -61,9 +58,8 @@ def unauthorized(error: NodeUnauthorized) -> Response:
 
 @node_api.post("/api/node/heartbeat")
 def heartbeat() -> Response:
-    token = bearer_token(confirmed=True)
+    server = calling_server()
     body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
-    services: Services = current_app.extensions["vpnsite"]
     exits = None if body.exit_addresses is None else tuple(body.exit_addresses)
     beat = Heartbeat(
         body.cpu_load, body.bandwidth_mbps, body.sessions, body.service_up, exits, body.wireguard
@@ -71,7 +67,7 @@ def heartbeat() -> Response:
     connections = body.connections
     held = None if connections is None else {c.session: c.licence for c in connections}
     protocols = {c.session: c.protocol for c in connections or ()}
-    report = services.node_access.report(token, beat, held, protocols, caller_ip())
+    report = services().node_access.report(server, beat, held, protocols, caller_ip())
     return answer(HeartbeatResult(server=report.server_id, end=report.end))
 
 
@@ -79,10 +75,9 @@ def heartbeat() -> Response:
 def resume() -> Response:
     """A connection the server's OpenVPN let in by the session token of an earlier login (after
     a restart): admitted as a login, unless the licence is connected to this server already."""
-    services: Services = current_app.extensions["vpnsite"]
-    token = bearer_token()
+    server = calling_server()
     body = json_body(NodeResume)
-    admission = services.node_access.resume(token, body.username, body.protocol)
+    admission = services().node_access.resume(server, body.username, body.protocol)
     if admission.refused:
         return answer(NodeLoginResult(admitted=False, reason=admission.refused), status=403)
     return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
@@ -92,15 +87,16 @@ def resume() -> Response:
 def login() -> Response:
     """May this e-mail and activation code use the calling server? Admitted, the answer names the
     session the server reports as established and ended."""
-    services: Services = current_app.extensions["vpnsite"]
+    metrics = services().metrics
     try:
-        token = bearer_token()
-        body = json_body(NodeLogin)
-        admission = services.node_access.log_in(token, body.username, body.password or "", body.protocol)
+        server = calling_server()
     except NodeUnauthorized:
-        services.metrics.node_logins.labels("bad_token").inc()
+        metrics.node_logins.labels("bad_token").inc()
         raise
-    services.metrics.node_login(admission.refused)
+    body = json_body(NodeLogin)
+    # OpenVPN's username and password: the e-mail and the activation code the app was given.
+    admission = services().node_access.log_in(server, body.username, body.password or "", body.protocol)
+    metrics.node_login(admission.refused)
     if admission.retry_after is not None:
         # Too many wrong codes for the address lately: refused for now, and for how long. A 403
         # as every refusal with a reason (a node that does not know this reason reads it as no
@@ -118,29 +114,31 @@ def login() -> Response:
 
 @node_api.post("/api/node/established")
 def established() -> Response:
-    token = bearer_token()
-    body = json_body(NodeSession)
-    services: Services = current_app.extensions["vpnsite"]
-    return answer(NodeSessionResult(known=services.node_access.established(token, body.session)))
+    return session_call(services().node_access.established)
 
 
 @node_api.post("/api/node/ended")
 def ended() -> Response:
-    token = bearer_token()
+    return session_call(services().node_access.ended)
+
+
+def session_call(change: Callable[[str, str], bool]) -> Response:
+    """A session of the calling server connected or ended: whether the hub knew it."""
+    server = calling_server()
     body = json_body(NodeSession)
-    services: Services = current_app.extensions["vpnsite"]
-    return answer(NodeSessionResult(known=services.node_access.ended(token, body.session)))
+    return answer(NodeSessionResult(known=change(server, body.session)))
 
 
 @node_api.get("/api/node/wireguard-peers")
 def wireguard_peers() -> Response:
     """The calling server's WireGuard peers: the live licences that have a tunnel address there.
     Ended licences drop out, and the agent removes them from the interface."""
-    services: Services = current_app.extensions["vpnsite"]
-    server, tunnels = services.node_access.tunnel_peers(bearer_token())
-    if services.vpn_keys is None:
+    server = calling_server()
+    tunnels = services().node_access.tunnel_peers(server)
+    vpn_keys = services().vpn_keys
+    if vpn_keys is None:
         return answer(WireGuardPeers(peers=[]))
-    secret = services.vpn_keys.wireguard_secret
+    secret = vpn_keys.wireguard_secret
     peers = [
         WireGuardPeer(
             public_key=wireguard.client_key(secret, licence, server)[1],
@@ -156,6 +154,6 @@ def wireguard_peers() -> Response:
 def deny_list() -> Response:
     """The licences whose keys servers must refuse (ended or erased), one id a line. Servers keep
     a copy, so no packet waits for the hub."""
-    services: Services = current_app.extensions["vpnsite"]
-    ended = services.node_access.deny_list(bearer_token())
+    calling_server()
+    ended = services().node_access.deny_list()
     return Response("".join(f"{licence}\n" for licence in ended), mimetype="text/plain")
