@@ -11,6 +11,7 @@ and Hypothesis has no deadline: no test asserts wall-clock time."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         definitions = info.name2fixturedefs.values() if info is not None else ()
         if any(d.scope == "module" for defs in definitions for d in defs):
             item.add_marker(pytest.mark.xdist_group(str(item.path)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On a worker of ``--dist loadgroup``, every grouped test must carry its group in its id, or
+    xdist spreads the group over workers: two vpn worlds built at once, each failing on the
+    other's interfaces and ports (seen with pytest 9.2, whose ids xdist 3.8 cannot extend)."""
+    if not session.config.getvalue("loadgroup"):
+        return
+    lost = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid
+    ]
+    if lost:
+        said = f"pytest-xdist dropped the groups of {len(lost)} tests, {lost[0]} first"
+        print(said, file=sys.stderr)
+        raise pytest.UsageError(said)
