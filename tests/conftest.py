@@ -42,7 +42,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """On a worker of ``--dist loadgroup``, every grouped test must carry its group in its id, or
     xdist spreads the group over workers: two vpn worlds built at once, each failing on the
     other's interfaces and ports (seen with pytest 9.2, whose ids xdist 3.8 cannot extend)."""
-    if not session.config.getvalue("loadgroup"):
+    if not getattr(session.config.option, "loadgroup", False):
         return
     lost = [
         item.nodeid
