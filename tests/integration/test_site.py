@@ -217,7 +217,7 @@ _STATIC_IMPORT = re.compile(r'(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"\./(
 def test_a_page_preloads_every_script_it_runs_first_in_a_few_files(language: str, route: str) -> None:
     """What a page runs before it is interactive (its entry and every static import, and its
     screen's chunks) is all named in its head, so nothing is found one file at a time; and the
-    home page's is four files, not a chain of small ones (ui/src/lib/first-load.ts)."""
+    home page's is four files, not a chain of small ones (ui/src/first-load.ts)."""
     page = (SITE_DIR / "pages" / localised(route, language).strip("/") / "index.html").read_text()
     entry = re.search(r'<script type="module" src="/assets/([^"]+)"', page)
     assert entry

@@ -2,7 +2,7 @@ import type { ComponentChildren, ComponentType } from "preact";
 import { useMemo } from "preact/hooks";
 import { Route, Router, Switch, useLocation } from "wouter";
 import { Layout } from "./components/layout";
-import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./lib/i18n";
+import { I18nContext, makeI18n, ScreenI18n, type CoreDictionary, type ScreenDictionary } from "./i18n/context";
 import { languageFromPath, localPath, stripLanguage, type Language } from "./lib/language";
 import { useOnNavigation } from "./lib/on-navigation";
 import { pageOf } from "./lib/pages";

@@ -8,7 +8,7 @@ import { OneTapSetup, OpenProfile, ProfileLink, ProfileRow, ProfileSection, Wire
 import { LiveStatus, LoadValue, RANKS, rankText, ResponseTime, serviceText, statusText, StatusBlock, SYSTEM_NAMES, SystemRow, VpnRow } from "./features/status/server-status";
 import type { AboutFacts, ConnectionCheck, DeviceList, ProfileServer, ServerStatus } from "./lib/api";
 import { CostRow, FactItem, FactParagraph, factBlocks, InvestmentFacts, PhaseCard } from "./routes/about";
-import { makeI18n, makeTranslator, WholeI18n } from "./lib/i18n";
+import { makeI18n, makeTranslator, WholeI18n } from "./i18n/context";
 import { App } from "./app";
 import { Router } from "wouter";
 import { Layout } from "./components/layout";
@@ -22,7 +22,8 @@ import { OPERATOR_PLACEHOLDERS, operatorMeta } from "./lib/operator";
 import { FooterContact, SocialAnchor, SourceLink, type SocialLink } from "./components/footer-contact";
 import { ROUTES, pageOf } from "./lib/pages";
 import { FEW_USERS, formatCount, formatDate, formatMoment, formatPercent, loadLevel, parseDay, plural, rankColour, SHORT_COUNT_FROM, shortCount, type PluralForms } from "./lib/format";
-import { COUNTED_USERS, CountForms, countedUsers, FewUsers, SERVED_SCREENS, ServedContext, slot, type CountedUsers, type ErasureStep, type ServedScreen } from "./lib/served";
+import { COUNTED_USERS, CountForms, countedUsers, FewUsers, type CountedUsers } from "./i18n/counted-users";
+import { SERVED_SCREENS, ServedContext, slot, type ErasureStep, type ServedScreen } from "./lib/served";
 
 export { DICTIONARIES, ERASURE_SCREENS, HTML_LANG, LANGUAGES, OG_LOCALE, ROUTES, SERVED_SCREENS, localPath, operatorMeta, pageOf };
 

@@ -37,3 +37,35 @@ test("no feature imports another feature", () => {
   }
   assert.deepEqual(crossings, [], "move what features share into src/components or src/lib");
 });
+
+const SRC = fileURLToPath(new URL("../src", import.meta.url));
+
+/** The src folder a path lies in ("lib", "features", …; "" at the root), or null outside src. */
+function folderOf(path: string): string | null {
+  const inside = relative(SRC, path);
+  if (inside.startsWith("..")) return null;
+  return inside.includes(sep) ? inside.split(sep)[0] : "";
+}
+
+/** Every import of a src file that lands in another folder of src, as "from → to: specifier". */
+function crossings(folders: string[]): { from: string; to: string; line: string }[] {
+  return folders.flatMap((folder) =>
+    sourceFiles(join(SRC, folder)).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(SPECIFIER)]
+        .filter(([, specifier]) => specifier.startsWith("."))
+        .map(([, specifier]) => ({ from: folder, to: folderOf(resolve(dirname(file), specifier)), line: `${relative(SRC, file)} imports ${specifier}` }))
+        .filter((crossing): crossing is { from: string; to: string; line: string } => crossing.to !== null && crossing.to !== folder),
+    ),
+  );
+}
+
+test("lib imports nothing of the site but lib: no dictionary, component, feature or page", () => {
+  const out = crossings(["lib"]).map((crossing) => crossing.line);
+  assert.deepEqual(out, [], "what needs the dictionaries or components belongs in src/i18n or src/components");
+});
+
+test("the shared folders import no feature, page, entry or the app", () => {
+  const shared = ["lib", "components", "content", "i18n"];
+  const upward = crossings(shared).filter((crossing) => !shared.includes(crossing.to)).map((crossing) => crossing.line);
+  assert.deepEqual(upward, [], "imports flow shared → features → routes, never back");
+});

@@ -6,7 +6,7 @@ import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { formatCount, formatDate, formatMoment, formatPercent, freeTierProgress, loadLevel, parseDay, plural, progressWidth, rankColour, shortCount, zoneName } from "../src/lib/format";
 import { LANGUAGES, type Language } from "../src/lib/language";
-import { countedUsers, type CountedUsers } from "../src/lib/served";
+import { countedUsers, type CountedUsers } from "../src/i18n/counted-users";
 
 const { en, fr, ru } = DICTIONARIES;
 // What the website writes, shared with the server's Python formatting (tests/unit/test_locale_formatting.py).

@@ -9,7 +9,7 @@ import { DICTIONARIES } from "../src/i18n/all";
 import { Dashboard } from "../src/features/licence/licence-check";
 import { LiveStatus } from "../src/features/status/server-status";
 import type { Licence, ServerStatus } from "../src/lib/api";
-import { makeI18n, WholeI18n } from "../src/lib/i18n";
+import { makeI18n, WholeI18n } from "../src/i18n/context";
 import type { Language } from "../src/lib/language";
 
 const render = (language: Language, node: ComponentChildren) => renderToString(h(WholeI18n, { value: makeI18n(language, DICTIONARIES[language]), children: node }));

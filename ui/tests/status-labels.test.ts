@@ -6,9 +6,9 @@ import { renderToString } from "preact-render-to-string";
 import { DICTIONARIES } from "../src/i18n/all";
 import { rankText, RANKS, serviceText } from "../src/features/status/server-status";
 import { FEW_USERS, loadPercent } from "../src/lib/format";
-import { makeTranslator } from "../src/lib/i18n";
+import { makeTranslator } from "../src/i18n/context";
 import type { Language } from "../src/lib/language";
-import { COUNTED_USERS, countedUsers, type CountedUsers } from "../src/lib/served";
+import { COUNTED_USERS, countedUsers, type CountedUsers } from "../src/i18n/counted-users";
 
 const text = (language: Language, name: CountedUsers, count: number) =>
   renderToString(h("p", null, countedUsers(name, count, language, DICTIONARIES[language]) as never)).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();

@@ -10,7 +10,7 @@ import { FooterContact, SocialAnchor, SourceLink, type SocialLink } from "../src
 import { LiveStatus, RANKS } from "../src/features/status/server-status";
 import type { ServerStatus } from "../src/lib/api";
 import { FEW_USERS, plural, RANK_TONES, rankColour } from "../src/lib/format";
-import { makeI18n, WholeI18n } from "../src/lib/i18n";
+import { makeI18n, WholeI18n } from "../src/i18n/context";
 import { LANGUAGES, type Language } from "../src/lib/language";
 
 const render = (language: Language, node: ComponentChildren) => renderToString(h(WholeI18n, { value: makeI18n(language, DICTIONARIES[language]), children: node }));

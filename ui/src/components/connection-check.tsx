@@ -9,9 +9,9 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ConnectionCheck as Answer } from "../lib/api";
 import { checkConnection } from "../lib/screen-api";
-import { useI18n, useScreenI18n } from "../lib/i18n";
+import { useI18n, useScreenI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
-import { placeOf } from "../lib/places";
+import { placeOf } from "../i18n/places";
 import { slot } from "../lib/served";
 import { Icon, shieldIcon } from "./icons";
 

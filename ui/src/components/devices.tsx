@@ -13,9 +13,9 @@ import { ApiError, type Device, type DeviceList, type HeldOutDevice } from "../l
 import { connectAgain, disconnectDevices, listDevices } from "../lib/screen-api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, formatMoment, plural, type PluralForms } from "../lib/format";
-import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../lib/i18n";
+import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../i18n/context";
 import { localPath, type Language } from "../lib/language";
-import { placeOf } from "../lib/places";
+import { placeOf } from "../i18n/places";
 import { servedText } from "../lib/served";
 import { Flag } from "./flag";
 

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { slot, useServed } from "../lib/served";
 import { Icon } from "./icons";
 import { androidIcon, appleIcon, downloadIcon, windowsIcon } from "./screen-icons";

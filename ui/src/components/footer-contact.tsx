@@ -5,7 +5,7 @@
 // into every page it sends (http/pages/footer_contact.py); the script keeps that markup as it is
 // (layout.tsx), so the first script carries neither this code nor the links.
 import type { ComponentChildren } from "preact";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { Icon, mailIcon, sendIcon, xIcon } from "./icons";
 
 /** A link to one of the operator's accounts: a network the footer has an icon for (the server's

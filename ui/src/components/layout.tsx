@@ -1,11 +1,12 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { HTML_LANG, LANGUAGE_NAMES, LANGUAGES, LICENCE_FORM, localPath, stripLanguage, switchLanguage, type Language } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { FOOTER_POLL_MS, fetchUserCount } from "../lib/user-count";
-import { countedUsers, servedUserCount, useServed } from "../lib/served";
+import { countedUsers } from "../i18n/counted-users";
+import { servedUserCount, useServed } from "../lib/served";
 import { useOnNavigation } from "../lib/on-navigation";
 import { FOOTER_CONTACT_MARKER, operator } from "../lib/operator";
 import { revealOnScroll } from "./reveal";

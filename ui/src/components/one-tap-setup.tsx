@@ -10,8 +10,8 @@
 import type { ComponentChildren } from "preact";
 import type { ProfileServer } from "../lib/api";
 import { loadLevel, loadPercent } from "../lib/format";
-import { useI18n, useScreenI18n } from "../lib/i18n";
-import { placeOf } from "../lib/places";
+import { useI18n, useScreenI18n } from "../i18n/context";
+import { placeOf } from "../i18n/places";
 import { Icon } from "./icons";
 import { downloadIcon } from "./screen-icons";
 import { Flag } from "./flag";

@@ -2,7 +2,7 @@ import { hydrate } from "preact";
 import { App } from "../app";
 import { overServerPage } from "../components/server-markup";
 import type { LanguageParts } from "../i18n/load";
-import type { CoreDictionary } from "../lib/i18n";
+import type { CoreDictionary } from "../i18n/context";
 import type { Language } from "../lib/language";
 
 /** Every language's entry: the page's language, the first script's texts in it, and how to load

@@ -1,6 +1,7 @@
 // Every language's whole dictionary, for what runs at build time (prerender.tsx, the unit tests),
 // not in the browser. Its keys are the site's languages (lib/language.ts: Language).
-import type { Dictionary } from "../lib/i18n";
+import type { Language } from "../lib/language";
+import type { Dictionary } from "./context";
 import en from "./en";
 import es from "./es";
 import fr from "./fr";
@@ -18,4 +19,4 @@ export const DICTIONARIES = {
   es: { ...es, ...esScreens },
   fr: { ...fr, ...frScreens },
   pt: { ...pt, ...ptScreens },
-} satisfies Record<string, Dictionary>;
+} satisfies Record<Language, Dictionary>;

@@ -1,9 +1,9 @@
 import rosetta from "rosetta";
 import { createContext, type ComponentChildren } from "preact";
 import { useContext, useMemo } from "preact/hooks";
-import type en from "../i18n/en";
-import type enScreens from "../i18n/screens/en";
-import type { Language } from "./language";
+import type en from "./en";
+import type enScreens from "./screens/en";
+import type { Language } from "../lib/language";
 
 type Shape<T> = {
   [K in keyof T]: T[K] extends string ? string : T[K] extends readonly string[] ? readonly string[] : Shape<T[K]>;

@@ -1,5 +1,5 @@
 import type { PageText } from "../content/types";
-import type { ScreenDictionary } from "../lib/i18n";
+import type { ScreenDictionary } from "./context";
 import type { PageKey } from "../lib/pages";
 
 /** What a page loads of its language after the first script, each part a chunk of its own: the

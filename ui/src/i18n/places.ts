@@ -1,4 +1,4 @@
-import type { Dictionary } from "./i18n";
+import type { Dictionary } from "./context";
 
 /** A server's country and city in the page's language: the dictionary's name for the country of its
  * flag, and its city's name where the dictionary translates that city; else the server's own (the

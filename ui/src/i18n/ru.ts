@@ -1,4 +1,4 @@
-import type { CoreDictionary } from "../lib/i18n";
+import type { CoreDictionary } from "./context";
 
 const ru: CoreDictionary = {
   nav: {

@@ -4,8 +4,10 @@
 
 import LIST from "../../../adapters/vpnsite_adapters/texts/languages.json";
 
-/** A language the site has texts in: the dictionaries' (ui/tests/languages.test.ts holds them to the list). */
-export type Language = keyof typeof import("../i18n/all").DICTIONARIES;
+/** A language of the list, as the compiler knows it (a JSON file's strings are only strings):
+ * ui/tests/language.test.ts holds it, the dictionaries and the texts to the list, and
+ * i18n/all.ts has a dictionary for each. */
+export type Language = "en" | "es" | "ru" | "fr" | "pt";
 type Listed = (typeof LIST.languages)[number];
 
 /** In the language menu's order. */

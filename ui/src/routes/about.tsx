@@ -1,11 +1,11 @@
-import "../lib/first-load";
+import "../first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Link } from "wouter";
 import type { AboutText, PageText } from "../content/types";
 import type { AboutFacts } from "../lib/api";
 import { get } from "../lib/screen-api";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
 import { slot } from "../lib/served";

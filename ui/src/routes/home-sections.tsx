@@ -2,7 +2,7 @@
 // the server knows it: http/pages/fleet_locations.py), what its users say and how it keeps them safe. A chunk of its own, with its texts in the screens' part of the
 // dictionary: the page the server sends has them, so the first script does not carry them
 // (components/server-markup.tsx).
-import "../lib/first-load";
+import "../first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Flag } from "../components/flag";
@@ -12,8 +12,8 @@ import type { Testimonial, Testimonials as Picked } from "../content/testimonial
 import { conditionalGetter, type VpnServer } from "../lib/api";
 import { get } from "../lib/screen-api";
 import { plural } from "../lib/format";
-import { type Dictionary, useI18n, useScreenI18n } from "../lib/i18n";
-import { placeOf } from "../lib/places";
+import { type Dictionary, useI18n, useScreenI18n } from "../i18n/context";
+import { placeOf } from "../i18n/places";
 import { slot } from "../lib/served";
 
 const FEATURES: [string, string][] = [

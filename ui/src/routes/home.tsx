@@ -6,11 +6,12 @@ import { goToSignup } from "../components/layout";
 import { ServerMarkup } from "../components/server-markup";
 import { SignupForm } from "../features/signup/signup-form";
 import { formatCount, formatPercent } from "../lib/format";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 import { usePolling } from "../lib/poll";
 import { fetchUserCount, HOME_POLL_MS } from "../lib/user-count";
-import { countedUsers, FewUsers, servedNumber, servedText, servedUserCount, slot, terms } from "../lib/served";
+import { countedUsers, FewUsers } from "../i18n/counted-users";
+import { servedNumber, servedText, servedUserCount, slot, terms } from "../lib/served";
 import type { HomePartName } from "./home-sections";
 
 const sectionsCode = () => import("./home-sections");

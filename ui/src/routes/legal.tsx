@@ -1,8 +1,8 @@
-import "../lib/first-load";
+import "../first-load";
 import { Link } from "wouter";
 import type { PageText } from "../content/types";
 import { formatDate, parseDay } from "../lib/format";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";
 import { withTerms } from "../content/terms";

@@ -1,6 +1,6 @@
-import "../lib/first-load";
+import "../first-load";
 import { Link } from "wouter";
-import { useI18n } from "../lib/i18n";
+import { useI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 
 export function NotFound() {

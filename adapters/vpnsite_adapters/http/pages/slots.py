@@ -69,7 +69,7 @@ class BuildPieces:
     def place(parts: dict[str, Any], country: str | None, name: str, city: str) -> tuple[str, str]:
         """A server's country and city in the page's language: the dictionary's name for the
         country of its flag, and its city's name where the dictionary translates that city (by its
-        English name); else the server's own (``ui/src/lib/places.ts``: placeOf does the same)."""
+        English name); else the server's own (``ui/src/i18n/places.ts``: placeOf does the same)."""
         countries: dict[str, str] = parts["places"]["countries"]
         cities: dict[str, str] = parts["places"]["cities"]
         return countries.get(country or "", name), cities.get(city, city)

@@ -8,7 +8,7 @@
 import { Link } from "wouter";
 import { Icon } from "../../components/icons";
 import { checkIcon, trashIcon } from "../../components/screen-icons";
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../../i18n/context";
 import { localPath } from "../../lib/language";
 import { slot, type ErasureStep } from "../../lib/served";
 

@@ -1,4 +1,4 @@
-import "../../lib/first-load";
+import "../../first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
@@ -7,7 +7,7 @@ import { checkLicense, listDevices, renewLicence } from "../../lib/screen-api";
 import { codeGroups, codeProblem, cleanTypedCode } from "../../lib/check-digit";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { formatDate, parseDay, plural } from "../../lib/format";
-import { useI18n, useScreenI18n } from "../../lib/i18n";
+import { useI18n, useScreenI18n } from "../../i18n/context";
 import { isWhole, lastActivation } from "../../lib/last-activation";
 import { LICENCE_FORM, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";

@@ -1,4 +1,4 @@
-import "../../lib/first-load";
+import "../../first-load";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
@@ -7,7 +7,7 @@ import { createUser } from "../../lib/screen-api";
 import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";
-import { useI18n, useScreenI18n } from "../../lib/i18n";
+import { useI18n, useScreenI18n } from "../../i18n/context";
 import { isWhole, lastActivation, rememberActivation, type KeptActivation } from "../../lib/last-activation";
 import { KEPT, localPath } from "../../lib/language";
 import { DownloadTiles, WithArchive } from "../../components/downloads";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { Icon } from "../../components/icons";
 import { checkIcon, copyIcon } from "../../components/screen-icons";
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../../i18n/context";
 import { GroupedCode } from "../../components/grouped-code";
 
 export const COPIED_FOR_MS = 2000;

@@ -1,4 +1,4 @@
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../../i18n/context";
 
 export function SetupGuide() {
   const { t, list } = useI18n();

@@ -3,7 +3,7 @@ import { useLocation } from "wouter";
 import { ApiError, post } from "../../lib/api";
 import { visitorId } from "../../lib/cookie";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../../i18n/context";
 import { localPath } from "../../lib/language";
 import { Icon, shieldIcon } from "../../components/icons";
 import { slot, useServed } from "../../lib/served";

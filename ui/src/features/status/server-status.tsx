@@ -1,13 +1,14 @@
-import "../../lib/first-load";
+import "../../first-load";
 import { Link } from "wouter";
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { conditionalGetter, type ServerStatus } from "../../lib/api";
 import { FEW_USERS, formatCount, formatMoment, freeTierProgress, loadLevel, loadPercent, plural, progressWidth, rankColour } from "../../lib/format";
-import { useI18n, useScreenI18n, type Translate } from "../../lib/i18n";
-import { countedUsers, slot } from "../../lib/served";
+import { useI18n, useScreenI18n, type Translate } from "../../i18n/context";
+import { countedUsers } from "../../i18n/counted-users";
+import { slot } from "../../lib/served";
 import { localPath, type Language } from "../../lib/language";
-import { placeOf } from "../../lib/places";
+import { placeOf } from "../../i18n/places";
 import { usePolling } from "../../lib/poll";
 import { STATUS_POLL_MS } from "../../lib/user-count";
 import { Icon, shieldIcon } from "../../components/icons";
@@ -44,7 +45,7 @@ export function rankText(rank: string, t: Translate): string {
 type VpnRowView = { flag: ComponentChildren; name: string; city: string; status: string; statusText: string; ping: string; load: ComponentChildren; rank: string; rankText: string };
 type SystemRowView = { name: string; status: string; statusText: string; ping: ComponentChildren };
 // progressNow and progressWidth are numbers, or the server's slots when prerendered; progress is
-// null below FEW_USERS, where the site says it is new rather than count (lib/served.tsx:
+// null below FEW_USERS, where the site says it is new rather than count (i18n/counted-users.tsx:
 // countedUsers): a share of the free tier would give the count away. cap: the free tier's size as
 // the operator set it, written out, and as a count of users (freeUsers); slots when prerendered.
 type UsersView = { users: ComponentChildren; progress: string | null; progressNow: string | number; progressWidth: string | number; cap: string; freeUsers: string };

@@ -1,11 +1,11 @@
-import "../../lib/first-load";
+import "../../first-load";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
 import { ApiError } from "../../lib/api";
 import { sendTicket } from "../../lib/screen-api";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
-import { useI18n } from "../../lib/i18n";
+import { useI18n } from "../../i18n/context";
 import { Icon, chevronIcon, sendIcon } from "../../components/icons";
 import { checkIcon, searchIcon } from "../../components/screen-icons";
 import { localPath } from "../../lib/language";

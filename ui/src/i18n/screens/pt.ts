@@ -1,4 +1,4 @@
-import type { ScreenDictionary } from "../../lib/i18n";
+import type { ScreenDictionary } from "../context";
 
 const pt: ScreenDictionary = {
   meta: {
