@@ -13,8 +13,9 @@ from tests.integration.test_fleet import BEAT, beat, token_for
 from tests.support.api import call, sign_up
 from vpnsite.fleet import Heartbeat
 from vpnsite.vpn_login_limits import PER_SERVER
-from vpnsite_adapters.http.api.openapi import CALLS, openapi_document
+from vpnsite_adapters.http.api.openapi import openapi_document
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.http.described import DESCRIBED
 from vpnsite_node.gatekeeper import told
 from vpnsite_node.hub import HubClient, Verdict
 
@@ -22,7 +23,7 @@ from vpnsite_node.hub import HubClient, Verdict
 def test_every_call_names_its_body_and_answer_classes_in_the_document() -> None:
     document = openapi_document()
     schemas = document["components"]["schemas"]
-    for path, declared in CALLS.items():
+    for path, declared in DESCRIBED.items():
         operation = document["paths"][path][declared.method]
         for cls in (declared.body, declared.answer):
             if cls is not None:
@@ -36,6 +37,27 @@ def test_every_call_names_its_body_and_answer_classes_in_the_document() -> None:
     references = str(document)
     for name in schemas:
         assert references.count(f"#/components/schemas/{name}'") >= 1, f"{name} is declared but not used"
+
+
+def test_every_json_route_is_described_beside_its_handler_and_every_description_answers(
+    make_hub: Any,
+) -> None:
+    """The document is read from the handlers' own descriptions: no JSON route goes undescribed,
+    and no description outlives its route (the polled calls are answered before Flask)."""
+    hub = make_hub()
+    app = create_app(hub.services)
+    routed = {
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith(("/api/", "/healthz", "/readyz")) and "<" not in rule.rule
+    }
+    # Not JSON: the document itself, and the deny list (text, one id a line: listed as a file).
+    routed -= {"/api/openapi.json", "/api/node/deny-list"}
+    polled = {path for path, call in DESCRIBED.items() if call.polled}
+    assert routed == set(DESCRIBED) - polled
+    client = app.test_client()
+    for path in polled:
+        assert client.get(path).status_code == 200, path
 
 
 def test_a_hub_set_to_a_thirty_day_term_and_a_five_thousand_cap_says_so(make_hub: Any) -> None:

@@ -4,38 +4,33 @@
  */
 
 export interface paths {
-    "/api/user-count": {
+    "/api/about": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Users holding a live licence, and the free tier's cap */
+        /** What the operator says of itself on the About page, in a language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    language?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description The current snapshot (at most 2 s old) */
+                /** @description The facts, as the page writes them */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UserCount"];
+                        "application/json": components["schemas"]["AboutFacts"];
                     };
-                };
-                /** @description Unchanged since the ETag sent in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
                 };
             };
         };
@@ -47,50 +42,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/server-status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** VPN and system servers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The current snapshot (at most 2 s old) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ServerStatus"];
-                    };
-                };
-                /** @description Unchanged since the ETag sent in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/submit-email": {
+    "/api/check-license": {
         parameters: {
             query?: never;
             header?: never;
@@ -99,7 +51,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a sign-up: a signed, one-time request */
+        /** Look up a licence by e-mail and activation code */
         post: {
             parameters: {
                 query?: never;
@@ -112,7 +64,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["SubmitEmail"];
+                    "application/json": components["schemas"]["CheckLicense"];
                 };
             };
             responses: {
@@ -122,7 +74,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["SubmitEmailResult"];
+                        "application/json": components["schemas"]["LicenceResult"];
                     };
                 };
                 /** @description Malformed JSON, or the sign-up request has already been used */
@@ -134,8 +86,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Invalid signature, or the free tier is full */
-                403: {
+                /** @description Licence not found */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -170,15 +122,6 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Sign-ups come faster than people do: solve the challenge, then call again with its solution */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Challenged"];
-                    };
-                };
                 /** @description Rate limited; see Retry-After */
                 429: {
                     headers: {
@@ -199,6 +142,42 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connection-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Does this request come from an online VPN server's exit address? */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answer (never cached) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionCheck"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -320,342 +299,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/check-license": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Look up a licence by e-mail and activation code */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CheckLicense"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LicenceResult"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Licence not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/renew": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Renew a licence for another term, keeping its code */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RenewLicence"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LicenceResult"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Invalid signature, or the free tier is full */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Licence not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not renewable yet: renewal opens seven days before the end */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The sign-up request has expired, or the licence ended too long ago to renew */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/support": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Open a support ticket */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SupportRequest"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SupportResult"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/devices": {
         parameters: {
             query?: never;
@@ -679,112 +322,6 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["CheckLicense"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeviceList"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Licence not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/devices/disconnect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** End one device's session, or all: the server cuts it within seconds */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["DisconnectDevices"];
                 };
             };
             responses: {
@@ -974,112 +511,336 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/connection-check": {
+    "/api/devices/disconnect": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Does this request come from an online VPN server's exit address? */
-        get: {
+        get?: never;
+        put?: never;
+        /** End one device's session, or all: the server cuts it within seconds */
+        post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DisconnectDevices"];
+                };
+            };
             responses: {
-                /** @description The answer (never cached) */
+                /** @description Success */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ConnectionCheck"];
+                        "application/json": components["schemas"]["DeviceList"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Licence not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/testimonials": {
+    "/api/node/ended": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** A few of the operator's testimonials in a language, picked at random */
-        get: {
+        get?: never;
+        put?: never;
+        /** The client left */
+        post: {
             parameters: {
-                query?: {
-                    language?: string;
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
-                header?: never;
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NodeSession"];
+                };
+            };
             responses: {
-                /** @description The pick (never cached) */
+                /** @description Its place is free */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Testimonials"];
+                        "application/json": components["schemas"]["NodeSessionResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No valid server token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused, with the reason */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeLoginResult"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/about": {
+    "/api/node/established": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What the operator says of itself on the About page, in a language */
-        get: {
+        get?: never;
+        put?: never;
+        /** The admitted client is connected */
+        post: {
             parameters: {
-                query?: {
-                    language?: string;
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 };
-                header?: never;
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NodeSession"];
+                };
+            };
             responses: {
-                /** @description The facts, as the page writes them */
+                /** @description Noted */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["AboutFacts"];
+                        "application/json": components["schemas"]["NodeSessionResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No valid server token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused, with the reason */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeLoginResult"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1431,236 +1192,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/node/established": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The admitted client is connected */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["NodeSession"];
-                };
-            };
-            responses: {
-                /** @description Noted */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NodeSessionResult"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No valid server token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Refused, with the reason */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NodeLoginResult"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/node/ended": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The client left */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description en, es, ru, fr or pt: the language of human-readable details */
-                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["NodeSession"];
-                };
-            };
-            responses: {
-                /** @description Its place is free */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NodeSessionResult"];
-                    };
-                };
-                /** @description Malformed JSON, or the sign-up request has already been used */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No valid server token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Refused, with the reason */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["NodeLoginResult"];
-                    };
-                };
-                /** @description Body larger than 16 KB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body not sent as application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A field is missing or wrong */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ValidationError"];
-                    };
-                };
-                /** @description Rate limited; see Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/node/wireguard-peers": {
         parameters: {
             query?: never;
@@ -1758,6 +1289,475 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Error"];
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew a licence for another term, keeping its code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RenewLicence"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LicenceResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid signature, or the free tier is full */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Licence not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not renewable yet: renewal opens seven days before the end */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The sign-up request has expired, or the licence ended too long ago to renew */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/server-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** VPN and system servers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The current snapshot (at most 2 s old) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ServerStatus"];
+                    };
+                };
+                /** @description Unchanged since the ETag sent in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/submit-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a sign-up: a signed, one-time request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SubmitEmail"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubmitEmailResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid signature, or the free tier is full */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Sign-ups come faster than people do: solve the challenge, then call again with its solution */
+                428: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Challenged"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a support ticket */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description en, es, ru, fr or pt: the language of human-readable details */
+                    "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SupportRequest"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SupportResult"];
+                    };
+                };
+                /** @description Malformed JSON, or the sign-up request has already been used */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than 16 KB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body not sent as application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A field is missing or wrong */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/testimonials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A few of the operator's testimonials in a language, picked at random */
+        get: {
+            parameters: {
+                query?: {
+                    language?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pick (never cached) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Testimonials"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users holding a live licence, and the free tier's cap */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The current snapshot (at most 2 s old) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserCount"];
+                    };
+                };
+                /** @description Unchanged since the ETag sent in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -2161,6 +2161,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CheckLicense: {
+            email: string;
+            activation_code: string;
+        };
+        /** @description One session to end, or all: true. */
+        DisconnectDevices: {
+            email: string;
+            activation_code: string;
+            session?: string | null;
+            all?: boolean;
+        };
+        /** @description The server whose WireGuard device to let back on (an id of the list's held_out). */
+        ConnectAgain: {
+            email: string;
+            activation_code: string;
+            server: string;
+        };
         SubmitEmail: {
             email: string;
             cookies?: components["schemas"]["Cookies"] | null;
@@ -2180,10 +2197,6 @@ export interface components {
             sig: string;
             cookies?: components["schemas"]["Cookies"] | null;
         };
-        CheckLicense: {
-            email: string;
-            activation_code: string;
-        };
         /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code. */
         RenewLicence: {
             token?: string | null;
@@ -2194,19 +2207,6 @@ export interface components {
             email: string;
             message: string;
             activation_code?: string | null;
-        };
-        /** @description One session to end, or all: true. */
-        DisconnectDevices: {
-            email: string;
-            activation_code: string;
-            session?: string | null;
-            all?: boolean;
-        };
-        /** @description The server whose WireGuard device to let back on (an id of the list's held_out). */
-        ConnectAgain: {
-            email: string;
-            activation_code: string;
-            server: string;
         };
         /** @description What a VPN server reports every ten seconds. */
         HeartbeatBody: {
@@ -2227,15 +2227,15 @@ export interface components {
             /** @description udp, tcp or wireguard (a peer that has shaken hands lately) */
             protocol?: string | null;
         };
-        NodeLogin: {
-            username: string;
-            password?: string | null;
-            /** @description The OpenVPN instance: udp or tcp */
-            protocol?: string | null;
-        };
         /** @description A connection OpenVPN let in by a session token it gave at an earlier login. */
         NodeResume: {
             username: string;
+            /** @description The OpenVPN instance: udp or tcp */
+            protocol?: string | null;
+        };
+        NodeLogin: {
+            username: string;
+            password?: string | null;
             /** @description The OpenVPN instance: udp or tcp */
             protocol?: string | null;
         };
@@ -2290,6 +2290,54 @@ export interface components {
             licence?: string;
             /** @description Refused as rate_limited: seconds until a login of this address is judged again (the server tells the app to wait that long and try again) */
             retry_after?: number;
+        };
+        DeviceList: {
+            /** @description Servers in use (one device each) */
+            in_use: number;
+            /** @description Devices a licence may connect at once: one per server, at most 10, and no more than the fleet has servers */
+            limit: number;
+            devices: components["schemas"]["Device"][];
+            /** @description WireGuard devices disconnected here, off until connected again */
+            held_out: components["schemas"]["HeldOutDevice"][];
+            /** @constant */
+            success: true;
+        };
+        Device: {
+            /** @description For /api/devices/disconnect */
+            session: string;
+            server: components["schemas"]["DeviceServer"];
+            /** @enum {string|null} */
+            protocol: "udp" | "tcp" | "wireguard" | null;
+            /** @description Unix time in seconds */
+            since: number;
+        };
+        /** @description Only the id for a server no longer listed. */
+        DeviceServer: {
+            id: string;
+            name?: string;
+            flag?: string;
+            /** @description The city */
+            location?: string;
+        };
+        /**
+         * @description A WireGuard device its owner disconnected: off its server until they connect it again
+         *     (/api/devices/connect-again). Its app is not told and may still show it as on.
+         */
+        HeldOutDevice: {
+            server: components["schemas"]["DeviceServer"];
+        };
+        ConnectionCheck: {
+            protected: boolean;
+            /** @description The server whose exit address the request came from */
+            server: components["schemas"]["ServerName"] | null;
+        };
+        /** @description A server as a visitor may see it: its place, never an address. */
+        ServerName: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
         };
         UserCount: {
             user_count: number;
@@ -2442,66 +2490,27 @@ export interface components {
             /** @constant */
             success: true;
         };
-        DeviceList: {
-            /** @description Servers in use (one device each) */
-            in_use: number;
-            /** @description Devices a licence may connect at once: one per server, at most 10, and no more than the fleet has servers */
-            limit: number;
-            devices: components["schemas"]["Device"][];
-            /** @description WireGuard devices disconnected here, off until connected again */
-            held_out: components["schemas"]["HeldOutDevice"][];
+        Health: {
+            status: string;
+        };
+        HeartbeatResult: {
+            server: string;
+            /** @description Sessions to cut */
+            end: string[];
             /** @constant */
             success: true;
         };
-        Device: {
-            /** @description For /api/devices/disconnect */
-            session: string;
-            server: components["schemas"]["DeviceServer"];
-            /** @enum {string|null} */
-            protocol: "udp" | "tcp" | "wireguard" | null;
-            /** @description Unix time in seconds */
-            since: number;
+        NodeSessionResult: {
+            known: boolean;
         };
-        /** @description Only the id for a server no longer listed. */
-        DeviceServer: {
-            id: string;
-            name?: string;
-            flag?: string;
-            /** @description The city */
-            location?: string;
+        /** @description The calling server's WireGuard peers: the live licences, their keys and addresses. */
+        WireGuardPeers: {
+            peers: components["schemas"]["WireGuardPeer"][];
         };
-        /**
-         * @description A WireGuard device its owner disconnected: off its server until they connect it again
-         *     (/api/devices/connect-again). Its app is not told and may still show it as on.
-         */
-        HeldOutDevice: {
-            server: components["schemas"]["DeviceServer"];
-        };
-        ConnectionCheck: {
-            protected: boolean;
-            /** @description The server whose exit address the request came from */
-            server: components["schemas"]["ServerName"] | null;
-        };
-        /** @description A server as a visitor may see it: its place, never an address. */
-        ServerName: {
-            id: string;
-            name: string;
-            flag: string;
-            /** @description The city */
-            location: string;
-        };
-        Testimonials: {
-            /** @description Invented examples (the demo's), shown labelled so */
-            examples: boolean;
-            testimonials: components["schemas"]["Testimonial"][];
-        };
-        Testimonial: {
-            name: string;
-            /** @description Role and place, as shown under the name */
-            about: string;
-            text: string;
-            stars: number;
-            initials: string;
+        WireGuardPeer: {
+            public_key: string;
+            allowed_ips: string;
+            licence: string;
         };
         /**
          * @description What the operator says of itself on the About page, in a language, as the page writes it
@@ -2530,27 +2539,18 @@ export interface components {
             /** @description What the phase costs, if anything, and how long it takes */
             note: string;
         };
-        HeartbeatResult: {
-            server: string;
-            /** @description Sessions to cut */
-            end: string[];
-            /** @constant */
-            success: true;
+        Testimonials: {
+            /** @description Invented examples (the demo's), shown labelled so */
+            examples: boolean;
+            testimonials: components["schemas"]["Testimonial"][];
         };
-        NodeSessionResult: {
-            known: boolean;
-        };
-        /** @description The calling server's WireGuard peers: the live licences, their keys and addresses. */
-        WireGuardPeers: {
-            peers: components["schemas"]["WireGuardPeer"][];
-        };
-        WireGuardPeer: {
-            public_key: string;
-            allowed_ips: string;
-            licence: string;
-        };
-        Health: {
-            status: string;
+        Testimonial: {
+            name: string;
+            /** @description Role and place, as shown under the name */
+            about: string;
+            text: string;
+            stars: number;
+            initials: string;
         };
     };
     responses: never;

@@ -16,12 +16,14 @@ from vpnsite_adapters.http.context import (
     services,
     visitor_id,
 )
+from vpnsite_adapters.http.described import Call, route
 from vpnsite_adapters.http.pages.connection_answer import connection_check_answer, server_name
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_contract.structuring import FieldError, InvalidBody
 from vpnsite_contract.website import (
     CheckLicense,
     ConnectAgain,
+    ConnectionCheck,
     Device,
     DeviceList,
     DeviceServer,
@@ -51,7 +53,16 @@ def device_list(listing: Listing) -> DeviceList:
     return DeviceList(in_use=listing.servers_in_use, limit=limit, devices=devices, held_out=held_out)
 
 
-@devices_api.post("/api/devices")
+@route(
+    devices_api,
+    Call(
+        "/api/devices",
+        "The licence's connected devices (by e-mail and activation code)",
+        DeviceList,
+        CheckLicense,
+        (404,),
+    ),
+)
 def devices() -> Response:
     body = json_body(CheckLicense)
     listing = services().devices.list(
@@ -60,7 +71,16 @@ def devices() -> Response:
     return personal(remember_device(answer(device_list(listing)), body.email))
 
 
-@devices_api.post("/api/devices/disconnect")
+@route(
+    devices_api,
+    Call(
+        "/api/devices/disconnect",
+        "End one device's session, or all: the server cuts it within seconds",
+        DeviceList,
+        DisconnectDevices,
+        (404,),
+    ),
+)
 def disconnect() -> Response:
     body = json_body(DisconnectDevices)
     if not body.all and not body.session:
@@ -72,7 +92,16 @@ def disconnect() -> Response:
     return personal(remember_device(answer(device_list(listing)), body.email))
 
 
-@devices_api.post("/api/devices/connect-again")
+@route(
+    devices_api,
+    Call(
+        "/api/devices/connect-again",
+        "Let a disconnected WireGuard device back on its server: the server puts it back within seconds",
+        DeviceList,
+        ConnectAgain,
+        (404,),
+    ),
+)
 def connect_again() -> Response:
     body = json_body(ConnectAgain)
     listing = services().devices.connect_again(
@@ -81,7 +110,16 @@ def connect_again() -> Response:
     return personal(remember_device(answer(device_list(listing)), body.email))
 
 
-@devices_api.get("/api/connection-check")
+@route(
+    devices_api,
+    Call(
+        "/api/connection-check",
+        "Does this request come from an online VPN server's exit address?",
+        ConnectionCheck,
+        method="get",
+        answered="The answer (never cached)",
+    ),
+)
 def connection_check() -> Response:
     """Compared in memory with the exit addresses of the servers online at the last snapshot; the
     visitor's address is neither stored, logged nor sent back."""

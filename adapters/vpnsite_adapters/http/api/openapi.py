@@ -1,13 +1,17 @@
-"""The OpenAPI 3.1 description of the JSON API. Its schemas are generated from the wire contract's
-classes (``vpnsite_contract``): only the table of paths below is written here. Tests validate real
+"""The OpenAPI 3.1 description of the JSON API. Each call is described beside its handler
+(``http/described.py``); its schemas are generated from the wire contract's classes
+(``vpnsite_contract``); only the personal files' paths are written here. Tests validate real
 responses against it, and the website's TypeScript types are generated from it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from attrs import frozen
-
+from vpnsite_adapters.http.api import devices, polling
+from vpnsite_adapters.http.api import website as website_api
+from vpnsite_adapters.http.described import DESCRIBED, Call
+from vpnsite_adapters.http.node import calls
+from vpnsite_adapters.http.pages import about_facts, testimonials
 from vpnsite_adapters.texts.languages import LANGUAGES
 from vpnsite_contract import node_calls, website
 from vpnsite_contract.json_schema import component_schemas, ref
@@ -28,144 +32,11 @@ _ERRORS = {
 _EVERY_CALL = (400, 413, 415, 429, 503)
 
 
-@frozen
-class Call:
-    """One operation: its body and answer classes, and the refusals (``Error``) it may give."""
-
-    summary: str
-    answer: type | None
-    body: type | None = None
-    errors: tuple[int, ...] = ()
-    method: str = "post"
-    answered: str = "Success"
-    # The node calls: a server's own token, and a refused login's reason (403).
-    node: bool = False
-    # Served from the status snapshot (at most 2 s old) with an ETag: an unchanged answer is a 304.
-    polled: bool = False
-    # The GET's optional query parameters (strings).
-    query: tuple[str, ...] = ()
-    # Under pressure the call asks for a proof of work first: 428 with the challenge to solve.
-    challenged: bool = False
-
-
+# The modules whose handlers describe the calls: once they are read, every call is described.
+HANDLERS = (polling, website_api, devices, testimonials, about_facts, calls)
 _POLLED = "The current snapshot (at most 2 s old)"
 # The languages a caller may ask for, as the list names them ("en, es, ru, fr or pt").
 _LISTED = f"{', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]}"
-
-CALLS: dict[str, Call] = {
-    "/api/user-count": Call(
-        "Users holding a live licence, and the free tier's cap",
-        website.UserCount,
-        method="get",
-        polled=True,
-    ),
-    "/api/server-status": Call("VPN and system servers", website.ServerStatus, method="get", polled=True),
-    "/api/submit-email": Call(
-        "Start a sign-up: a signed, one-time request",
-        website.SubmitEmailResult,
-        website.SubmitEmail,
-        (403,),
-        challenged=True,
-    ),
-    "/api/create-user": Call(
-        "Redeem a sign-up request for a licence",
-        website.ActivationResult,
-        website.CreateUser,
-        (403, 410),
-    ),
-    "/api/check-license": Call(
-        "Look up a licence by e-mail and activation code", website.LicenceResult, website.CheckLicense, (404,)
-    ),
-    "/api/renew": Call(
-        "Renew a licence for another term, keeping its code",
-        website.LicenceResult,
-        website.RenewLicence,
-        (403, 404, 409, 410),
-    ),
-    "/api/support": Call("Open a support ticket", website.SupportResult, website.SupportRequest),
-    "/api/devices": Call(
-        "The licence's connected devices (by e-mail and activation code)",
-        website.DeviceList,
-        website.CheckLicense,
-        (404,),
-    ),
-    "/api/devices/disconnect": Call(
-        "End one device's session, or all: the server cuts it within seconds",
-        website.DeviceList,
-        website.DisconnectDevices,
-        (404,),
-    ),
-    "/api/devices/connect-again": Call(
-        "Let a disconnected WireGuard device back on its server: the server puts it back within seconds",
-        website.DeviceList,
-        website.ConnectAgain,
-        (404,),
-    ),
-    "/api/connection-check": Call(
-        "Does this request come from an online VPN server's exit address?",
-        website.ConnectionCheck,
-        method="get",
-        answered="The answer (never cached)",
-    ),
-    "/api/testimonials": Call(
-        "A few of the operator's testimonials in a language, picked at random",
-        website.Testimonials,
-        method="get",
-        answered="The pick (never cached)",
-        query=("language",),
-    ),
-    "/api/about": Call(
-        "What the operator says of itself on the About page, in a language",
-        website.AboutFacts,
-        method="get",
-        answered="The facts, as the page writes them",
-        query=("language",),
-    ),
-    "/api/node/heartbeat": Call(
-        "A VPN server reports its health",
-        node_calls.HeartbeatResult,
-        node_calls.HeartbeatBody,
-        answered="Stored",
-        node=True,
-    ),
-    "/api/node/login": Call(
-        "May this e-mail and activation code use the calling server?",
-        node_calls.NodeLoginResult,
-        node_calls.NodeLogin,
-        answered="Admitted (403 with a reason when refused; rate_limited says when to try again)",
-        node=True,
-    ),
-    "/api/node/resume": Call(
-        "May a connection OpenVPN let in by an earlier login's session token use the calling server?",
-        node_calls.NodeLoginResult,
-        node_calls.NodeResume,
-        answered="Admitted (403 with a reason when refused; in_use_here: the licence is connected here)",
-        node=True,
-    ),
-    "/api/node/established": Call(
-        "The admitted client is connected",
-        node_calls.NodeSessionResult,
-        node_calls.NodeSession,
-        answered="Noted",
-        node=True,
-    ),
-    "/api/node/ended": Call(
-        "The client left",
-        node_calls.NodeSessionResult,
-        node_calls.NodeSession,
-        answered="Its place is free",
-        node=True,
-    ),
-    "/api/node/wireguard-peers": Call(
-        "The calling server's WireGuard peers (experimental): the live licences, their keys and addresses",
-        node_calls.WireGuardPeers,
-        method="get",
-        answered="The peers",
-        node=True,
-    ),
-    "/healthz": Call("The process is alive", website.Health, method="get", answered="Alive"),
-    "/readyz": Call("The database answers", website.Health, errors=(503,), method="get", answered="Ready"),
-}
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -272,10 +143,11 @@ _FILES: dict[str, Any] = {
 
 
 def openapi_document() -> dict[str, Any]:
-    bodies = [call.body for call in CALLS.values() if call.body is not None]
+    bodies = [call.body for call in DESCRIBED.values() if call.body is not None]
     answers = [website.Error, website.ValidationError, website.Challenged, node_calls.NodeLoginResult]
-    answers += [call.answer for call in CALLS.values() if call.answer is not None]
-    paths = {path: {call.method: _operation(call)} for path, call in CALLS.items()}
+    answers += [call.answer for call in DESCRIBED.values() if call.answer is not None]
+    # By path: the order the handlers' modules happened to be read in says nothing.
+    paths = {path: {call.method: _operation(call)} for path, call in sorted(DESCRIBED.items())}
     return {
         "openapi": "3.1.0",
         "info": {

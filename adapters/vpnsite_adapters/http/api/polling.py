@@ -14,11 +14,13 @@ from typing import Any
 
 from attrs import frozen
 
+from vpnsite_adapters.http.described import Call, described
 from vpnsite_adapters.http.languages import pick_language
 from vpnsite_adapters.http.messages import detail_text
 from vpnsite_adapters.http.request_ids import HEADER, choose_request_id
 from vpnsite_adapters.http.weighted_header import weighted
 from vpnsite_adapters.jobs.status_snapshot import Encoded, StatusSnapshot
+from vpnsite_contract import website
 from vpnsite_contract.structuring import unstructure
 from vpnsite_contract.website import Error
 
@@ -34,6 +36,20 @@ HSTS = ("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 ALLOW = "GET, HEAD, OPTIONS"
 
 
+USER_COUNT = described(
+    Call(
+        "/api/user-count",
+        "Users holding a live licence, and the free tier's cap",
+        website.UserCount,
+        method="get",
+        polled=True,
+    )
+)
+SERVER_STATUS = described(
+    Call("/api/server-status", "VPN and system servers", website.ServerStatus, method="get", polled=True)
+)
+
+
 class PollingEndpoints:
     def __init__(
         self,
@@ -46,8 +62,8 @@ class PollingEndpoints:
     ) -> None:
         self.app = app
         self.routes: dict[str, Callable[[], Encoded]] = {
-            "/api/user-count": lambda: snapshot.user_count,
-            "/api/server-status": lambda: snapshot.server_status,
+            USER_COUNT.path: lambda: snapshot.user_count,
+            SERVER_STATUS.path: lambda: snapshot.server_status,
         }
         self.counter = counter
         # A poll's count is one call: the counters of the answers polls get are looked up here,

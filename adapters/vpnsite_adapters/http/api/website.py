@@ -16,6 +16,7 @@ from vpnsite_adapters.http.context import (
     signed_form,
     visitor_id,
 )
+from vpnsite_adapters.http.described import Call, route
 from vpnsite_adapters.http.wire import answer, json_body
 from vpnsite_contract.website import (
     ActivationResult,
@@ -34,7 +35,17 @@ from vpnsite_contract.website import FormData as FormAnswer
 api = Blueprint("api", __name__)
 
 
-@api.post("/api/submit-email")
+@route(
+    api,
+    Call(
+        "/api/submit-email",
+        "Start a sign-up: a signed, one-time request",
+        SubmitEmailResult,
+        SubmitEmail,
+        (403,),
+        challenged=True,
+    ),
+)
 def submit_email() -> Response:
     body = json_body(SubmitEmail)
     signed = services().signups.submit_email(
@@ -55,7 +66,16 @@ def submit_email() -> Response:
     )
 
 
-@api.post("/api/create-user")
+@route(
+    api,
+    Call(
+        "/api/create-user",
+        "Redeem a sign-up request for a licence",
+        ActivationResult,
+        CreateUser,
+        (403, 410),
+    ),
+)
 def create_user() -> Response:
     body = json_body(CreateUser)
     activation = services().signups.create_user(signed_form(body), caller_ip(), visitor_id(body.cookies))
@@ -77,7 +97,16 @@ def create_user() -> Response:
     )
 
 
-@api.post("/api/check-license")
+@route(
+    api,
+    Call(
+        "/api/check-license",
+        "Look up a licence by e-mail and activation code",
+        LicenceResult,
+        CheckLicense,
+        (404,),
+    ),
+)
 def check_license() -> Response:
     body = json_body(CheckLicense)
     with services().metrics.counting_licence_check():
@@ -88,7 +117,16 @@ def check_license() -> Response:
     return personal(remember_device(response, body.email))
 
 
-@api.post("/api/renew")
+@route(
+    api,
+    Call(
+        "/api/renew",
+        "Renew a licence for another term, keeping its code",
+        LicenceResult,
+        RenewLicence,
+        (403, 404, 409, 410),
+    ),
+)
 def renew() -> Response:
     body = json_body(RenewLicence)
     renewed = services().renewals.renew(
@@ -100,7 +138,7 @@ def renew() -> Response:
     return personal(remember_device(response, body.email) if body.email and renewed.code else response)
 
 
-@api.post("/api/support")
+@route(api, Call("/api/support", "Open a support ticket", SupportResult, SupportRequest))
 def support() -> Response:
     body = json_body(SupportRequest)
     ticket = services().support.open_ticket(
@@ -110,12 +148,12 @@ def support() -> Response:
     return answer(SupportResult(ticket.number))
 
 
-@api.get("/healthz")
+@route(api, Call("/healthz", "The process is alive", Health, method="get", answered="Alive"))
 def healthz() -> Response:
     return answer(Health("ok"))
 
 
-@api.get("/readyz")
+@route(api, Call("/readyz", "The database answers", Health, errors=(503,), method="get", answered="Ready"))
 def readyz() -> Response:
     services().ready()
     return answer(Health("ready"))

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, request
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
 from vpnsite_adapters.http.context import caller_ip, services
+from vpnsite_adapters.http.described import Call, route
 from vpnsite_adapters.http.errors import domain_error_response
 from vpnsite_adapters.http.node.gate import HEARTBEAT_BODY_BYTES, NodeGate, bearer
 from vpnsite_adapters.http.wire import answer, json_body
@@ -56,7 +57,17 @@ def unauthorized(error: NodeUnauthorized) -> Response:
     return domain_error_response(error)
 
 
-@node_api.post("/api/node/heartbeat")
+@route(
+    node_api,
+    Call(
+        "/api/node/heartbeat",
+        "A VPN server reports its health",
+        HeartbeatResult,
+        HeartbeatBody,
+        answered="Stored",
+        node=True,
+    ),
+)
 def heartbeat() -> Response:
     server = calling_server()
     body = json_body(HeartbeatBody, limit=HEARTBEAT_BODY_BYTES)
@@ -71,7 +82,17 @@ def heartbeat() -> Response:
     return answer(HeartbeatResult(server=report.server_id, end=report.end))
 
 
-@node_api.post("/api/node/resume")
+@route(
+    node_api,
+    Call(
+        "/api/node/resume",
+        "May a connection OpenVPN let in by an earlier login's session token use the calling server?",
+        NodeLoginResult,
+        NodeResume,
+        answered="Admitted (403 with a reason when refused; in_use_here: the licence is connected here)",
+        node=True,
+    ),
+)
 def resume() -> Response:
     """A connection the server's OpenVPN let in by the session token of an earlier login (after
     a restart): admitted as a login, unless the licence is connected to this server already."""
@@ -83,7 +104,17 @@ def resume() -> Response:
     return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
 
 
-@node_api.post("/api/node/login")
+@route(
+    node_api,
+    Call(
+        "/api/node/login",
+        "May this e-mail and activation code use the calling server?",
+        NodeLoginResult,
+        NodeLogin,
+        answered="Admitted (403 with a reason when refused; rate_limited says when to try again)",
+        node=True,
+    ),
+)
 def login() -> Response:
     """May this e-mail and activation code use the calling server? Admitted, the answer names the
     session the server reports as established and ended."""
@@ -112,12 +143,32 @@ def login() -> Response:
     return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
 
 
-@node_api.post("/api/node/established")
+@route(
+    node_api,
+    Call(
+        "/api/node/established",
+        "The admitted client is connected",
+        NodeSessionResult,
+        NodeSession,
+        answered="Noted",
+        node=True,
+    ),
+)
 def established() -> Response:
     return session_call(services().node_access.established)
 
 
-@node_api.post("/api/node/ended")
+@route(
+    node_api,
+    Call(
+        "/api/node/ended",
+        "The client left",
+        NodeSessionResult,
+        NodeSession,
+        answered="Its place is free",
+        node=True,
+    ),
+)
 def ended() -> Response:
     return session_call(services().node_access.ended)
 
@@ -129,7 +180,17 @@ def session_call(change: Callable[[str, str], bool]) -> Response:
     return answer(NodeSessionResult(known=change(server, body.session)))
 
 
-@node_api.get("/api/node/wireguard-peers")
+@route(
+    node_api,
+    Call(
+        "/api/node/wireguard-peers",
+        "The calling server's WireGuard peers (experimental): the live licences, their keys and addresses",
+        WireGuardPeers,
+        method="get",
+        answered="The peers",
+        node=True,
+    ),
+)
 def wireguard_peers() -> Response:
     """The calling server's WireGuard peers: the live licences that have a tunnel address there.
     Ended licences drop out, and the agent removes them from the interface."""

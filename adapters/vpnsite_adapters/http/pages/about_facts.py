@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from flask import Blueprint, Response, request
 
+from vpnsite_adapters.http.described import Call, described, route
 from vpnsite_adapters.http.pages.slot_manifest import Declared
 from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
@@ -109,11 +110,23 @@ class AboutPieces(BuildPieces):
         return texts, raw
 
 
+FACTS = described(
+    Call(
+        "/api/about",
+        "What the operator says of itself on the About page, in a language",
+        website.AboutFacts,
+        method="get",
+        answered="The facts, as the page writes them",
+        query=("language",),
+    )
+)
+
+
 def about_api(by_language: Mapping[str, website.AboutFacts]) -> Blueprint:
     """``GET /api/about``: the facts in a language as the page writes them (``AboutPieces.data``)."""
     blueprint = Blueprint("about", __name__)
 
-    @blueprint.get("/api/about")
+    @route(blueprint, FACTS)
     def about() -> Response:
         language = request.args.get("language", DEFAULT_LANGUAGE)
         return answer(by_language[language if language in LANGUAGES else DEFAULT_LANGUAGE])

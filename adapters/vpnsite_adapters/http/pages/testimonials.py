@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from flask import Blueprint, Response, request
 
+from vpnsite_adapters.http.described import Call, described, route
 from vpnsite_adapters.http.pages.slot_manifest import Declared
 from vpnsite_adapters.http.pages.slots import BuildPieces, fill, fill_raw
 from vpnsite_adapters.http.wire import answer
@@ -82,10 +83,22 @@ def card_data(item: Testimonial) -> website.Testimonial:
     return website.Testimonial(item.name, item.about, item.text, item.stars, item.initials)
 
 
+PICK = described(
+    Call(
+        "/api/testimonials",
+        "A few of the operator's testimonials in a language, picked at random",
+        website.Testimonials,
+        method="get",
+        answered="The pick (never cached)",
+        query=("language",),
+    )
+)
+
+
 def testimonials_api(testimonials: Testimonials) -> Blueprint:
     blueprint = Blueprint("testimonials", __name__)
 
-    @blueprint.get("/api/testimonials")
+    @route(blueprint, PICK)
     def pick() -> Response:
         language = request.args.get("language", DEFAULT_LANGUAGE)
         language = language if language in LANGUAGES else DEFAULT_LANGUAGE
