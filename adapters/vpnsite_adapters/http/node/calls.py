@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, request
 
 from vpnsite.errors import NodeUnauthorized
 from vpnsite.fleet import Heartbeat
+from vpnsite.vpn_access import Admission
 from vpnsite_adapters.http.context import caller_ip, services
 from vpnsite_adapters.http.described import Call, route
 from vpnsite_adapters.http.errors import domain_error_response
@@ -98,10 +99,7 @@ def resume() -> Response:
     a restart): admitted as a login, unless the licence is connected to this server already."""
     server = calling_server()
     body = json_body(NodeResume)
-    admission = services().node_access.resume(server, body.username, body.protocol)
-    if admission.refused:
-        return answer(NodeLoginResult(admitted=False, reason=admission.refused), status=403)
-    return answer(NodeLoginResult(admitted=True, session=admission.session_id, licence=admission.licence_id))
+    return admission_answer(services().node_access.resume(server, body.username, body.protocol))
 
 
 @route(
@@ -128,10 +126,14 @@ def login() -> Response:
     # OpenVPN's username and password: the e-mail and the activation code the app was given.
     admission = services().node_access.log_in(server, body.username, body.password or "", body.protocol)
     metrics.node_login(admission.refused)
+    return admission_answer(admission)
+
+
+def admission_answer(admission: Admission) -> Response:
+    """Admitted: the session the server reports as established and ended. Refused: 403 with the
+    reason; too many wrong codes for the address lately also says for how long (a node that does
+    not know this reason reads it as no decision, and tells the app to try again all the same)."""
     if admission.retry_after is not None:
-        # Too many wrong codes for the address lately: refused for now, and for how long. A 403
-        # as every refusal with a reason (a node that does not know this reason reads it as no
-        # decision, and tells the app to try again all the same).
         seconds = max(1, math.ceil(admission.retry_after.total_seconds()))
         refused = answer(
             NodeLoginResult(admitted=False, reason="rate_limited", retry_after=seconds), status=403
