@@ -1,7 +1,10 @@
-"""The website's routes and languages as the tests know them (the site's own list lives in
-ui/src/lib/pages.ts; tests/integration/test_site.py checks the built site has exactly these)."""
+"""The website's routes as the tests know them (the site's own list lives in ui/src/lib/pages.ts;
+tests/integration/test_site.py checks the built site has exactly these), and its languages as the
+list names them (texts/languages.json): a language added there is tested everywhere."""
 
 from __future__ import annotations
+
+from vpnsite_adapters.texts import languages
 
 ROUTES = [
     "/",
@@ -14,13 +17,13 @@ ROUTES = [
     "/license",
     "/server-status",
 ]
-LANGUAGES = ["en", "ru", "es", "fr", "pt"]
+LANGUAGES = list(languages.LANGUAGES)
 # As HTML's lang and hreflang name them: the Portuguese is Brazilian (its prefix stays /pt).
-HTML_LANG = {"en": "en", "ru": "ru", "es": "es", "fr": "fr", "pt": "pt-BR"}
+HTML_LANG = dict(languages.HTML_LANG)
 
 
 def localised(route: str, language: str) -> str:
-    if language == "en":
+    if language == languages.DEFAULT_LANGUAGE:
         return route
     return f"/{language}" if route == "/" else f"/{language}{route}"
 

@@ -56,6 +56,7 @@ from vpnsite_adapters.settings import Settings
 from vpnsite_adapters.sql import backup as sql_backup
 from vpnsite_adapters.sql.database import sqlite_path
 from vpnsite_adapters.sql.store import SqlStore
+from vpnsite_adapters.texts.catalogue import CATALOGUES
 from vpnsite_adapters.vpn.keystore import VpnKeys, VpnNotInitialised, load_keys
 from vpnsite_adapters.vpn.server_credentials import ServerCredentialFiles
 
@@ -346,6 +347,7 @@ def build_hub(
 ) -> Hub:
     """``migrate`` False: the node API's process, started once the hub brought the schema up to
     date."""
+    CATALOGUES.load_all()
     clock = clock or SystemClock()
     random = random or SystemRandom()
     store = open_store(settings, migrate=migrate)

@@ -47,6 +47,11 @@ def signature_matches(form: FormData, sig: str, key: bytes) -> bool:
     return sig.isascii() and hmac.compare_digest(sign(form, key), sig)
 
 
+# A language's code as ISO 639 writes it, two letters or three: what a request id may carry, what
+# the contract's pattern admits, and what the languages' list is held to when it is read.
+LANGUAGE_CODE = "[a-z]{2,3}"
+
+
 @frozen
 class SignupRequest:
     """What a request's id carries: nothing about a request is stored until it is redeemed, so
@@ -74,7 +79,9 @@ class SignupRequest:
         return now >= self.expires_at
 
 
-_REQUEST_ID = re.compile(r"(?P<nonce>[0-9a-f]{32})-(?P<expires>[0-9]{1,12})-(?P<language>[a-z]{2})")
+_REQUEST_ID = re.compile(
+    rf"(?P<nonce>[0-9a-f]{{32}})-(?P<expires>[0-9]{{1,12}})-(?P<language>{LANGUAGE_CODE})"
+)
 
 
 @frozen

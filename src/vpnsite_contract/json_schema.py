@@ -84,6 +84,11 @@ class _Components:
         if origin is list:
             (item,) = get_args(kind)
             return {"type": "array", "items": self.of(item, request)}
+        if origin is dict:
+            key, value = get_args(kind)
+            if key is not str:
+                raise TypeError(f"a JSON object's keys are strings, not {key!r}")
+            return {"type": "object", "additionalProperties": self.of(value, request)}
         if origin in (Union, types.UnionType):
             return self._union([self.of(member, request) for member in get_args(kind)])
         raise TypeError(f"no JSON Schema for {kind!r}")

@@ -11,6 +11,7 @@ from attrs import define, field, frozen
 from vpnsite.codes import CODE_LENGTH
 from vpnsite.fleet import Rank
 from vpnsite.protocols import OPENVPN_PROTOCOLS, WIREGUARD
+from vpnsite.signup_requests import LANGUAGE_CODE
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_contract.structuring import capped, constraints
 
@@ -156,7 +157,7 @@ class FormData:
     user_days: int = field(metadata=constraints(minimum=1))
     subscription: str
     user_comment: str
-    request_id: str = field(metadata=constraints(pattern="^[0-9a-f]{32}-[0-9]{1,12}-[a-z]{2}$"))
+    request_id: str = field(metadata=constraints(pattern=f"^[0-9a-f]{{32}}-[0-9]{{1,12}}-{LANGUAGE_CODE}$"))
     sig: str = field(metadata=constraints(pattern="^[0-9a-f]{64}$"))
 
 
@@ -275,11 +276,11 @@ class VpnServer:
     load: str = field(metadata=constraints(pattern=_LOAD))
     sessions: int = field(metadata=constraints(minimum=0))
     rank: Rank
+    # The spec's two: in English and in Russian.
     popularity: str
     popularity_ru: str
-    popularity_es: str
-    popularity_fr: str
-    popularity_pt: str
+    # In every language the site speaks, by its code: a language added to the list changes no field.
+    popularity_by_language: dict[str, str]
 
 
 @frozen

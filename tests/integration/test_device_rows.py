@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
+from tests.integration.test_status_page import rendered_by_the_script
 from vpnsite.fleet import Location, VpnServer
 from vpnsite.vpn_access import MAX_SESSIONS
 from vpnsite_adapters.http.pages.connection_answer import ConnectionAnswers, connection_check_answer
 from vpnsite_adapters.http.pages.device_rows import DeviceRows, since_text
 from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.texts.languages import LANGUAGES
 from vpnsite_contract.structuring import unstructure
 
 SINCE = int(datetime(2026, 11, 24, 7, 5, tzinfo=UTC).timestamp())

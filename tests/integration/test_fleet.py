@@ -23,6 +23,7 @@ import waitress
 
 from tests.integration.processes import free_port, vpnsite
 from vpnsite_adapters.http.app import create_app
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 BEAT = {"cpu_load": 37.4, "bandwidth_mbps": 120.5, "sessions": 12, "service_up": True}
 
@@ -116,7 +117,11 @@ def test_popularity_follows_the_share_of_sessions(hub: Any, services: Any) -> No
     assert [ranks[sid]["rank"] for sid in ranks] == ["very_high", "high", "medium", "low"]
     assert ranks["nl-amsterdam"]["popularity"] == "very high"
     assert ranks["nl-amsterdam"]["popularity_ru"] == "очень высокая"
-    assert ranks["ch-zurich"]["popularity_fr"] == "faible"
+    assert ranks["ch-zurich"]["popularity_by_language"]["fr"] == "faible"
+    # Every language the site speaks, in its own words: the spec's two fields are two of them.
+    amsterdam = ranks["nl-amsterdam"]["popularity_by_language"]
+    assert list(amsterdam) == list(LANGUAGES)
+    assert (amsterdam["en"], amsterdam["ru"]) == ("very high", "очень высокая")
 
 
 def test_the_hub_pings_servers_and_checks_billing(make_hub: Any) -> None:

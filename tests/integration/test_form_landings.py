@@ -42,7 +42,7 @@ def test_the_dashboards_language_menu_posts_its_licence_to_each_language(site: t
     assert '<h1 id="dashboard-title" tabindex="-1" autofocus>Your licence</h1>' in page
     assert LANGUAGE_BUTTON.findall(page) == [
         "/license",
-        *(f"/{prefix}/license" for prefix in ("es", "ru", "fr", "pt")),
+        *(f"/{prefix}/license" for prefix in PREFIXED),
     ]
     action, fields = licence_form(page)
     assert action == "/license" and fields == {"email": "carry@example.org", "activation_code": code}

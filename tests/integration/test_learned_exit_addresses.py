@@ -23,6 +23,7 @@ from vpnsite.fleet import Heartbeat, Location, exit_addresses
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.sql.migrations import migrate
 from vpnsite_adapters.sql.store import SqlStore
+from vpnsite_adapters.texts.languages import LANGUAGES
 from vpnsite_node.config import NodeConfig
 from vpnsite_node.hub import HubClient
 
@@ -327,7 +328,7 @@ def test_a_running_hub_refuses_a_reserved_exit_a_server_reports_unless_its_opera
         for claim in RESERVED_CLAIMS:
             network = exit_addresses([claim])[0]
             messages = set()
-            for language in ("en", "ru", "es", "fr", "pt"):
+            for language in LANGUAGES:
                 refused = beat(stranger, ["198.51.100.7", claim], language)
                 assert refused.status_code == 422, (claim, refused.text)
                 [problem] = refused.json()["detail"]

@@ -25,6 +25,7 @@ from vpnsite.codes import code_groups
 from vpnsite.keyed_hashes import derive_key
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.mail.queue import LEASE, POLL_SECONDS, Sealer
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 
 class Inbox:
@@ -138,7 +139,7 @@ def site_text(path: str, key: str) -> str:
     return str(json.loads(line.strip().removeprefix(f"{key}: ").rstrip(",")))
 
 
-@pytest.mark.parametrize("language", ["en", "ru", "es", "fr", "pt"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_licence_email_groups_the_code_sets_up_a_phone_and_names_the_operator(
     make_hub: Any, smtp: Any, language: str
 ) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.integration.test_status_page import LANGUAGES, rendered_by_the_script
+from tests.integration.test_status_page import rendered_by_the_script
 from vpnsite_adapters.http.pages.profile_rows import ProfileRows
 from vpnsite_adapters.http.pages.site import SITE_DIR
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 LINK = "https://vpn.example/api/profile/t0k_en-&/"
 

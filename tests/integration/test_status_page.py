@@ -23,6 +23,7 @@ from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.http.pages.status_page import StatusPage
 from vpnsite_adapters.jobs.status_snapshot import Encoded
 from vpnsite_adapters.texts.formatting import format_moment, format_short, plural_category
+from vpnsite_adapters.texts.languages import LANGUAGES
 from vpnsite_contract.structuring import structure
 from vpnsite_contract.website import ServerStatus
 
@@ -64,9 +65,13 @@ def server(id: str, flag: str, status: str, ping: int | None, load: str, rank: s
         "rank": rank,
         "popularity": rank.replace("_", " "),
         "popularity_ru": "средняя",
-        "popularity_es": "media",
-        "popularity_fr": "moyenne",
-        "popularity_pt": "média",
+        "popularity_by_language": {
+            "en": "medium",
+            "es": "media",
+            "ru": "средняя",
+            "fr": "moyenne",
+            "pt": "média",
+        },
     }
 
 
@@ -97,7 +102,6 @@ def snapshot(users: int, demo: bool, cap: int = 1_000_000) -> dict[str, Any]:
     }
 
 
-LANGUAGES = ("en", "ru", "es", "fr", "pt")
 FORMATS = PageFormats.load(SITE_DIR / "forms" / "formats.json")
 
 

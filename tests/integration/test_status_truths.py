@@ -14,6 +14,7 @@ import pytest
 from vpnsite_adapters.http.app import create_app
 from vpnsite_adapters.http.pages.site import SITE_DIR
 from vpnsite_adapters.jobs.status_snapshot import Encoded
+from vpnsite_adapters.texts import languages
 from vpnsite_contract.structuring import structure
 from vpnsite_contract.website import ServerStatus
 
@@ -76,9 +77,7 @@ def snapshot(users: int) -> dict[str, Any]:
             "rank": rank,
             "popularity": rank,
             "popularity_ru": rank,
-            "popularity_es": rank,
-            "popularity_fr": rank,
-            "popularity_pt": rank,
+            "popularity_by_language": dict.fromkeys(languages.LANGUAGES, rank),
         }
 
     return {

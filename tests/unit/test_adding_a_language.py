@@ -4,13 +4,15 @@ language"): a language the list names without its pieces is refused, naming each
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import attrs
 import pytest
 
 from tests.language_pieces import missing_pieces
-from vpnsite_adapters.texts.catalogue import CATALOGUES, Catalogue, load_catalogue
+from vpnsite_adapters.texts.catalogue import CATALOGUES, Catalogue, Catalogues, MissingCatalogue
 from vpnsite_adapters.texts.languages import LANGUAGES, LIST_FILE, read_languages
 
 ITALIAN = {
@@ -51,12 +53,10 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
         "ui/src/i18n/signup-check.ts: it in WORKING",
         "adapters/vpnsite_adapters/operator_files/example_testimonials.json: the demo's eight in 'it'",
         *(
-            f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them"
+            f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them "
+            "(npm --prefix ui run locale-vectors)"
             for kind in ("numbers", "dates", "plurals", "days", "short", "moments", "users", "waits")
         ),
-        "src/vpnsite_contract/website.py: VpnServer.popularity_it, filled in "
-        "adapters/vpnsite_adapters/jobs/status_snapshot.py:server_entry",
-        "tests/site_map.py: 'it' in LANGUAGES and HTML_LANG",
     ]
 
 
@@ -67,11 +67,31 @@ def test_a_language_not_in_the_list_is_named_as_missing_from_it_too() -> None:
     )
 
 
-def test_the_server_does_not_start_with_a_listed_language_it_has_no_catalogue_for() -> None:
-    with pytest.raises(
-        LookupError, match=r"languages.json lists 'it', but there is no catalogue .*catalogues/it.py"
-    ):
-        load_catalogue("it")
+def test_a_catalogue_is_loaded_when_asked_for_and_the_list_is_checked_whole_at_start() -> None:
+    listed = Catalogues((*LANGUAGES, "it"))
+    assert listed["ru"] is CATALOGUES["ru"]
+    with pytest.raises(MissingCatalogue, match=r"languages.json lists 'it', but there is no catalogue"):
+        listed.load_all()
+    with pytest.raises(KeyError):
+        listed["de"]
+
+
+def test_the_hub_does_not_start_with_a_listed_language_it_has_no_catalogue_for(tmp_path: Path) -> None:
+    """`vpnsite serve` on a list naming Italian before its catalogue exists: it stops before it
+    listens, naming the file, with no traceback."""
+    start = (
+        "import sys; import vpnsite_adapters.texts.catalogue as texts; "
+        "texts.CATALOGUES = texts.Catalogues((*texts.LANGUAGES, 'it')); "
+        "from vpnsite_adapters.cli.main import main; "
+        f"sys.exit(main(['--data-dir', {str(tmp_path)!r}, 'serve', '--demo', '--port', '1']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", start], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2, result.stderr
+    assert "languages.json lists 'it', but there is no catalogue" in result.stderr
+    assert "catalogues/it.py" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_catalogue_missing_a_text_cannot_be_built() -> None:

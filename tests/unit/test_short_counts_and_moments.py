@@ -24,10 +24,10 @@ from vpnsite_adapters.texts.formatting import (
     millions_form,
     plural,
 )
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 ROOT = Path(__file__).parents[2]
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))
-LANGUAGES = ("en", "ru", "es", "fr", "pt")
 # The markup the build writes for a large count's two texts (ui/src/i18n/counted-users.tsx: CountForms).
 COUNT_FORMS = '<span class="count-full">__SLOT_FULL__</span><span class="count-short">__SLOT_SHORT__</span>'
 

@@ -40,7 +40,7 @@ test("popularity is never drawn in the colours that say good or bad, so a badge 
 });
 
 const server = (id: string, load: string, rank: string) => ({
-  id, name: id, flag: "nl", location: "Amsterdam", status: "online" as const, ping: 12, load, sessions: 3, rank: rank as "high", popularity: rank, popularity_ru: rank, popularity_es: rank, popularity_fr: rank, popularity_pt: rank,
+  id, name: id, flag: "nl", location: "Amsterdam", status: "online" as const, ping: 12, load, sessions: 3, rank: rank as "high", popularity: rank, popularity_ru: rank, popularity_by_language: { en: rank, ru: rank },
 });
 const snapshot = (users: number): ServerStatus => ({
   vpn_servers: [server("a", "80%", "very_high"), server("b", "10%", "low")],

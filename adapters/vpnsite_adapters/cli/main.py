@@ -28,6 +28,7 @@ from vpnsite_adapters.http.pages.slot_manifest import SlotMismatch
 from vpnsite_adapters.protection.keyring_file import KeyRingFileError
 from vpnsite_adapters.runtime.log_lines import configure_logging, use_log_format
 from vpnsite_adapters.settings import Settings, SettingsError, database_sought, load_settings
+from vpnsite_adapters.texts.catalogue import MissingCatalogue
 
 COMMANDS = (
     serve,
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreUnavailable:
         print("vpnsite: the database cannot be reached", file=sys.stderr)
         return 2
-    except (KeyRingFileError, SlotMismatch) as error:
+    except (KeyRingFileError, SlotMismatch, MissingCatalogue) as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
 

@@ -10,7 +10,7 @@ import logging
 import os
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 
@@ -18,7 +18,7 @@ from attrs import define, field
 
 from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
-from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
+from vpnsite.fleet import Location, ServerView, hub_online, view_fleet
 from vpnsite.plans import DEFAULT_FREE_TIER_CAP
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
@@ -30,11 +30,6 @@ from vpnsite_contract.website import ServerStatus, StatusSummary, SystemServer, 
 log = logging.getLogger("vpnsite.status")
 
 REFRESH_SECONDS = 1.0
-
-# A server's popularity in each language's words, by its rank (the languages' catalogues).
-POPULARITY_LABELS: dict[str, Mapping[Rank, str]] = {
-    language: texts.popularity for language, texts in CATALOGUES.items()
-}
 
 
 @define(frozen=True)
@@ -178,7 +173,8 @@ class StatusSnapshot:
 
 def server_entry(view: ServerView) -> VpnServer:
     server, location = view.server, view.server.location
-    labels = {language: labels[view.rank] for language, labels in POPULARITY_LABELS.items()}
+    # A server's popularity in each language's words, by its rank (the languages' catalogues).
+    labels = {language: texts.popularity[view.rank] for language, texts in CATALOGUES.items()}
     return VpnServer(
         id=location.id,
         name=location.name,
@@ -191,7 +187,5 @@ def server_entry(view: ServerView) -> VpnServer:
         rank=view.rank,
         popularity=labels["en"],
         popularity_ru=labels["ru"],
-        popularity_es=labels["es"],
-        popularity_fr=labels["fr"],
-        popularity_pt=labels["pt"],
+        popularity_by_language=labels,
     )

@@ -4,12 +4,14 @@ language writes numbers, dates and waits. The website's own texts are the UI's d
 (``ui/src/i18n``).
 
 A catalogue is built whole or not at all: a text it lacks is a TypeError, and a language the list
-(``languages.json``) names without a catalogue an error, when the server starts."""
+(``languages.json``) names without a catalogue an error, when the hub starts (``load_all``). Each is
+loaded when first asked for, so that the tool listing what a new language still lacks
+(``tests/language_pieces.py``) runs while the list already names it."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Literal, get_args
 
 import attrs
@@ -110,24 +112,57 @@ class Catalogue:
     popularity: Mapping[Rank, str]
 
 
+class MissingCatalogue(LookupError):
+    """A listed language has no catalogue (or one without its ``CATALOGUE``)."""
+
+
 def load_catalogue(language: str) -> Catalogue:
     """The catalogue in ``catalogues/<language>.py`` (its ``CATALOGUE``)."""
     try:
         module = importlib.import_module(f"vpnsite_adapters.texts.catalogues.{language}")
     except ModuleNotFoundError:
-        raise LookupError(
+        raise MissingCatalogue(
             f"languages.json lists {language!r}, but there is no catalogue "
             f"vpnsite_adapters/texts/catalogues/{language}.py"
         ) from None
     found = getattr(module, "CATALOGUE", None)
     if not isinstance(found, Catalogue):
-        raise LookupError(
+        raise MissingCatalogue(
             f"vpnsite_adapters/texts/catalogues/{language}.py has no CATALOGUE = Catalogue(...)"
         )
     return found
 
 
-CATALOGUES: Mapping[str, Catalogue] = {language: load_catalogue(language) for language in LANGUAGES}
+class Catalogues(Mapping[str, Catalogue]):
+    """The listed languages' catalogues, each loaded as it is first asked for."""
+
+    def __init__(self, languages: tuple[str, ...]) -> None:
+        self._languages = languages
+        self._loaded: dict[str, Catalogue] = {}
+
+    def __getitem__(self, language: str) -> Catalogue:
+        if language not in self._languages:
+            raise KeyError(language)
+        found = self._loaded.get(language)
+        if found is None:
+            # Two threads asking at once load the same module twice at worst: the import is cached.
+            found = self._loaded[language] = load_catalogue(language)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._languages)
+
+    def __len__(self) -> int:
+        return len(self._languages)
+
+    def load_all(self) -> None:
+        """Every listed language's catalogue, or the error naming the first one missing or
+        incomplete: the hub refuses to start on a list it cannot speak whole."""
+        for language in self._languages:
+            self[language]
+
+
+CATALOGUES = Catalogues(LANGUAGES)
 
 
 def catalogue(language: str) -> Catalogue:

@@ -6,11 +6,14 @@ settings, the mail and the VPN archives may read it too. Adding a language: docs
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from attrs import frozen
+
+from vpnsite.signup_requests import LANGUAGE_CODE
 
 LIST_FILE = Path(__file__).with_name("languages.json")
 
@@ -40,6 +43,12 @@ def read_languages(path: Path = LIST_FILE) -> LanguageList:
     listed = LanguageList(data["default"], tuple(Language(**entry) for entry in data["languages"]))
     if listed.default not in listed.codes:
         raise ValueError(f"{path}: the default language {listed.default!r} is not in the list")
+    for code in listed.codes:
+        if not re.fullmatch(LANGUAGE_CODE, code):
+            raise ValueError(
+                f"{path}: {code!r} is not a language's code (two or three small letters, as ISO 639 "
+                "writes it): the path's prefix, the API's language and a sign-up's id carry it"
+            )
     return listed
 
 

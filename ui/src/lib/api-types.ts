@@ -2366,9 +2366,9 @@ export interface components {
             rank: "very_high" | "high" | "medium" | "low";
             popularity: string;
             popularity_ru: string;
-            popularity_es: string;
-            popularity_fr: string;
-            popularity_pt: string;
+            popularity_by_language: {
+                [key: string]: string;
+            };
         };
         SystemServer: {
             id: string;
