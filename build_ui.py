@@ -26,7 +26,15 @@ SITE = ROOT / "adapters" / "vpnsite_adapters" / "http" / "site"
 MINIMUM_NODE = 18
 SOURCE_ARCHIVE = Path("source") / "vpnsite-source.tar.gz"
 """Where, in the built site, the source tarball is: the shipped operator facts link to it."""
-SOURCE_FILES = ("pyproject.toml", "setup.py", "build_ui.py", "README.md", "LICENSE", "MANIFEST.in")
+SOURCE_FILES = (
+    "pyproject.toml",
+    "setup.py",
+    "build_ui.py",
+    "add_language.py",
+    "README.md",
+    "LICENSE",
+    "MANIFEST.in",
+)
 SOURCE_DIRS = ("src", "adapters", "ui", "tests", "bench", "docs")
 # Built output, installed dependencies, caches and local data or keys: never part of the source.
 LEFT_OUT_NAMES = frozenset(

@@ -1,7 +1,7 @@
 """What a language needs, piece by piece (docs/architecture.md, "Recipe: add a language"): the list,
-the server's catalogue, the website's dictionaries, entry and long texts, the demo's testimonials
-and the formatting vectors both sides are tested against. The tests, the status answer and the
-contract read the list itself."""
+the server's catalogue, the website's dictionaries, entry and long texts, the demo's testimonials,
+the shipped operator's facts and the formatting vectors both sides are tested against. The tests,
+the status answer and the contract read the list itself."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ def missing_pieces(code: str, list_file: Path = LIST_FILE) -> list[str]:
     examples = "adapters/vpnsite_adapters/operator_files/example_testimonials.json"
     if code not in json.loads((ROOT / examples).read_text("utf-8")):
         missing.append(f"{examples}: the demo's eight in {code!r}")
+    facts = "adapters/vpnsite_adapters/operator_files/operator_facts.json"
+    if code not in json.loads((ROOT / facts).read_text("utf-8"))["languages"]:
+        missing.append(f"{facts}: the shipped operator's texts in {code!r} (under languages)")
     vectors = json.loads((ROOT / "tests/locale_vectors.json").read_text("utf-8"))
     for kind, cases in vectors.items():
         if not any(case["language"] == code for case in cases):

@@ -520,8 +520,8 @@ class Settings:
         " language missing, an amount of an unknown currency, `{name}` naming nothing…) stops"
         " `serve` (exit 2) with a message naming the entry. The shipped `source_code` is"
         " `/source/vpnsite-source.tar.gz`: the site serves its own source, packed by `build_ui.py`"
-        " at install (`pyproject.toml`, `setup.py`, `build_ui.py`, `README.md`, `LICENSE`,"
-        " `MANIFEST.in`, `src/`, `adapters/` without the built site, `ui/` without `node_modules`"
+        " at install (`pyproject.toml`, `setup.py`, `build_ui.py`, `add_language.py`, `README.md`,"
+        " `LICENSE`, `MANIFEST.in`, `src/`, `adapters/` without the built site, `ui/` without `node_modules`"
         " and build output, `tests/`, `bench/`, `docs/`; no caches, no data, no keys; about 0.9 MB)"
         " and served as a download (`application/gzip`); point it at your public repository if you"
         " have one",

@@ -15,19 +15,15 @@ from tests.language_pieces import missing_pieces
 from vpnsite_adapters.texts.catalogue import CATALOGUES, Catalogue, Catalogues, MissingCatalogue
 from vpnsite_adapters.texts.languages import LANGUAGES, LIST_FILE, read_languages
 
-ITALIAN = {
-    "code": "it",
-    "name": "Italiano",
-    "html": "it",
-    "accept": "it-IT",
-    "locale": "it-IT",
-    "compact": "long",
-}
+# A language the site does not speak yet, as a sixth would be listed: the first of these not listed,
+# so that adding Italian for real leaves these tests a language to add.
+NEW = next(code for code in ("it", "de", "nl", "pl") if code not in LANGUAGES)
+ENTRY = {"code": NEW, "name": NEW, "html": NEW, "accept": NEW, "locale": NEW, "compact": "long"}
 
 
-def listed_with_italian(tmp_path: Path) -> Path:
+def listed_with_a_new_language(tmp_path: Path) -> Path:
     listed = json.loads(LIST_FILE.read_text(encoding="utf-8"))
-    listed["languages"].append({**ITALIAN, "compact": "long"})
+    listed["languages"].append(ENTRY)
     list_file = tmp_path / "languages.json"
     list_file.write_text(json.dumps(listed), encoding="utf-8")
     return list_file
@@ -39,21 +35,23 @@ def test_every_listed_language_has_every_piece(language: str) -> None:
 
 
 def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path: Path) -> None:
-    list_file = listed_with_italian(tmp_path)
-    assert read_languages(list_file).codes[-1] == "it"
-    assert missing_pieces("it", list_file) == [
-        "adapters/vpnsite_adapters/texts/catalogues/it.py: "
+    list_file = listed_with_a_new_language(tmp_path)
+    assert read_languages(list_file).codes[-1] == NEW
+    assert missing_pieces(NEW, list_file) == [
+        f"adapters/vpnsite_adapters/texts/catalogues/{NEW}.py: "
         "the server's texts (CATALOGUE = Catalogue(...), as catalogues/en.py)",
-        "ui/src/i18n/it.ts: the first script's dictionary: the layout and the home page",
-        "ui/src/i18n/screens/it.ts: the other screens' dictionary and the pages' titles",
-        "ui/src/content/text/it.ts: the long texts: FAQ, terms, privacy policy, cookie policy, about",
-        "ui/src/entries/it.tsx: the language's first script",
-        "ui/src/i18n/all.ts: it in DICTIONARIES",
-        "ui/src/content/all.ts: it in TEXTS",
-        "ui/src/i18n/signup-check.ts: it in WORKING",
-        "adapters/vpnsite_adapters/operator_files/example_testimonials.json: the demo's eight in 'it'",
+        f"ui/src/i18n/{NEW}.ts: the first script's dictionary: the layout and the home page",
+        f"ui/src/i18n/screens/{NEW}.ts: the other screens' dictionary and the pages' titles",
+        f"ui/src/content/text/{NEW}.ts: the long texts: FAQ, terms, privacy policy, cookie policy, about",
+        f"ui/src/entries/{NEW}.tsx: the language's first script",
+        f"ui/src/i18n/all.ts: {NEW} in DICTIONARIES",
+        f"ui/src/content/all.ts: {NEW} in TEXTS",
+        f"ui/src/i18n/signup-check.ts: {NEW} in WORKING",
+        f"adapters/vpnsite_adapters/operator_files/example_testimonials.json: the demo's eight in {NEW!r}",
+        "adapters/vpnsite_adapters/operator_files/operator_facts.json: "
+        f"the shipped operator's texts in {NEW!r} (under languages)",
         *(
-            f"tests/locale_vectors.json: {kind} in 'it', as the browser's Intl writes them "
+            f"tests/locale_vectors.json: {kind} in {NEW!r}, as the browser's Intl writes them "
             "(npm --prefix ui run locale-vectors)"
             for kind in ("numbers", "dates", "plurals", "days", "short", "moments", "users", "waits")
         ),
@@ -62,26 +60,26 @@ def test_a_sixth_language_in_the_list_names_every_piece_it_still_lacks(tmp_path:
 
 def test_a_language_not_in_the_list_is_named_as_missing_from_it_too() -> None:
     assert (
-        missing_pieces("it")[0]
-        == "adapters/vpnsite_adapters/texts/languages.json: an entry for 'it' (name, tags, locale)"
+        missing_pieces(NEW)[0]
+        == f"adapters/vpnsite_adapters/texts/languages.json: an entry for {NEW!r} (name, tags, locale)"
     )
 
 
 def test_a_catalogue_is_loaded_when_asked_for_and_the_list_is_checked_whole_at_start() -> None:
-    listed = Catalogues((*LANGUAGES, "it"))
+    listed = Catalogues((*LANGUAGES, NEW))
     assert listed["ru"] is CATALOGUES["ru"]
-    with pytest.raises(MissingCatalogue, match=r"languages.json lists 'it', but there is no catalogue"):
+    with pytest.raises(MissingCatalogue, match=f"languages.json lists {NEW!r}, but there is no catalogue"):
         listed.load_all()
     with pytest.raises(KeyError):
-        listed["de"]
+        listed["xx"]
 
 
 def test_the_hub_does_not_start_with_a_listed_language_it_has_no_catalogue_for(tmp_path: Path) -> None:
-    """`vpnsite serve` on a list naming Italian before its catalogue exists: it stops before it
+    """`vpnsite serve` on a list naming a language before its catalogue exists: it stops before it
     listens, naming the file, with no traceback."""
     start = (
         "import sys; import vpnsite_adapters.texts.catalogue as texts; "
-        "texts.CATALOGUES = texts.Catalogues((*texts.LANGUAGES, 'it')); "
+        f"texts.CATALOGUES = texts.Catalogues((*texts.LANGUAGES, {NEW!r})); "
         "from vpnsite_adapters.cli.main import main; "
         f"sys.exit(main(['--data-dir', {str(tmp_path)!r}, 'serve', '--demo', '--port', '1']))"
     )
@@ -89,8 +87,8 @@ def test_the_hub_does_not_start_with_a_listed_language_it_has_no_catalogue_for(t
         [sys.executable, "-c", start], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 2, result.stderr
-    assert "languages.json lists 'it', but there is no catalogue" in result.stderr
-    assert "catalogues/it.py" in result.stderr
+    assert f"languages.json lists {NEW!r}, but there is no catalogue" in result.stderr
+    assert f"catalogues/{NEW}.py" in result.stderr
     assert "Traceback" not in result.stderr
 
 
