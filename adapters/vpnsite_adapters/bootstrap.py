@@ -14,25 +14,27 @@ from attrs import frozen
 from vpnsite.archives import ArchiveLinks, Archives, LicenceById, ServerList
 from vpnsite.device_cookies import DeviceCookies
 from vpnsite.devices import Devices
-from vpnsite.erasure_journal import JournalKeyring
+from vpnsite.erasure_journal import Journal, JournalKeyring
 from vpnsite.erasures import ErasureJournal, ErasureLinks, Erasures, OutboxCopies
-from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore
-from vpnsite.key_ring import SECRET_BYTES, KeyRing
+from vpnsite.fleet import SPEC_LOCATIONS, Fleet, FleetStore, VpnServer
+from vpnsite.key_ring import SECRET_BYTES, KeyRing, KeyUsage
 from vpnsite.keyed_hashes import Keyring
 from vpnsite.licence_checks import CheckedLicenceStore, LicenceChecks
-from vpnsite.mail import Mailer
-from vpnsite.notifications import Notifications
+from vpnsite.licences import Licence
+from vpnsite.mail import Mailer, MailQueueStatus
+from vpnsite.notifications import Notifications, Ticket
 from vpnsite.plans import Plan
 from vpnsite.ports import Clock, RandomSource, UnitOfWork
-from vpnsite.privacy import PrivacyStore
+from vpnsite.privacy import Erased, Held, PrivacyStore, export_address, reapply_erasures
 from vpnsite.proof_of_work import ProofOfWork
 from vpnsite.rate_limits import Limiter, events_kept_for
 from vpnsite.renewals import Renewals, RenewalStore
-from vpnsite.retention import RetainedFiles
+from vpnsite.retention import RetainedFiles, RetentionReport, run_retention
 from vpnsite.server_registration import ServerRegistration
-from vpnsite.server_tokens import ServerAuthentication, TokenHolders
+from vpnsite.server_tokens import ServerAuthentication, TokenHolders, issue_server_token
 from vpnsite.signup_pace import Pace, PaceGauge
 from vpnsite.signups import Signups, SignupStore
+from vpnsite.stats import Glance, first_counted, glance
 from vpnsite.support import Support, SupportDesk, TicketStore
 from vpnsite.tunnel_addresses import TunnelAddressStore
 from vpnsite.vpn_access import NodeAccess, NodeLicences, SessionStore
@@ -82,16 +84,30 @@ class Hub:
 
 @frozen
 class Console:
-    """What an operator's command works with."""
+    """What an operator's command works with: the use cases and the readings the commands ask
+    for, built here from the store, which no command touches itself."""
 
     settings: Settings
-    store: SqlStore
+    _store: SqlStore
     keys: Keyring
     clock: Clock
     random: RandomSource
 
     def close(self) -> None:
-        self.store.close()
+        self._store.close()
+
+    @property
+    def unit_of_work(self) -> UnitOfWork:
+        return self._store.unit_of_work
+
+    def schema_version(self) -> int:
+        return self._store.schema_version()
+
+    def schema_is_current(self) -> bool:
+        return self._store.schema_is_current()
+
+    def migrate(self) -> None:
+        self._store.migrate()
 
     @property
     def journal_keys(self) -> JournalKeyFile:
@@ -102,27 +118,89 @@ class Console:
         """The erasure the website's erasure link runs too (``bootstrap.erasure_copies``)."""
         outbox, journal = erasure_copies(self.settings)
         return wire_erasures(
-            self.store.privacy, self.store.licences, self.keys, self.journal_keys, self.clock, outbox, journal
+            self._store.privacy,
+            self._store.licences,
+            self.keys,
+            self.journal_keys,
+            self.clock,
+            outbox,
+            journal,
         )
 
-    @property
-    def retained_files(self) -> dict[str, RetainedFiles]:
-        return retained_files(self.settings)
+    def export(self, email: str) -> Held:
+        """Everything held under an address (raises InvalidField for what is no address)."""
+        return export_address(self._store.privacy, self.keys, email)
+
+    def erasure_journal(self) -> Journal:
+        return Journal.of(self.journal_keys.known(), self._store.privacy.erasures())
+
+    def reapply_erasures(self, journal: Journal) -> list[Erased]:
+        return reapply_erasures(self._store.privacy, self.keys, journal)
+
+    def run_retention(self) -> RetentionReport:
+        window = events_kept_for(self.settings.rate_limits)
+        return run_retention(self._store.retention, self.clock.now(), window, retained_files(self.settings))
 
     @property
     def support_desk(self) -> SupportDesk:
-        return SupportDesk(self.store.tickets, self.store.licences, self.clock)
+        return SupportDesk(self._store.tickets, self._store.licences, self.clock)
+
+    def tickets(self, open_only: bool, limit: int) -> list[Ticket]:
+        return self._store.tickets.list_tickets(open_only=open_only, limit=limit)
+
+    def licences_of(self, email_key: str) -> list[Licence]:
+        """The licences of one mailbox (``emails.mailbox_key``), oldest first."""
+        return self._store.licences.find_by_email_key(email_key)
+
+    def key_usage(self) -> dict[int, KeyUsage]:
+        """What each key still opens now: codes, renewal links, servers' tokens."""
+        return self._store.key_usage.by_key(self.clock.now())
+
+    def mail_status(self) -> MailQueueStatus:
+        return self._store.mail_queue.status()
+
+    def retry_failed_mail(self) -> int:
+        return self._store.mail_queue.retry_failed(self.clock.now())
+
+    def glance(self) -> tuple[Glance, MailQueueStatus]:
+        """``vpnsite stats``: users, sign-ups per day, servers and tickets, and the mail queue."""
+        now, store = self.clock.now(), self._store
+        seen = glance(
+            now,
+            store.licences.count_users(now),
+            store.licences.started_since(first_counted(now)),
+            store.fleet.list_servers(),
+            store.tickets.count_open(),
+        )
+        return seen, store.mail_queue.status()
+
+    def servers(self) -> list[VpnServer]:
+        return self._store.fleet.list_servers()
+
+    def server(self, server_id: str) -> VpnServer | None:
+        return self._store.fleet.find_server(server_id)
+
+    def issue_server_token(
+        self, server_id: str, host: str | None = None, port: int | None = None
+    ) -> str | None:
+        """A new token for a server (its old one stops working), and its address where given;
+        None for an unknown server."""
+        with self._store.unit_of_work.atomic():
+            token = issue_server_token(self._store.fleet, server_id, self.keys, self.random)
+            if token is not None and (host or port):
+                self._store.fleet.set_address(server_id, host, port)
+        return token
 
     @property
     def server_authentication(self) -> ServerAuthentication:
-        return ServerAuthentication(self.store.fleet, self.keys)
+        return ServerAuthentication(self._store.fleet, self.keys)
 
     def server_registration(self) -> ServerRegistration:
         """Raises VpnNotInitialised before `vpnsite vpn init` made the PKI."""
         vpn_keys = load_keys(self.settings.data_dir, self.settings.secret_key)
         credentials = ServerCredentialFiles.in_data_dir(vpn_keys, self.settings.data_dir)
         return ServerRegistration(
-            self.store.fleet, credentials, self.keys, self.random, self.store.unit_of_work
+            self._store.fleet, credentials, self.keys, self.random, self._store.unit_of_work
         )
 
 

@@ -42,3 +42,17 @@ def test_every_room_ships_in_the_wheel() -> None:
         if (folder / "__init__.py").is_file()
     }
     assert rooms - listed == set()
+
+
+def test_the_cli_asks_the_console_for_what_it_needs_never_for_the_store() -> None:
+    """The composition root builds every use case and reading a command asks for (``Console``);
+    the store stays inside it, so no command can write past a rule the core keeps."""
+    from vpnsite_adapters.bootstrap import Console
+
+    assert not hasattr(Console, "store")
+    reaching = [
+        path.name
+        for path in (ADAPTERS / "cli").glob("*.py")
+        if "._store" in path.read_text(encoding="utf-8") or ".store." in path.read_text(encoding="utf-8")
+    ]
+    assert reaching == []

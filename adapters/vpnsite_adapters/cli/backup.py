@@ -14,7 +14,6 @@ from attrs import evolve
 
 from vpnsite.erasure_journal import JOURNAL_KEY_PREFIX, Journal, JournalKey, ring_journal_keys
 from vpnsite.errors import StoreUnavailable
-from vpnsite.privacy import reapply_erasures
 from vpnsite_adapters.operations.backup_archive import (
     DATABASE,
     SECRET_KEY,
@@ -211,7 +210,7 @@ def _erase_again(settings: Settings, journal: Journal, taken_at: str) -> int:
 
     console = open_console(settings, migrate=True)
     try:
-        erased = reapply_erasures(console.store.privacy, console.keys, journal)
+        erased = console.reapply_erasures(journal)
         console.journal_keys.keep([key for key in journal.keys if key.id.startswith(JOURNAL_KEY_PREFIX)])
     finally:
         console.close()

@@ -38,7 +38,7 @@ def run_list(console: Console, args: argparse.Namespace) -> int:
     ring = _load(console.settings)
     if ring is None:
         return 2
-    usage = console.store.key_usage.by_key(console.clock.now())
+    usage = console.key_usage()
     ids = sorted({*ring.ids(), *ring.retired})
     rows = []
     for key_id in ids:
@@ -87,7 +87,7 @@ def run_retire(console: Console, args: argparse.Namespace) -> int:
     except KeyRingError as error:
         print(f"vpnsite: {error}", file=sys.stderr)
         return 2
-    usage = console.store.key_usage.by_key(console.clock.now()).get(args.key_id, KeyUsage())
+    usage = console.key_usage().get(args.key_id, KeyUsage())
     refusal = retire_refusal(args.key_id, usage, args.force)
     if refusal is not None:
         print(f"vpnsite: {refusal}", file=sys.stderr)

@@ -25,7 +25,7 @@ def run_find(console: Console, args: argparse.Namespace) -> int:
     except InvalidField:
         print("vpnsite: that is not an e-mail address")
         return 2
-    licences = console.store.licences.find_by_email_key(key)
+    licences = console.licences_of(key)
     now = console.clock.now()
     rows = [
         {

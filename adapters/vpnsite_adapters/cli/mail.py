@@ -21,7 +21,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_status(console: Console, args: argparse.Namespace) -> int:
-    status = console.store.mail_queue.status()
+    status = console.mail_status()
     if args.json:
         print(json.dumps(attrs.asdict(status), default=str))
         return 0
@@ -35,5 +35,5 @@ def run_status(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_retry(console: Console, _args: argparse.Namespace) -> int:
-    print(f"queued again: {console.store.mail_queue.retry_failed(console.clock.now())}")
+    print(f"queued again: {console.retry_failed_mail()}")
     return 0

@@ -127,14 +127,14 @@ def _with_console(settings: Settings, args: argparse.Namespace) -> int:
 
     console = open_console(settings, migrate=False)
     try:
-        with console.store.unit_of_work.scope():
-            if console.store.schema_version() == 0:
+        with console.unit_of_work.scope():
+            if console.schema_version() == 0:
                 # A database server's empty database: not the hub's either.
                 print(_no_database(settings.data_dir, settings.database_url), file=sys.stderr)
                 return 2
             if args.store == "write":
-                console.store.migrate()
-            if not console.store.schema_is_current():
+                console.migrate()
+            if not console.schema_is_current():
                 print("vpnsite: the database is not set up for this version: run `vpnsite migrate`")
                 return 2
             code = int(args.handler(console, args))

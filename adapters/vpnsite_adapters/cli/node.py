@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from vpnsite.server_tokens import issue_server_token
 from vpnsite_adapters.bootstrap import Console
 
 
@@ -54,13 +53,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def run_token(console: Console, args: argparse.Namespace) -> int:
-    fleet = console.store.fleet
-    with console.store.unit_of_work.atomic():
-        token = issue_server_token(fleet, args.server_id, console.keys, console.random)
-        if token is None:
-            print(f"vpnsite: no server {args.server_id}")
-            return 1
-        if args.host or args.port:
-            fleet.set_address(args.server_id, args.host, args.port)
+    token = console.issue_server_token(args.server_id, args.host, args.port)
+    if token is None:
+        print(f"vpnsite: no server {args.server_id}")
+        return 1
     print(token)
     return 0

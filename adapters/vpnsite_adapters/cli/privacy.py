@@ -8,11 +8,10 @@ import json
 import logging
 import sys
 
-from vpnsite.erasure_journal import Journal
 from vpnsite.erasures import erasure_document, erasure_summary
 from vpnsite.errors import InvalidField
 from vpnsite.personal_data import table_of_rows
-from vpnsite.privacy import export_address, held_document
+from vpnsite.privacy import held_document
 from vpnsite_adapters.bootstrap import Console
 from vpnsite_adapters.cli.tables import json_document
 from vpnsite_adapters.protection import erasure_journal
@@ -52,7 +51,7 @@ def _not_an_address() -> int:
 
 def run_export(console: Console, args: argparse.Namespace) -> int:
     try:
-        held = export_address(console.store.privacy, console.keys, args.email)
+        held = console.export(args.email)
     except InvalidField:
         return _not_an_address()
     log.info("privacy export: %d licence(s), %d ticket(s)", len(held.licences), len(held.tickets))
@@ -88,7 +87,7 @@ def run_erase(console: Console, args: argparse.Namespace) -> int:
 
 
 def run_journal(console: Console, args: argparse.Namespace) -> int:
-    journal = Journal.of(console.journal_keys.known(), console.store.privacy.erasures())
+    journal = console.erasure_journal()
     for line in erasure_journal.journal_lines(journal):
         print(line)
     return 0

@@ -8,8 +8,6 @@ import json
 
 import attrs
 
-from vpnsite.rate_limits import events_kept_for
-from vpnsite.retention import run_retention
 from vpnsite_adapters.bootstrap import Console
 
 
@@ -21,7 +19,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_now(console: Console, _args: argparse.Namespace) -> int:
-    window = events_kept_for(console.settings.rate_limits)
-    report = run_retention(console.store.retention, console.clock.now(), window, console.retained_files)
+    report = console.run_retention()
     print(json.dumps(attrs.asdict(report)))
     return 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from vpnsite.stats import first_counted, glance
 from vpnsite_adapters.bootstrap import Console
 
 
@@ -16,16 +15,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_stats(console: Console, args: argparse.Namespace) -> int:
-    now = console.clock.now()
-    store = console.store
-    seen = glance(
-        now,
-        store.licences.count_users(now),
-        store.licences.started_since(first_counted(now)),
-        store.fleet.list_servers(),
-        store.tickets.count_open(),
-    )
-    mail = store.mail_queue.status()
+    seen, mail = console.glance()
     summary = {
         "users": seen.users,
         "signups_per_day": {day.isoformat(): count for day, count in seen.signups_per_day},

@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_tickets_list(console: Console, args: argparse.Namespace) -> int:
-    tickets = console.store.tickets.list_tickets(open_only=not args.all, limit=args.limit)
+    tickets = console.tickets(open_only=not args.all, limit=args.limit)
     rows = [
         {
             "number": t.number,

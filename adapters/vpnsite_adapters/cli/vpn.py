@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 from vpnsite.errors import InvalidField, NodeUnauthorized
 from vpnsite.fleet import MAX_EXIT_ADDRESSES, Location, is_online
 from vpnsite.server_registration import NewServer
-from vpnsite.server_tokens import issue_server_token
 from vpnsite_adapters.bootstrap import Console, open_store
 from vpnsite_adapters.cli.tables import print_table
 from vpnsite_adapters.operations.service_units import UnitError
@@ -86,7 +85,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_list_servers(console: Console, args: argparse.Namespace) -> int:
-    servers = console.store.fleet.list_servers()
+    servers = console.servers()
     now = console.clock.now()
     rows = [
         {
@@ -151,7 +150,7 @@ def _is_token_of(console: Console, token: str, server: str) -> bool:
 
 
 def run_server_config(console: Console, args: argparse.Namespace) -> int:
-    settings, store, keys = console.settings, console.store, console.keys
+    settings = console.settings
     hub = args.hub or settings.public_url
     if not hub:
         print("vpnsite: give the hub's URL with --hub (or set VPNSITE_PUBLIC_URL)")
@@ -162,14 +161,14 @@ def run_server_config(console: Console, args: argparse.Namespace) -> int:
         return 2
     if urlsplit(hub).scheme == "http":
         print(f"vpnsite: warning: {_in_clear(hub)} (--insecure)", file=sys.stderr)
-    with store.unit_of_work.atomic():
-        server = store.fleet.find_server(args.name)
+    with console.unit_of_work.atomic():
+        server = console.server(args.name)
         if server is None:
             print(f"vpnsite: no server {args.name}")
             return 1
         token = args.token
         if token is None:
-            token = issue_server_token(store.fleet, args.name, keys, console.random)
+            token = console.issue_server_token(args.name)
         elif not _is_token_of(console, token, args.name):
             print(f"vpnsite: that is not the token of {args.name}")
             return 1
