@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,17 @@ def test_the_ui_api_types_are_generated_from_the_openapi_document(tmp_path: Path
         f"{CHECKED_IN.relative_to(ROOT)} does not match the OpenAPI document; "
         f"regenerate it from the repository root with:\n    {REGENERATE}"
     )
+
+
+def test_the_document_is_the_same_whatever_a_process_read_first() -> None:
+    """The handlers describe their calls as their modules are read, and what a process reads first
+    depends on what it did before (a test's server, the CLI): the document, and so the types
+    generated from it, must not."""
+    write = (
+        "import json; from vpnsite_adapters.http.api.openapi import openapi_document; "
+        "print(json.dumps(openapi_document()))"
+    )
+    first = "import vpnsite_adapters.http.pages.about_facts, vpnsite_adapters.http.node.calls; "
+    runs = [[sys.executable, "-c", before + write] for before in ("", first)]
+    documents = {subprocess.run(run, capture_output=True, text=True, check=True).stdout for run in runs}
+    assert len(documents) == 1

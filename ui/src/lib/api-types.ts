@@ -2165,28 +2165,6 @@ export interface components {
             email: string;
             activation_code: string;
         };
-        /** @description One session to end, or all: true. */
-        DisconnectDevices: {
-            email: string;
-            activation_code: string;
-            session?: string | null;
-            all?: boolean;
-        };
-        /** @description The server whose WireGuard device to let back on (an id of the list's held_out). */
-        ConnectAgain: {
-            email: string;
-            activation_code: string;
-            server: string;
-        };
-        SubmitEmail: {
-            email: string;
-            cookies?: components["schemas"]["Cookies"] | null;
-            /** @description The solution of the challenge a 428 answer asked for: ALTCHA's payload, base64 of {algorithm, challenge, number, salt, signature}; good for one sign-up */
-            altcha?: string | null;
-        };
-        Cookies: {
-            hz_id?: string | null;
-        };
         /** @description The signed request /api/submit-email answered, sent back unchanged. */
         CreateUser: {
             email: string;
@@ -2197,16 +2175,24 @@ export interface components {
             sig: string;
             cookies?: components["schemas"]["Cookies"] | null;
         };
-        /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code. */
-        RenewLicence: {
-            token?: string | null;
-            email?: string | null;
-            activation_code?: string | null;
+        Cookies: {
+            hz_id?: string | null;
         };
-        SupportRequest: {
+        /** @description The server whose WireGuard device to let back on (an id of the list's held_out). */
+        ConnectAgain: {
             email: string;
-            message: string;
-            activation_code?: string | null;
+            activation_code: string;
+            server: string;
+        };
+        /** @description One session to end, or all: true. */
+        DisconnectDevices: {
+            email: string;
+            activation_code: string;
+            session?: string | null;
+            all?: boolean;
+        };
+        NodeSession: {
+            session: string;
         };
         /** @description What a VPN server reports every ten seconds. */
         HeartbeatBody: {
@@ -2227,20 +2213,34 @@ export interface components {
             /** @description udp, tcp or wireguard (a peer that has shaken hands lately) */
             protocol?: string | null;
         };
-        /** @description A connection OpenVPN let in by a session token it gave at an earlier login. */
-        NodeResume: {
-            username: string;
-            /** @description The OpenVPN instance: udp or tcp */
-            protocol?: string | null;
-        };
         NodeLogin: {
             username: string;
             password?: string | null;
             /** @description The OpenVPN instance: udp or tcp */
             protocol?: string | null;
         };
-        NodeSession: {
-            session: string;
+        /** @description A connection OpenVPN let in by a session token it gave at an earlier login. */
+        NodeResume: {
+            username: string;
+            /** @description The OpenVPN instance: udp or tcp */
+            protocol?: string | null;
+        };
+        /** @description Either the token of a reminder e-mail's link, or the e-mail and activation code. */
+        RenewLicence: {
+            token?: string | null;
+            email?: string | null;
+            activation_code?: string | null;
+        };
+        SubmitEmail: {
+            email: string;
+            cookies?: components["schemas"]["Cookies"] | null;
+            /** @description The solution of the challenge a 428 answer asked for: ALTCHA's payload, base64 of {algorithm, challenge, number, salt, signature}; good for one sign-up */
+            altcha?: string | null;
+        };
+        SupportRequest: {
+            email: string;
+            message: string;
+            activation_code?: string | null;
         };
         Error: {
             detail: string;
@@ -2291,6 +2291,130 @@ export interface components {
             /** @description Refused as rate_limited: seconds until a login of this address is judged again (the server tells the app to wait that long and try again) */
             retry_after?: number;
         };
+        /**
+         * @description What the operator says of itself on the About page, in a language, as the page writes it
+         *     (every amount in its own currency; a total of several currencies says so).
+         */
+        AboutFacts: {
+            /** @description The address of the site's source code */
+            source_code: string;
+            founder: string;
+            ready: string[];
+            /** @description The financial promotion notice the investment section carries */
+            notice: string;
+            investment: string[];
+            costs: components["schemas"]["AboutCost"][];
+            total: string;
+            roadmap: components["schemas"]["AboutPhase"][];
+        };
+        AboutCost: {
+            label: string;
+            /** @description The amount, in its own currency, as the page writes it */
+            cost: string;
+        };
+        AboutPhase: {
+            heading: string;
+            items: string[];
+            /** @description What the phase costs, if anything, and how long it takes */
+            note: string;
+        };
+        LicenceResult: {
+            license: components["schemas"]["Licence"];
+            /** @constant */
+            success: true;
+        };
+        Licence: {
+            email: string;
+            /** @description null after a renewal by link */
+            code: string | null;
+            /** Format: date */
+            start: string;
+            /** Format: date */
+            end: string;
+            end_timestamp: number;
+            days: number;
+            active: boolean;
+            renewable: boolean;
+            /** Format: date */
+            renewable_from: string;
+            /** Format: uri */
+            configUrl: string | null;
+            /** @description Per server: its personal profile links (empty when the licence has ended) */
+            profiles: components["schemas"]["ProfileServer"][];
+            /** @description The days a renewal adds: the operator's licence term */
+            term_days: number;
+        };
+        ProfileServer: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
+            /** @enum {unknown} */
+            status: "online" | "offline";
+            load: string;
+            /** @description The server to use first: the least loaded online; listed first */
+            recommended: boolean;
+            openvpn: components["schemas"]["OpenVpnProfile"][];
+            /** @description null where not offered */
+            wireguard: components["schemas"]["WireGuardProfile"] | null;
+        };
+        OpenVpnProfile: {
+            /** @enum {string} */
+            protocol: "udp" | "tcp";
+            /**
+             * Format: uri
+             * @description The .ovpn, personal, a week
+             */
+            url: string;
+            /** @description openvpn://import-profile/<url>: opens OpenVPN Connect (3.3.6+), which downloads the profile (over HTTPS only) */
+            import_url: string;
+            /**
+             * Format: uri
+             * @description A QR code of url (SVG)
+             */
+            qr_svg: string;
+            /**
+             * Format: uri
+             * @description The same QR code as PNG
+             */
+            qr_png: string;
+        };
+        /** @description WireGuard (experimental, desktops): the .conf. */
+        WireGuardProfile: {
+            /** Format: uri */
+            url: string;
+        };
+        ConnectionCheck: {
+            protected: boolean;
+            /** @description The server whose exit address the request came from */
+            server: components["schemas"]["ServerName"] | null;
+        };
+        /** @description A server as a visitor may see it: its place, never an address. */
+        ServerName: {
+            id: string;
+            name: string;
+            flag: string;
+            /** @description The city */
+            location: string;
+        };
+        ActivationResult: {
+            user_email: string;
+            user_code: string;
+            user_days: number;
+            /** @description Unix time in seconds */
+            user_start: number;
+            /** @description Expiry, Unix time in seconds */
+            user_stop: number;
+            /** Format: uri */
+            activation_url: string;
+            /** @description Per server: its personal profile links (empty when the licence has ended) */
+            profiles: components["schemas"]["ProfileServer"][];
+            /** @description Whether the licence was also e-mailed: an address is sent one licence e-mail a day, and a later sign-up's licence is shown here only */
+            emailed: boolean;
+            /** @constant */
+            success: true;
+        };
         DeviceList: {
             /** @description Servers in use (one device each) */
             in_use: number;
@@ -2326,25 +2450,24 @@ export interface components {
         HeldOutDevice: {
             server: components["schemas"]["DeviceServer"];
         };
-        ConnectionCheck: {
-            protected: boolean;
-            /** @description The server whose exit address the request came from */
-            server: components["schemas"]["ServerName"] | null;
+        NodeSessionResult: {
+            known: boolean;
         };
-        /** @description A server as a visitor may see it: its place, never an address. */
-        ServerName: {
-            id: string;
-            name: string;
-            flag: string;
-            /** @description The city */
-            location: string;
-        };
-        UserCount: {
-            user_count: number;
-            /** @description Users the free tier takes: the operator's cap */
-            free_tier_cap: number;
+        HeartbeatResult: {
+            server: string;
+            /** @description Sessions to cut */
+            end: string[];
             /** @constant */
             success: true;
+        };
+        /** @description The calling server's WireGuard peers: the live licences, their keys and addresses. */
+        WireGuardPeers: {
+            peers: components["schemas"]["WireGuardPeer"][];
+        };
+        WireGuardPeer: {
+            public_key: string;
+            allowed_ips: string;
+            licence: string;
         };
         ServerStatus: {
             vpn_servers: components["schemas"]["VpnServer"][];
@@ -2401,143 +2524,10 @@ export interface components {
             request_id: string;
             sig: string;
         };
-        ActivationResult: {
-            user_email: string;
-            user_code: string;
-            user_days: number;
-            /** @description Unix time in seconds */
-            user_start: number;
-            /** @description Expiry, Unix time in seconds */
-            user_stop: number;
-            /** Format: uri */
-            activation_url: string;
-            /** @description Per server: its personal profile links (empty when the licence has ended) */
-            profiles: components["schemas"]["ProfileServer"][];
-            /** @description Whether the licence was also e-mailed: an address is sent one licence e-mail a day, and a later sign-up's licence is shown here only */
-            emailed: boolean;
-            /** @constant */
-            success: true;
-        };
-        ProfileServer: {
-            id: string;
-            name: string;
-            flag: string;
-            /** @description The city */
-            location: string;
-            /** @enum {unknown} */
-            status: "online" | "offline";
-            load: string;
-            /** @description The server to use first: the least loaded online; listed first */
-            recommended: boolean;
-            openvpn: components["schemas"]["OpenVpnProfile"][];
-            /** @description null where not offered */
-            wireguard: components["schemas"]["WireGuardProfile"] | null;
-        };
-        OpenVpnProfile: {
-            /** @enum {string} */
-            protocol: "udp" | "tcp";
-            /**
-             * Format: uri
-             * @description The .ovpn, personal, a week
-             */
-            url: string;
-            /** @description openvpn://import-profile/<url>: opens OpenVPN Connect (3.3.6+), which downloads the profile (over HTTPS only) */
-            import_url: string;
-            /**
-             * Format: uri
-             * @description A QR code of url (SVG)
-             */
-            qr_svg: string;
-            /**
-             * Format: uri
-             * @description The same QR code as PNG
-             */
-            qr_png: string;
-        };
-        /** @description WireGuard (experimental, desktops): the .conf. */
-        WireGuardProfile: {
-            /** Format: uri */
-            url: string;
-        };
-        LicenceResult: {
-            license: components["schemas"]["Licence"];
-            /** @constant */
-            success: true;
-        };
-        Licence: {
-            email: string;
-            /** @description null after a renewal by link */
-            code: string | null;
-            /** Format: date */
-            start: string;
-            /** Format: date */
-            end: string;
-            end_timestamp: number;
-            days: number;
-            active: boolean;
-            renewable: boolean;
-            /** Format: date */
-            renewable_from: string;
-            /** Format: uri */
-            configUrl: string | null;
-            /** @description Per server: its personal profile links (empty when the licence has ended) */
-            profiles: components["schemas"]["ProfileServer"][];
-            /** @description The days a renewal adds: the operator's licence term */
-            term_days: number;
-        };
         SupportResult: {
             ticket: string;
             /** @constant */
             success: true;
-        };
-        Health: {
-            status: string;
-        };
-        HeartbeatResult: {
-            server: string;
-            /** @description Sessions to cut */
-            end: string[];
-            /** @constant */
-            success: true;
-        };
-        NodeSessionResult: {
-            known: boolean;
-        };
-        /** @description The calling server's WireGuard peers: the live licences, their keys and addresses. */
-        WireGuardPeers: {
-            peers: components["schemas"]["WireGuardPeer"][];
-        };
-        WireGuardPeer: {
-            public_key: string;
-            allowed_ips: string;
-            licence: string;
-        };
-        /**
-         * @description What the operator says of itself on the About page, in a language, as the page writes it
-         *     (every amount in its own currency; a total of several currencies says so).
-         */
-        AboutFacts: {
-            /** @description The address of the site's source code */
-            source_code: string;
-            founder: string;
-            ready: string[];
-            /** @description The financial promotion notice the investment section carries */
-            notice: string;
-            investment: string[];
-            costs: components["schemas"]["AboutCost"][];
-            total: string;
-            roadmap: components["schemas"]["AboutPhase"][];
-        };
-        AboutCost: {
-            label: string;
-            /** @description The amount, in its own currency, as the page writes it */
-            cost: string;
-        };
-        AboutPhase: {
-            heading: string;
-            items: string[];
-            /** @description What the phase costs, if anything, and how long it takes */
-            note: string;
         };
         Testimonials: {
             /** @description Invented examples (the demo's), shown labelled so */
@@ -2551,6 +2541,16 @@ export interface components {
             text: string;
             stars: number;
             initials: string;
+        };
+        UserCount: {
+            user_count: number;
+            /** @description Users the free tier takes: the operator's cap */
+            free_tier_cap: number;
+            /** @constant */
+            success: true;
+        };
+        Health: {
+            status: string;
         };
     };
     responses: never;

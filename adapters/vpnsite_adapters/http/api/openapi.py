@@ -143,11 +143,13 @@ _FILES: dict[str, Any] = {
 
 
 def openapi_document() -> dict[str, Any]:
-    bodies = [call.body for call in DESCRIBED.values() if call.body is not None]
+    # By path: the order the handlers' modules happened to be read in (which a process's earlier
+    # imports decide) says nothing, and must change neither the paths' nor the schemas' order.
+    ordered = [call for _, call in sorted(DESCRIBED.items())]
+    bodies = [call.body for call in ordered if call.body is not None]
     answers = [website.Error, website.ValidationError, website.Challenged, node_calls.NodeLoginResult]
-    answers += [call.answer for call in DESCRIBED.values() if call.answer is not None]
-    # By path: the order the handlers' modules happened to be read in says nothing.
-    paths = {path: {call.method: _operation(call)} for path, call in sorted(DESCRIBED.items())}
+    answers += [call.answer for call in ordered if call.answer is not None]
+    paths = {call.path: {call.method: _operation(call)} for call in ordered}
     return {
         "openapi": "3.1.0",
         "info": {
