@@ -69,3 +69,13 @@ test("the shared folders import no feature, page, entry or the app", () => {
   const upward = crossings(shared).filter((crossing) => !shared.includes(crossing.to)).map((crossing) => crossing.line);
   assert.deepEqual(upward, [], "imports flow shared → features → routes, never back");
 });
+
+test("a feature makes its own calls: lib knows how the API is called, not what is called", () => {
+  // The one call every page makes (the footer's count of users) is the site's, so it is shared.
+  const sharedCalls = new Set(["/api/user-count"]);
+  const written = sourceFiles(join(SRC, "lib"))
+    .filter((file) => !file.endsWith("api-types.ts"))
+    .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/["'`](\/api\/[\w/-]+)/g)].map(([, path]) => `${relative(SRC, file)}: ${path}`))
+    .filter((line) => !sharedCalls.has(line.split(": ")[1]));
+  assert.deepEqual(written, [], "a call one feature makes belongs in that feature's api.ts");
+});

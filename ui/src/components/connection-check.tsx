@@ -8,7 +8,7 @@
 // (http/pages/connection_answer.py, tied to this file by tests/integration/test_device_rows.py).
 import { useEffect, useState } from "preact/hooks";
 import type { ConnectionCheck as Answer } from "../lib/api";
-import { checkConnection } from "../lib/screen-api";
+import { get } from "../lib/get";
 import { useI18n, useScreenI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 import { placeOf } from "../i18n/places";
@@ -84,7 +84,7 @@ export function ConnectionCheck() {
   const check = async () => {
     setState({ kind: "checking" });
     try {
-      setState({ kind: "answered", answer: await checkConnection() });
+      setState({ kind: "answered", answer: await get("/api/connection-check") });
     } catch {
       setState({ kind: "failed" });
     }

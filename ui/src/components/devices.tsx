@@ -10,7 +10,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, type Device, type DeviceList, type HeldOutDevice } from "../lib/api";
-import { connectAgain, disconnectDevices, listDevices } from "../lib/screen-api";
+import { connectAgain, disconnectDevices, listDevices } from "./devices-api";
 import { ERROR_DISPLAYS, errorText } from "../lib/errors";
 import { formatCount, formatMoment, plural, type PluralForms } from "../lib/format";
 import { useI18n, useScreenI18n, type Dictionary, type Translate } from "../i18n/context";

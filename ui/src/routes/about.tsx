@@ -4,7 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { Link } from "wouter";
 import type { AboutText, PageText } from "../content/types";
 import type { AboutFacts } from "../lib/api";
-import { get } from "../lib/screen-api";
+import { get } from "../lib/get";
 import { useI18n } from "../i18n/context";
 import { localPath } from "../lib/language";
 import { operator, withOperator } from "../lib/operator";

@@ -10,7 +10,7 @@ import { globeIcon, Icon, shieldIcon } from "../components/icons";
 import { boltIcon, eyeOffIcon, keyIcon, lockIcon, starIcon, wifiIcon } from "../components/screen-icons";
 import type { Testimonial, Testimonials as Picked } from "../content/testimonials";
 import { conditionalGetter, type VpnServer } from "../lib/api";
-import { get } from "../lib/screen-api";
+import { get } from "../lib/get";
 import { plural } from "../lib/format";
 import { type Dictionary, useI18n, useScreenI18n } from "../i18n/context";
 import { placeOf } from "../i18n/places";

@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
 import { ApiError, type Activation, type FormData } from "../../lib/api";
-import { createUser } from "../../lib/screen-api";
+import { createUser } from "./api";
 import { visitorId } from "../../lib/cookie";
 import { activationOutcome, ERROR_DISPLAYS, errorText, shouldRetryActivation, type ActivationOutcome } from "../../lib/errors";
 import { formatDate, plural, type PluralForms } from "../../lib/format";

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { faqIn, filterFaq, type FaqItem } from "../../content/faq";
 import type { PageText } from "../../content/types";
 import { ApiError } from "../../lib/api";
-import { sendTicket } from "../../lib/screen-api";
+import { sendTicket } from "./api";
 import { ERROR_DISPLAYS, errorText } from "../../lib/errors";
 import { useI18n } from "../../i18n/context";
 import { Icon, chevronIcon, sendIcon } from "../../components/icons";
