@@ -115,7 +115,8 @@ class LicenceChecks:
         if problem is not None:
             raise InvalidField("activation_code", problem)
         now = self.clock.now()
-        subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": mailbox_key(address)}
+        mailbox = mailbox_key(address)
+        subjects: dict[Subject, str | None] = {"ip": ip, "visitor": visitor_id, "email": mailbox}
         device = self.devices.recognised(device_cookie, address)
         # The failure counts and the licence in one look (Limiter.refuse_if_failing's, beside
         # find_by_code's): the licence decides nothing until the counts have let the call through,
@@ -126,7 +127,7 @@ class LicenceChecks:
         failing.refuse(waits)
         self.limiter.admit(CHECK_LICENSE, subjects, now)
         held_by = mailbox_key(licence.email) if licence is not None and licence.email else _NOBODY
-        if not hmac.compare_digest(held_by.encode(), mailbox_key(address).encode()) or licence is None:
+        if not hmac.compare_digest(held_by.encode(), mailbox.encode()) or licence is None:
             self.limiter.count_failure(CHECK_LICENSE, subjects, now, device)
             raise LicenceNotFound()
         return rekey_if_stale(self.store, licence, candidates), code
