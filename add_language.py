@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -147,6 +148,48 @@ def copy_english_key(path: Path, code: str) -> bool:
     return True
 
 
+def still_english(code: str) -> list[str]:
+    """The language's files and entries that are still the English copy this command made."""
+    english = []
+    for pattern, rename in COPIES.items():
+        if pattern.endswith(".tsx"):
+            continue  # the first script holds no text
+        copy = rename((ROOT / pattern.format(code=ENGLISH)).read_text(encoding="utf-8"), code)
+        if (ROOT / pattern.format(code=code)).read_text(encoding="utf-8") == copy:
+            english.append(pattern.format(code=code))
+    for path in BY_LANGUAGE:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        languages = data.get("languages", data)
+        if languages[code] == languages[ENGLISH]:
+            english.append(f"{path.relative_to(ROOT)} (its {code!r} entry)")
+    return english
+
+
+def write_api_types() -> None:
+    """The website's API types, generated as tests/integration/test_ui_api_types.py generates them:
+    the document says which languages a caller may ask for."""
+    document = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json; from vpnsite_adapters.http.api.openapi import openapi_document; "
+            "print(json.dumps(openapi_document(), indent=2))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as written:
+        written.write(document)
+        written.flush()
+        subprocess.run(
+            ["npm", "--prefix", str(ROOT / "ui"), "run", "--silent", "api-types", "--", written.name],
+            check=True,
+            capture_output=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("code", help="two or three small letters: the path's prefix (/it)")
@@ -180,22 +223,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"copied from English: {path}")
     for path in register(args.code):
         print(f"registered: {path}")
+    # The vectors take the dictionaries' words for days and users: written again on every run, so
+    # a run after the translation brings them up to date.
     subprocess.run(["npm", "--prefix", str(ROOT / "ui"), "run", "--silent", "locale-vectors"], check=True)
     print("written from Intl: tests/locale_vectors.json")
+    write_api_types()
+    print("written from the OpenAPI document: ui/src/lib/api-types.ts (it names the languages)")
     from tests.language_pieces import missing_pieces
 
     missing = missing_pieces(args.code, LIST)
     if missing:
         print("\nstill missing:", *missing, sep="\n")
         return 1
-    translate = [pattern.format(code=args.code) for pattern in COPIES if not pattern.endswith(".tsx")]
-    translate += [f"{path.relative_to(ROOT)} (its {args.code!r} entry)" for path in BY_LANGUAGE]
-    print("\nLeft to translate (each holds English now):", *translate, sep="\n  ")
+    english = still_english(args.code)
+    if english:
+        print("\nStill in English:", *english, sep="\n  ")
     print(
-        "In the server's catalogue, also how the language writes numbers, dates and short counts, its\n"
-        "plural rule and its waits: the tests compare them with the vectors Intl wrote and name each\n"
-        'difference. Texts that count the languages ("five languages") count one more.\n'
-        "Then: python build_ui.py && tox"
+        "\nIn the server's catalogue, also how the language writes numbers, dates and short counts,\n"
+        "its plural rule and its waits: the tests compare them with the vectors Intl wrote and name\n"
+        "each difference. A mistyped code reads the same in the catalogue (field_errors) and in\n"
+        f"screens/{args.code}.ts (codeTypo, codeFormat). Texts that count the languages\n"
+        '("five languages") count one more. Tests that hold a table of what each language says\n'
+        "fail with the new code's KeyError: add its row. After translating, run this command again\n"
+        "(the vectors take the dictionaries' words), then: python build_ui.py && tox"
     )
     return 0
 

@@ -336,7 +336,7 @@ def test_a_running_hub_refuses_a_reserved_exit_a_server_reports_unless_its_opera
                 assert problem["type"] == "value_error.exit_not_public"
                 assert network in problem["msg"], (language, problem["msg"])
                 messages.add(problem["msg"])
-            assert len(messages) == 5, "one text per language"
+            assert len(messages) == len(LANGUAGES), "one text per language"
         with closing(SqlStore.open(database_url)) as store:
             server = store.fleet.find_server("nl-ams-1")
         assert server is not None and server.last_seen is None and server.exit_addresses == (), (

@@ -69,7 +69,7 @@ def test_the_licence_e_mail_puts_no_colon_after_a_preposition() -> None:
         language: licence_email(
             "a@example.org", "1" * 20, ends, "https://x/a", "https://x/l", "https://x/e", language
         ).text
-        for language in ("en", "ru", "es", "fr", "pt")
+        for language in LANGUAGES
     }
     assert "Valid until 13 February 2027" in texts["en"]
     assert "Действует до 13 февраля 2027\u00a0г." in texts["ru"]
