@@ -16,6 +16,7 @@ from vpnsite_adapters.http.messages import detail_text, field_text
 from vpnsite_adapters.mail.templates import licence_email, renewal_reminder
 from vpnsite_adapters.texts.catalogue import CATALOGUES
 from vpnsite_adapters.texts.formatting import format_date, format_number, plural, plural_category
+from vpnsite_adapters.texts.languages import LANGUAGES
 
 VECTORS: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent.parent / "locale_vectors.json").read_text(encoding="utf-8")
