@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 TEXTS = ROOT / "adapters" / "vpnsite_adapters" / "texts"
@@ -133,12 +134,18 @@ def register(code: str) -> list[str]:
     return registered
 
 
+def _by_language(data: dict[str, Any]) -> dict[str, Any]:
+    """Where a file keyed by language keeps its languages: the testimonials at the top, the
+    operator's facts under ``languages``."""
+    languages: dict[str, Any] = data.get("languages", data)
+    return languages
+
+
 def copy_english_key(path: Path, code: str) -> bool:
-    """The English entry of a file keyed by language, under ``code`` too, wherever the file keeps
-    its languages (the testimonials at the top, the operator's facts under ``languages``)."""
+    """The English entry of a file keyed by language, under ``code`` too."""
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
-    languages = data.get("languages", data)
+    languages = _by_language(data)
     if code in languages:
         return False
     languages[code] = languages[ENGLISH]
@@ -158,8 +165,7 @@ def still_english(code: str) -> list[str]:
         if (ROOT / pattern.format(code=code)).read_text(encoding="utf-8") == copy:
             english.append(pattern.format(code=code))
     for path in BY_LANGUAGE:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        languages = data.get("languages", data)
+        languages = _by_language(json.loads(path.read_text(encoding="utf-8")))
         if languages[code] == languages[ENGLISH]:
             english.append(f"{path.relative_to(ROOT)} (its {code!r} entry)")
     return english
@@ -206,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         help="a count of millions abbreviated (1.2m) or written out (1,2 milioni)",
     )
     args = parser.parse_args(argv)
-    if not re.fullmatch("[a-z]{2,3}", args.code):
+    from vpnsite.signup_requests import LANGUAGE_CODE
+
+    if not re.fullmatch(LANGUAGE_CODE, args.code):
         parser.error("the code is two or three small letters, as ISO 639 writes it")
     entry = {
         "code": args.code,

@@ -172,7 +172,7 @@ class Console:
             store.fleet.list_servers(),
             store.tickets.count_open(),
         )
-        return seen, store.mail_queue.status()
+        return seen, self.mail_status()
 
     def servers(self) -> list[VpnServer]:
         return self._store.fleet.list_servers()

@@ -57,7 +57,7 @@ async function loadUi() {
 }
 
 /** The file's whole text, as this script would write it. */
-export async function localeVectors() {
+async function localeVectors() {
   const { formatCount, formatDate, formatMoment, millionsText, parseDay, plural, pluralForm, shortCount, LOCALE, DICTIONARIES } = await loadUi();
   const languages = JSON.parse(readFileSync(LIST, "utf8")).languages.map(({ code }) => code);
   // Each plural category names itself, so the form picked is the category.

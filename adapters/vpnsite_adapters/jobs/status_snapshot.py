@@ -3,6 +3,7 @@ background, so polling never costs a database query per request."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -18,7 +19,7 @@ from attrs import define, field
 
 from vpnsite.archives import ServerList
 from vpnsite.connection_check import ExitIndex
-from vpnsite.fleet import Location, ServerView, hub_online, view_fleet
+from vpnsite.fleet import Location, Rank, ServerView, hub_online, view_fleet
 from vpnsite.plans import DEFAULT_FREE_TIER_CAP
 from vpnsite.ports import Clock, UnitOfWork
 from vpnsite.uptime import UptimeStore, fleet_uptime, permille_down, window_start
@@ -171,10 +172,16 @@ class StatusSnapshot:
         self.refreshed_at = time.monotonic()
 
 
+@functools.cache
+def popularity_labels(rank: Rank) -> dict[str, str]:
+    """A rank's words in every language (the languages' catalogues): made once per rank, not for
+    every server at every refresh."""
+    return {language: texts.popularity[rank] for language, texts in CATALOGUES.items()}
+
+
 def server_entry(view: ServerView) -> VpnServer:
     server, location = view.server, view.server.location
-    # A server's popularity in each language's words, by its rank (the languages' catalogues).
-    labels = {language: texts.popularity[view.rank] for language, texts in CATALOGUES.items()}
+    labels = popularity_labels(view.rank)
     return VpnServer(
         id=location.id,
         name=location.name,
