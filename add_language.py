@@ -175,12 +175,7 @@ def write_api_types() -> None:
     """The website's API types, generated as tests/integration/test_ui_api_types.py generates them:
     the document says which languages a caller may ask for."""
     document = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import json; from vpnsite_adapters.http.api.openapi import openapi_document; "
-            "print(json.dumps(openapi_document(), indent=2))",
-        ],
+        [sys.executable, "-m", "vpnsite_adapters.http.api.openapi"],
         cwd=ROOT,
         capture_output=True,
         text=True,

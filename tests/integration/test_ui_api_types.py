@@ -20,8 +20,7 @@ UI = ROOT / "ui"
 GENERATOR = UI / "node_modules" / ".bin" / "openapi-typescript"
 CHECKED_IN = UI / "src" / "lib" / "api-types.ts"
 REGENERATE = (
-    'python -c "import json; from vpnsite_adapters.http.api.openapi import openapi_document; '
-    'print(json.dumps(openapi_document(), indent=2))" > /tmp/openapi.json'
+    "python -m vpnsite_adapters.http.api.openapi > /tmp/openapi.json"
     " && npm --prefix ui run api-types -- /tmp/openapi.json"
 )
 

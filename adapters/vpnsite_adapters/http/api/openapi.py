@@ -5,6 +5,7 @@ responses against it, and the website's TypeScript types are generated from it."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vpnsite_adapters.http.api import devices, polling
@@ -172,3 +173,9 @@ def openapi_document() -> dict[str, Any]:
             },
         },
     }
+
+
+if __name__ == "__main__":
+    # `python -m vpnsite_adapters.http.api.openapi > openapi.json`: the document the website's types
+    # are generated from (`npm --prefix ui run api-types -- openapi.json`).
+    print(json.dumps(openapi_document(), indent=2))
