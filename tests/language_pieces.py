@@ -13,6 +13,9 @@ from vpnsite_adapters.texts.catalogue import CATALOGUES, load_catalogue
 from vpnsite_adapters.texts.languages import DEFAULT_LANGUAGE, LIST_FILE, read_languages
 
 ROOT = Path(__file__).resolve().parents[1]
+# A language the site does not speak yet, for the tests of adding one: the first of these not
+# listed, so that adding Italian for real leaves them a language to add.
+NEW_LANGUAGE = next(code for code in ("it", "de", "nl", "pl") if code not in read_languages().codes)
 UI = ROOT / "ui" / "src"
 # The website's files of one language, and what each holds.
 UI_FILES = {

@@ -13,6 +13,8 @@ from typing import Any
 import add_language
 import pytest
 
+from tests.language_pieces import NEW_LANGUAGE
+
 REAL = add_language.ROOT
 TOUCHED = [
     "adapters/vpnsite_adapters/texts/languages.json",
@@ -28,7 +30,7 @@ TOUCHED = [
     "ui/src/content/all.ts",
     "ui/src/i18n/signup-check.ts",
 ]
-NEW = "it"
+NEW = NEW_LANGUAGE
 
 
 @pytest.fixture
@@ -71,14 +73,14 @@ def test_a_language_is_listed_copied_and_registered_once(copy: Path) -> None:
     assert listed["languages"][-1]["code"] == NEW and listed["default"] == "en"
     for pattern in add_language.COPIES:
         assert (copy / pattern.format(code=NEW)).is_file(), pattern
-    assert 'start("it", dictionary' in _text(copy, "ui/src/entries/it.tsx")
-    assert 'import("../i18n/screens/it")' in _text(copy, "ui/src/entries/it.tsx")
-    assert "const it: PageText" in _text(copy, "ui/src/content/text/it.ts")
-    assert '| "it";' in _text(copy, "ui/src/lib/language.ts")
-    assert "  it: { ...it, ...itScreens }," in _text(copy, "ui/src/i18n/all.ts")
-    assert 'import itScreens from "./screens/it";' in _text(copy, "ui/src/i18n/all.ts")
-    assert ", it };" in _text(copy, "ui/src/content/all.ts")
-    assert "\n  it: " in _text(copy, "ui/src/i18n/signup-check.ts")
+    entry = _text(copy, f"ui/src/entries/{NEW}.tsx")
+    assert f'start("{NEW}", dictionary' in entry and f'import("../i18n/screens/{NEW}")' in entry
+    assert f"const {NEW}: PageText" in _text(copy, f"ui/src/content/text/{NEW}.ts")
+    assert f'| "{NEW}";' in _text(copy, "ui/src/lib/language.ts")
+    assert f"  {NEW}: {{ ...{NEW}, ...{NEW}Screens }}," in _text(copy, "ui/src/i18n/all.ts")
+    assert f'import {NEW}Screens from "./screens/{NEW}";' in _text(copy, "ui/src/i18n/all.ts")
+    assert f", {NEW} }};" in _text(copy, "ui/src/content/all.ts")
+    assert f"\n  {NEW}: " in _text(copy, "ui/src/i18n/signup-check.ts")
     facts: Any = json.loads(_text(copy, "adapters/vpnsite_adapters/operator_files/operator_facts.json"))
     assert facts["languages"][NEW] == facts["languages"]["en"]
     # Run again (after a step failed, or after translating): nothing is written twice.
@@ -91,11 +93,11 @@ def test_every_copy_is_named_as_english_until_it_is_translated(copy: Path) -> No
     _add()
     english = add_language.still_english(NEW)
     assert len(english) == 4 + 2
-    screens = copy / "ui/src/i18n/screens/it.ts"
+    screens = copy / f"ui/src/i18n/screens/{NEW}.ts"
     screens.write_text(
-        _text(copy, "ui/src/i18n/screens/it.ts").replace('"Page not found', '"Pagina non trovata')
+        _text(copy, f"ui/src/i18n/screens/{NEW}.ts").replace('"Page not found', '"Pagina non trovata')
     )
-    assert "ui/src/i18n/screens/it.ts" not in add_language.still_english(NEW)
+    assert f"ui/src/i18n/screens/{NEW}.ts" not in add_language.still_english(NEW)
     assert len(add_language.still_english(NEW)) == 5
 
 
