@@ -26,6 +26,10 @@ OPERATOR_ENV = {
 }
 
 
+# What Python runs as `vpnsite`.
+VPNSITE = ("-m", "vpnsite_adapters.cli.main")
+
+
 class Served(NamedTuple):
     base: str
     log: Path
@@ -38,16 +42,19 @@ def serve(
     port: int | None = None,
     host: str | None = None,
     wait: float = 30,
-    launcher: Sequence[str] = ("-m", "vpnsite_adapters.cli.main"),
+    launcher: Sequence[str] = VPNSITE,
+    within: Sequence[str] = (),
+    reached_at: str | None = None,
 ) -> Served:
     """Start `vpnsite serve` with ``env`` (``VPNSITE_PUBLIC_URL`` defaults to the process's own
     address, the operator to :data:`OPERATOR_ENV`), its output appended to ``log``; return once
     /readyz answers at all (a 503 while the database is away counts: the process is up).
     ``launcher``: what Python runs as `vpnsite` (tests/support/moved_clock.py: with a clock the
-    test moves)."""
+    test moves). ``within``: the command the process is started by (``ip netns exec NAME``);
+    ``reached_at``: where this host reaches it, when not at its own port here."""
     port = port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, *launcher, "serve", "--port", str(port)]
+    base = reached_at or f"http://127.0.0.1:{port}"
+    command = [*within, sys.executable, *launcher, "serve", "--port", str(port)]
     if host:
         command += ["--host", host]
     with log.open("ab") as output:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.vpn.netns import Namespaces, wait_for
-from tests.vpn.world import WIREGUARD, World, missing
+from tests.vpn.netns import Namespaces, traces_on_this_host, wait_for
+from tests.vpn.world import NETWORKS, WIREGUARD, World, missing
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -36,6 +36,8 @@ def world(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     built = World(tmp_path_factory.mktemp("vpn"), wireguard=WIREGUARD, server_reneg_seconds=reneg)
     try:
         built.build()
+        # A browser on this host, loading a page as the network changes, fails it (netns.py).
+        assert not traces_on_this_host(built.net.prefix, NETWORKS), "the world changed this host's network"
         yield built
     finally:
         built.close()

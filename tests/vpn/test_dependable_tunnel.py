@@ -140,7 +140,7 @@ def test_a_client_held_back_by_a_burst_of_wrong_codes_waits_and_gets_in_by_itsel
     burst = time.monotonic()
     reasons = [
         requests.post(
-            f"http://127.0.0.1:{world.node_port}/api/node/login",
+            world.node_api_url + "/api/node/login",
             json={"username": email, "password": f"{n:020d}", "protocol": "udp"},
             headers={"Authorization": f"Bearer {token}"},
             timeout=10,

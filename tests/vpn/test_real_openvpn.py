@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.vpn.netns import sh, wait_for
+from tests.vpn.netns import wait_for
 from tests.vpn.world import (
     CLIENT_ADDRESSES,
     CONNECTED,
@@ -189,7 +189,12 @@ def test_the_connection_check_answers_protected_only_through_the_tunnel(world: W
         return found.group(1) if found else None
 
     # Without the tunnel, client-a reaches the hub straight through server A's routing (no NAT).
-    sh("ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE)
+    assert (
+        world.net.run(
+            world.hub_namespace, "ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE
+        ).returncode
+        == 0
+    )
     try:
         assert check() == {"protected": False, "server": None}, "a direct request is not protected"
         assert page_says() == "Not protected: your address is visible"
@@ -203,7 +208,7 @@ def test_the_connection_check_answers_protected_only_through_the_tunnel(world: W
         assert poll(lambda: check() == {"protected": False, "server": None}, 15), check()
         assert page_says() == "Not protected: your address is visible"
     finally:
-        sh("ip", "route", "del", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE, check=False)
+        world.net.run(world.hub_namespace, "ip", "route", "del", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE)
 
 
 def test_an_erased_licence_is_cut_off_and_refused(world: World) -> None:

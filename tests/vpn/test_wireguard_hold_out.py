@@ -12,7 +12,6 @@ import pytest
 import requests
 
 from tests.support import moved_clock
-from tests.support.serve import serve
 from tests.vpn.test_real_openvpn import wireguard_up
 from tests.vpn.world import WIREGUARD, World, poll
 
@@ -27,10 +26,7 @@ def restart_hub_with_a_moved_clock(world: World) -> Any:
     clock = world.tmp / "hub-clock"
     clock.write_text("0")
     env = {**world.env, moved_clock.VARIABLE: str(clock)}
-    world.hub = serve(
-        env, world.tmp / "hub.log", port=world.port, host="0.0.0.0", launcher=moved_clock.LAUNCHER
-    ).process
-    world.net.processes.append(world.hub)
+    world.start_hub(env, launcher=moved_clock.LAUNCHER)
     return clock
 
 

@@ -4,9 +4,12 @@ real `vpnsite serve` hub, two VPN servers each run by `vpnsite node run --dir` f
 server), one client namespace per server, and a web server behind server A that clients reach
 only through the tunnel.
 
-    hub (this host) 203.0.113.1 ── 203.0.113.2 [A] 10.77.2.1 ── 10.77.2.2 [client-a]
-                                             10.77.5.1 ── 10.77.5.2 [internet]  web :8080
-    hub (this host) 10.77.3.1 ── 10.77.3.2 [B] 10.77.4.1 ── 10.77.4.2 [client-b]
+    [hub] 203.0.113.1 ── 203.0.113.2 [A] 10.77.2.1 ── 10.77.2.2 [client-a]
+                                   10.77.5.1 ── 10.77.5.2 [internet]  web :8080
+    [hub] 10.77.3.1 ── 10.77.3.2 [B] 10.77.4.1 ── 10.77.4.2 [client-b]
+
+The hub runs in a namespace of its own too, so that building this changes nothing on the host
+(netns.py says why); the tests reach it as its visitors do, at ``hub_url``, through a doorway.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from pathlib import Path
 import requests
 
 from tests.integration.processes import free_port
-from tests.support.serve import serve
-from tests.vpn.netns import Namespaces, sh, wait_for
+from tests.support.serve import VPNSITE, serve
+from tests.vpn.netns import Doorway, Namespaces, wait_for
 
 WIREGUARD = shutil.which("wireguard-go") is not None and shutil.which("wg") is not None
+# The networks this world's addresses are in (its servers', clients', hub's and internet's).
+NETWORKS = ("10.77.", "203.0.113.", "2001:db8:")
 CONNECTED = "Initialization Sequence Completed"
 REFUSED = "AUTH_FAILED"
 INTERNET = "10.77.5.2"
@@ -91,8 +96,7 @@ class World:
             "VPNSITE_NODE_ADDRESS": f"0.0.0.0:{self.node_port}",
         }
         self.env.pop("VPNSITE_DATABASE_URL", None)
-        self.hub_url = f"http://127.0.0.1:{self.port}"
-        self.env["VPNSITE_PUBLIC_URL"] = self.hub_url
+        self.doorways: list[Doorway] = []
         self.wireguard = wireguard
         self.clients = 0
         self.hub: subprocess.Popen[bytes] | None = None
@@ -111,8 +115,28 @@ class World:
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
-    def start_hub(self) -> None:
-        self.hub = serve(self.env, self.tmp / "hub.log", port=self.port, host="0.0.0.0").process
+    @property
+    def hub_url(self) -> str:
+        """Where this host's tests (and the links the hub writes) reach the hub's website."""
+        assert self.doorways, "build() first"
+        return f"http://127.0.0.1:{self.doorways[0].port}"
+
+    @property
+    def node_api_url(self) -> str:
+        """Where this host's tests reach the listener the hub keeps for its servers."""
+        return f"http://127.0.0.1:{self.doorways[1].port}"
+
+    def start_hub(self, env: dict[str, str] | None = None, launcher: tuple[str, ...] = VPNSITE) -> None:
+        """``env`` and ``launcher`` as :func:`serve` takes them; the world's own by default."""
+        self.hub = serve(
+            env or self.env,
+            self.tmp / "hub.log",
+            port=self.port,
+            host="0.0.0.0",
+            within=("ip", "netns", "exec", self.hub_namespace),
+            reached_at=self.hub_url,
+            launcher=launcher,
+        ).process
         self.net.processes.append(self.hub)
 
     def db(self) -> sqlite3.Connection:
@@ -130,10 +154,12 @@ class World:
 
     def build(self) -> None:
         net = self.net
-        self.a, self.b = net.add("a"), net.add("b")
+        self.hub_namespace, self.a, self.b = net.add("h"), net.add("a"), net.add("b")
         self.client_a, self.client_b, self.internet = net.add("ca"), net.add("cb"), net.add("i")
-        net.link(None, HUB_ON_A_LINK, self.a, SERVER_A_HUB_SIDE, "ha")
-        net.link(None, "10.77.3.1", self.b, "10.77.3.2", "hb")
+        self.doorways = [Doorway(self.hub_namespace, port) for port in (self.port, self.node_port)]
+        self.env["VPNSITE_PUBLIC_URL"] = self.hub_url
+        net.link(self.hub_namespace, HUB_ON_A_LINK, self.a, SERVER_A_HUB_SIDE, "ha")
+        net.link(self.hub_namespace, "10.77.3.1", self.b, "10.77.3.2", "hb")
         net.link(self.a, "10.77.2.1", self.client_a, "10.77.2.2", "ca")
         net.link(self.b, "10.77.4.1", self.client_b, "10.77.4.2", "cb")
         net.link(self.a, SERVER_A_EXIT, self.internet, INTERNET, "ai")
@@ -150,9 +176,12 @@ class World:
             (self.client_a, ["ip", "-6", "route", "add", "default", "via", "2001:db8:2::1"]),
             # Server B routes its clients' IPv6 (server-config --ipv6 route) out of its link to the hub.
             (self.b, ["ip", "addr", "add", "2001:db8:3::2/64", "dev", f"{net.prefix}hbb"[:15], "nodad"]),
-            (None, ["ip", "addr", "add", f"{HUB_V6}/64", "dev", f"{net.prefix}hba"[:15], "nodad"]),
+            (
+                self.hub_namespace,
+                ["ip", "addr", "add", f"{HUB_V6}/64", "dev", f"{net.prefix}hba"[:15], "nodad"],
+            ),
         ):
-            result = net.run(namespace, *command) if namespace else sh(*command, check=False)
+            result = net.run(namespace, *command)
             assert result.returncode == 0, (command, result.stderr)
         net.start(self.internet, [sys.executable, "-c", WEB_SERVER], self.tmp / "web.log")
 
@@ -341,6 +370,8 @@ class World:
     def close(self) -> None:
         if self.hub is not None and self.hub.poll() is None:
             self.resume_hub()
+        for doorway in self.doorways:
+            doorway.close()
         self.net.close()
 
 
