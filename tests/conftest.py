@@ -3,7 +3,8 @@
 
 - tests/vpn, one group, so one worker runs it one test after another: its tests time
   reconnections in seconds, which two worlds built at once on two cores would blur (a world
-  touches nothing on the host's network: tests/vpn/netns.py). It is the largest group, so xdist hands it out first, and its minutes of waiting on OpenVPN overlap the rest;
+  touches nothing on the host's network: tests/vpn/netns.py). It is the largest group, so
+  xdist hands it out first, and its minutes of waiting on OpenVPN overlap the rest;
 - the tests of a module that share a module-scoped fixture (a server, a browser's context), which
   run on one worker so the fixture is set up once;
 
