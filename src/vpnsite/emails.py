@@ -56,6 +56,18 @@ def normalise_email(raw: str, field: str = "email") -> str:
     return normal
 
 
+def address_to_mail(raw: str, field: str = "email") -> str:
+    """A new address the service is to write to (a sign-up's), as :func:`normalise_email` keeps
+    it, and only if its local part is ASCII: one in another script (``jörg@…``) is reached only by
+    SMTPUTF8, which the service's mail does not speak, and would be given a licence whose e-mail
+    can never be sent. Addresses already held are read with :func:`normalise_email`, so that a
+    licence issued under an earlier rule is still found, checked and erased."""
+    address = normalise_email(raw, field)
+    if not address.rpartition("@")[0].isascii():
+        raise InvalidField(field, "email_invalid")
+    return address
+
+
 def mailbox_key(address: str) -> str:
     """The mailbox an address reaches, as far as can be told from the address alone: every
     per-address rule (the limits, the mail an address may be sent, what an erasure finds, who

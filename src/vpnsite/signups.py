@@ -9,7 +9,7 @@ from attrs import frozen
 
 from vpnsite.archives import ArchiveLinks
 from vpnsite.codes import new_activation_code
-from vpnsite.emails import mailbox_key, normalise_email
+from vpnsite.emails import address_to_mail, mailbox_key
 from vpnsite.errors import DomainError, FreeTierFull, InvalidSignature, RequestAlreadyUsed, RequestExpired
 from vpnsite.identifiers import new_id
 from vpnsite.keyed_hashes import Keyring
@@ -80,7 +80,7 @@ class Signups:
         """``visitor_id``: the random identifier the visitor's browser keeps (the ``hz_id`` cookie).
         ``solution``: the visitor's solution of a challenge, when one was asked for; ``solvable``:
         whether the visitor can solve one at all (see :meth:`ProofOfWork.check`)."""
-        address = normalise_email(email)
+        address = address_to_mail(email)
         now = self.clock.now()
         # Before the rate limits: a challenge costs the store nothing to ask for, and a visitor who
         # is asked for one is not counted twice for a sign-up it then makes.

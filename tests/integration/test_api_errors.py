@@ -53,6 +53,8 @@ def test_unreadable_bodies(
         ("/api/submit-email", {"email": ["a@b.co"]}, ["body", "email"], "wrong_type"),
         ("/api/submit-email", {"email": "not an address"}, ["body", "email"], "email_invalid"),
         ("/api/submit-email", {"email": "a@localhost"}, ["body", "email"], "email_invalid"),
+        # No mail of ours could reach it (SMTPUTF8): no licence is issued to it.
+        ("/api/submit-email", {"email": "jörg@example.org"}, ["body", "email"], "email_invalid"),
         ("/api/submit-email", {"email": "a@b.co", "cookies": "x"}, ["body", "cookies"], "wrong_type"),
         (
             "/api/submit-email",
