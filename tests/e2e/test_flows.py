@@ -203,7 +203,7 @@ def test_phone_navigation(browser: Any, server: Any) -> None:
     # and only past the questions, short of the contact form, which the bar keeps away from.
     expect(page.get_by_role("heading", name="¿En qué podemos ayudarte?")).to_be_visible()
     page.mouse.wheel(0, 450)
-    page.wait_for_function("scrollY > 400")
+    page.wait_for_function("() => scrollY > 400")
     expect(page.locator("#contact")).not_to_be_in_viewport()
     expect(page.get_by_role("link", name="Consigue tu VPN gratis")).to_be_visible()
     context.close()

@@ -91,7 +91,7 @@ def assert_the_send_button_is_uncovered(phone: Any) -> None:
     phone.mouse.wheel(0, 600)
     phone.locator(SEND).evaluate("(button) => button.scrollIntoView({ block: 'end' })")
     expect(phone.locator(SEND)).to_be_in_viewport()
-    phone.wait_for_function("scrollY > 300")
+    phone.wait_for_function("() => scrollY > 300")
     settle(phone)
     expect(phone.locator(".floating-cta")).to_have_count(0)
     assert not covered(phone, SEND)
