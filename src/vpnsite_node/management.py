@@ -61,9 +61,11 @@ class Management:
         return True
 
     def serve(self) -> None:
-        """Read events until OpenVPN closes the socket."""
+        """Read events until OpenVPN closes the socket; first, release OpenVPN from its hold
+        (``--management-hold``), and again whenever it holds after a restart of its own."""
         assert self._sock is not None
         reader = self._sock.makefile("r", encoding="utf-8", errors="replace", newline="\n")
+        self.send("hold release")
         pending: ClientEvent | None = None
         try:
             for raw in reader:
@@ -81,6 +83,8 @@ class Management:
                     if kind in WITH_ENVIRONMENT:
                         ids = rest.split(",")
                         pending = ClientEvent(kind, ids[0], ids[1] if len(ids) > 1 else "", {})
+                elif line.startswith(">HOLD:"):
+                    self.send("hold release")
                 elif line.startswith("ERROR:"):
                     log.warning("%s: OpenVPN refused a command: %s", self.name, scrub(line))
         except OSError:

@@ -79,6 +79,24 @@ def host_pid(pid: int) -> int:
     return pid
 
 
+def openvpn_command(instance: Instance, user: str) -> list[str]:
+    """How the node starts an instance's OpenVPN, in the server's directory."""
+    return [
+        "openvpn",
+        "--config",
+        instance.config,
+        "--suppress-timestamps",
+        # OpenVPN serves nobody until the node has attached and released it: in the moment
+        # between its start and the node's attaching, a client back by its session token would
+        # be let in by OpenVPN alone, a connection the hub never hears of.
+        "--management-hold",
+        "--user",
+        user,
+        "--group",
+        unprivileged_group(user),
+    ]
+
+
 class OpenVpnInstance:
     def __init__(
         self, instance: Instance, gatekeeper: Gatekeeper, user: str, stopping: threading.Event
@@ -98,18 +116,6 @@ class OpenVpnInstance:
     def up(self) -> bool:
         return self.management.connected.is_set()
 
-    def command(self) -> list[str]:
-        return [
-            "openvpn",
-            "--config",
-            self.instance.config,
-            "--suppress-timestamps",
-            "--user",
-            self.user,
-            "--group",
-            unprivileged_group(self.user),
-        ]
-
     def start(self) -> None:
         self._thread.start()
 
@@ -127,7 +133,10 @@ class OpenVpnInstance:
     def _run_once(self) -> int | None:
         Path(self.instance.management).unlink(missing_ok=True)
         process = subprocess.Popen(
-            self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_prepare_child
+            openvpn_command(self.instance, self.user),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_prepare_child,
         )
         self.process = process
         self.dco = None

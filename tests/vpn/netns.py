@@ -47,11 +47,20 @@ class Namespaces:
             sh("ip", "-n", namespace, "link", "set", end, "up")
 
     def start(
-        self, namespace: str, args: Sequence[str], log: Path, env: dict[str, str] | None = None
+        self,
+        namespace: str,
+        args: Sequence[str],
+        log: Path,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
     ) -> subprocess.Popen[bytes]:
         output = log.open("wb")
         process = subprocess.Popen(
-            ["ip", "netns", "exec", namespace, *args], stdout=output, stderr=subprocess.STDOUT, env=env
+            ["ip", "netns", "exec", namespace, *args],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=cwd,
         )
         self.processes.append(process)
         return process

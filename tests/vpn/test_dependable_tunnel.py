@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +24,9 @@ from tests.vpn.netns import wait_for
 from tests.vpn.pings import TimedPings, hole_after
 from tests.vpn.world import CONNECTED, REFUSED, SERVER_A_EXIT, Client, World, poll
 from vpnsite.vpn_login_limits import PER_SERVER
+from vpnsite_node.config import NodeConfig
+from vpnsite_node.management import Management
+from vpnsite_node.openvpn import openvpn_command
 
 # Server B starts a renegotiation of every session itself, as often as this.
 SERVER_RENEG_SECONDS = 8
@@ -217,6 +222,37 @@ def test_a_node_killed_outright_leaves_nothing_running_and_its_clients_come_back
         assert poll(lambda protocol=protocol: world.sessions(f"sigkill-{protocol}@example.org") == 1, 20)
     for client in clients:
         client.stop()
+
+
+def test_openvpn_lets_nobody_in_until_the_node_has_attached(world: World, tmp_path: Path) -> None:
+    """A client back by its session token the moment OpenVPN starts must still be one the hub hears
+    of (seen: a TCP client in before the node had attached, its session unknown to the hub for
+    good). OpenVPN, started as the node starts it, listens for nobody until the node has attached
+    to its management socket; then the node releases it."""
+    directory = tmp_path / "node"
+    # A copy: its own management sockets, beside the live node's; in a namespace of its own.
+    shutil.copytree(world.node_dirs["vpn-a"], directory, ignore=shutil.ignore_patterns("run"))
+    (directory / "run").mkdir(mode=0o700)
+    (instance,) = [i for i in NodeConfig.load(directory).instances if i.protocol == "tcp"]
+    namespace = world.net.add("hold")
+    log = tmp_path / "openvpn.log"
+    process = world.net.start(namespace, openvpn_command(instance, "nobody"), log, cwd=directory)
+    management = Management("openvpn-tcp", directory / instance.management, lambda *_: None)
+    try:
+        # Its management socket is there (OpenVPN is up and waits), and a moment later still nobody
+        # could connect.
+        assert poll(lambda: (directory / instance.management).exists(), 15), log.read_text()
+        time.sleep(2)
+        assert "Initialization Sequence Completed" not in log.read_text()
+        assert ":443 " not in world.net.run(namespace, "ss", "-ltn").stdout, "it listens before the node"
+        assert management.attach(timeout=5)
+        threading.Thread(target=management.serve, daemon=True).start()
+        assert wait_for(log, "Initialization Sequence Completed", 15), log.read_text()
+        assert ":443 " in world.net.run(namespace, "ss", "-ltn").stdout
+    finally:
+        management.close()
+        process.terminate()
+        process.wait(timeout=15)
 
 
 def test_only_root_reaches_the_management_sockets(world: World) -> None:
