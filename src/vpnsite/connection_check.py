@@ -7,7 +7,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping, Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
 from vpnsite.fleet import ServerView, VpnServer
 
@@ -23,7 +23,7 @@ class ExitIndex:
     networks are looked through."""
 
     # Address -> (its place among the exits, its server); the first place where two claim one.
-    hosts: Mapping[Address, tuple[int, VpnServer]] = {}
+    hosts: Mapping[Address, tuple[int, VpnServer]] = field(factory=dict)
     # (place, network, server), in the order of the places.
     networks: tuple[tuple[int, Network, VpnServer], ...] = ()
 

@@ -189,12 +189,10 @@ def test_the_connection_check_answers_protected_only_through_the_tunnel(world: W
         return found.group(1) if found else None
 
     # Without the tunnel, client-a reaches the hub straight through server A's routing (no NAT).
-    assert (
-        world.net.run(
-            world.hub_namespace, "ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE
-        ).returncode
-        == 0
+    routed = world.net.run(
+        world.hub_namespace, "ip", "route", "add", "10.77.2.0/24", "via", SERVER_A_HUB_SIDE
     )
+    assert routed.returncode == 0, routed.stderr
     try:
         assert check() == {"protected": False, "server": None}, "a direct request is not protected"
         assert page_says() == "Not protected: your address is visible"
